@@ -1,0 +1,15 @@
+// stampede's two commands: a load run (the default) and `serve`, the built-in target.
+#pragma once
+
+#include <span>
+
+namespace stampede::cmd {
+
+/// A load run: argv (without the program name) -> engine -> live rows and report on stdout.
+/// Returns the exit status; throws UsageError (exit 2) or std::exception (exit 1).
+int run_load(std::span<const char* const> args);
+
+/// `stampede serve [--port P] [--bind ADDR] [--threads N]`: serve until SIGINT/SIGTERM.
+int run_serve(std::span<const char* const> args);
+
+}  // namespace stampede::cmd

@@ -1,0 +1,50 @@
+// The --help text, grouped as a user looks for things: what to hit, how hard, what counts.
+#include "cmd/options.hpp"
+
+namespace stampede::cmd {
+
+std::string help_text() {
+  return R"(stampede: HTTP load generator (go-stress-testing's flags, ab's report)
+
+Usage:
+  stampede -c USERS -n REQUESTS -u URL [flags]
+  stampede serve [--port 8080] [--bind 127.0.0.1] [--threads N]
+
+Examples:
+  stampede -c 100 -n 1000 -k -u http://127.0.0.1:8080/api
+  stampede -c 50 -n 200 -u https://localhost:8443/ -H 'Authorization: Bearer x' -data '{"a":1}' -v json
+  stampede -c 10 -n 0 -timeout 30 -k -u http://127.0.0.1:8080/   (as many as fit in 30 s)
+  stampede serve --port 8080                                      (the built-in target)
+
+What to send:
+  -u, --url URL            http:// or https:// URL (a bare host means http://); or give it last
+  -H, --header 'K: V'      add a header; repeatable
+  -data, --data BODY       request body (makes it a POST); @file reads the body from a file
+  -X, --method METHOD      HTTP method (default GET, or POST with -data)
+  -k, --keepalive          reuse each user's connection (default: a new one per request)
+  -redirect                follow redirects on the same host (up to 10)
+  --insecure               do not verify TLS certificates (self-signed test servers)
+
+How hard:
+  -c, --concurrency N      concurrent users (default 1)
+  -n, --requests N         requests per user (default 1; c x n in all; 0 = until -timeout)
+  -t, --request-timeout S  seconds for one request, connect included (default 30)
+  -timeout S               stop the whole run after S seconds (default: no limit)
+  -cpuNumber N             threads (default: every core)
+
+What counts as success:
+  -v, --verify statusCode|json   statusCode: status == -code; json: body's "code" == -code
+  -code N                  expected code (default 200)
+
+Output:
+  --output text|json       final report as text (default) or one JSON document on stdout
+  -d, --debug              log the first few requests and responses in full (stderr)
+  -h, --help               this text
+  --version                print the version
+
+Exit status: 0 the run completed (whatever the server answered), 1 it could not run,
+2 a usage error (nothing was sent). Ctrl-C stops the run and prints the report.
+)";
+}
+
+}  // namespace stampede::cmd

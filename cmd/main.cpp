@@ -1,0 +1,24 @@
+// stampede's entry point: pick the command, turn every escaping error into one line and a status.
+#include <cstdio>
+#include <exception>
+#include <span>
+#include <string_view>
+
+#include "cmd/commands.hpp"
+#include "cmd/options.hpp"
+
+int main(int argc, char** argv) {
+  const std::span<const char* const> args(argv + 1, static_cast<std::size_t>(argc - 1));
+  try {
+    if (!args.empty() && std::string_view(args[0]) == "serve") {
+      return stampede::cmd::run_serve(args.subspan(1));
+    }
+    return stampede::cmd::run_load(args);
+  } catch (const stampede::cmd::UsageError& error) {
+    std::fprintf(stderr, "stampede: %s\n", error.what());
+    return 2;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "stampede: %s\n", error.what());
+    return 1;
+  }
+}

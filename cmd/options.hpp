@@ -1,0 +1,48 @@
+// The command line as typed: go-stress-testing's flags (one dash or two) parsed into Options.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace stampede::cmd {
+
+/// A mistake in how stampede was called: printed as one line, exit status 2, nothing sent.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Every flag of a load run, still as the user typed it (validated, not yet interpreted).
+struct Options {
+  bool help = false;
+  bool version = false;
+  std::int64_t users = 1;     ///< -c
+  std::int64_t requests = 1;  ///< -n, per user
+  std::string url;            ///< -u or the one positional argument
+  std::vector<std::string> headers;  ///< -H 'Name: value', repeatable
+  std::string data;                  ///< -data, "@file" reads a file
+  bool has_data = false;
+  std::string method;                ///< -X; empty: GET, or POST with -data
+  bool keep_alive = false;           ///< -k
+  double request_timeout_s = 30;     ///< -t
+  double run_timeout_s = 0;          ///< -timeout; 0: no limit
+  std::int64_t threads = 0;          ///< -cpuNumber; 0: every core
+  std::string verify = "statusCode";  ///< -v
+  int code = 200;                     ///< -code
+  bool redirect = false;              ///< -redirect
+  bool debug = false;                 ///< -d
+  bool insecure = false;              ///< --insecure
+  std::string output = "text";        ///< --output text|json
+};
+
+/// Parses a load run's arguments (argv without the program name). Throws UsageError with a
+/// one-line message naming the flag and how to fix it.
+Options parse_options(std::span<const char* const> args);
+
+/// The --help text: grouped flags with examples.
+std::string help_text();
+
+}  // namespace stampede::cmd

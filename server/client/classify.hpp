@@ -1,0 +1,17 @@
+// The one mapping from an Asio/Beast/OpenSSL error_code to the failure taxonomy.
+#pragma once
+
+#include <boost/system/error_code.hpp>
+
+#include "model/error_kind.hpp"
+
+namespace stampede::client {
+
+/// Where in the exchange an error happened; the same code means different things in each.
+enum class Phase : unsigned char { connect, handshake, write, read };
+
+/// Maps an error to its kind: timeouts win, parser errors are protocol errors, the rest
+/// follow the phase.
+model::ErrorKind classify(Phase phase, const boost::system::error_code& error);
+
+}  // namespace stampede::client

@@ -1,0 +1,51 @@
+// The one interface every protocol client implements: send a request, fill in a Response.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/response.hpp"
+#include "server/client/prepared_request.hpp"
+
+namespace stampede::client {
+
+namespace net = boost::asio;
+
+/// What every connection of a run shares; built once by the engine, read-only afterwards.
+struct ClientSetup {
+  std::vector<net::ip::tcp::endpoint> endpoints;  ///< resolved once, tried in order
+  std::string host;                               ///< for SNI and certificate checks
+  net::ssl::context* tls = nullptr;               ///< null for plain http
+  std::chrono::nanoseconds timeout{std::chrono::seconds(30)};  ///< one whole exchange
+  bool keep_alive = false;
+  bool keep_body = false;  ///< the verifier reads bodies
+  bool insecure = false;   ///< certificates are not checked (a failure hint says so otherwise)
+  /// Each failure kind's first occurrence is logged once with its message, for the user.
+  mutable std::array<std::atomic_flag, model::error_kind_count> failure_logged{};
+  /// Exchanges still to log in full at debug level (-d), shared by every user.
+  mutable std::atomic<int> debug_budget{0};
+};
+
+/// One user's connection to the target. Not thread-safe: one user, one Client.
+class Client {
+ public:
+  virtual ~Client() = default;
+  /// Sends `request` and fills `response`, opening a connection when none is open. Never throws
+  /// for network outcomes: a failure is `response.error`. The caller owns both arguments and
+  /// keeps them alive until the exchange completes; reusing `response` keeps its buffers.
+  virtual net::awaitable<void> exchange(const PreparedRequest& request,
+                                        model::Response& response) = 0;
+};
+
+/// The protocol switch: HTTP/1.1, over TLS when `setup.tls` is set.
+std::unique_ptr<Client> make_client(net::any_io_executor executor, const ClientSetup& setup);
+
+}  // namespace stampede::client

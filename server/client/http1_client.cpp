@@ -1,0 +1,202 @@
+// HTTP/1.1 client over plain TCP or TLS: one connection per user, reused with keep-alive.
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/ssl/host_name_verification.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/ssl/ssl_stream.hpp>
+#include <optional>
+#include <spdlog/spdlog.h>
+#include <type_traits>
+
+#include "server/client/classify.hpp"
+#include "server/client/client.hpp"
+#include "server/client/response_sink.hpp"
+
+namespace stampede::client {
+
+namespace {
+
+namespace beast = boost::beast;
+using Clock = std::chrono::steady_clock;
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
+constexpr std::size_t read_size = 16 * 1024;
+constexpr std::size_t debug_bytes = 4096;
+
+/// A server may close an idle keep-alive connection just as we reuse it; such a request
+/// never reached the server, so it is retried once on a new connection (as browsers do).
+bool stale_connection(const boost::system::error_code& error) {
+  return error == net::error::eof || error == net::error::connection_reset ||
+         error == net::error::broken_pipe || error == net::ssl::error::stream_truncated;
+}
+
+bool end_of_stream(const boost::system::error_code& error) {
+  return error == net::error::eof || error == net::ssl::error::stream_truncated;
+}
+
+template <class Stream>
+class Http1Client final : public Client {
+ public:
+  Http1Client(net::any_io_executor executor, const ClientSetup& setup)
+      : executor_(std::move(executor)), setup_(setup) {}
+
+  net::awaitable<void> exchange(const PreparedRequest& request,
+                                model::Response& response) override {
+    response.clear();
+    const auto deadline = Clock::now() + setup_.timeout;
+    const bool reused = stream_.has_value();
+    if (!co_await attempt(request, response, deadline) && reused) {
+      close();
+      response.clear();
+      co_await attempt(request, response, deadline);
+    }
+    if (response.error != model::ErrorKind::none) close();
+  }
+
+ private:
+  /// One try; false when a reused connection turned out stale before any response byte.
+  net::awaitable<bool> attempt(const PreparedRequest& request, model::Response& response,
+                               Clock::time_point deadline) {
+    const bool reused = stream_.has_value();
+    if (!reused && !co_await open(response, deadline)) co_return true;
+    beast::get_lowest_layer(*stream_).expires_at(deadline);
+    const auto [error, written] =
+        co_await net::async_write(*stream_, net::buffer(request.bytes), as_tuple);
+    response.bytes_sent += written;
+    if (error) {
+      if (reused && stale_connection(error)) co_return false;
+      response.error = classify(Phase::write, error);
+      co_return true;
+    }
+    co_return co_await receive(request, response, reused);
+  }
+
+  /// Connects (and shakes hands over TLS); false with response.error set on failure.
+  net::awaitable<bool> open(model::Response& response, Clock::time_point deadline) {
+    const auto start = Clock::now();
+    if constexpr (std::is_same_v<Stream, TlsStream>) {
+      stream_.emplace(executor_, *setup_.tls);
+    } else {
+      stream_.emplace(executor_);
+    }
+    auto& tcp = beast::get_lowest_layer(*stream_);
+    tcp.expires_at(deadline);
+    const auto [error, endpoint] = co_await tcp.async_connect(setup_.endpoints, as_tuple);
+    if (error) co_return fail(response, Phase::connect, error);
+    boost::system::error_code ignored;
+    tcp.socket().set_option(net::ip::tcp::no_delay(true), ignored);
+    if constexpr (std::is_same_v<Stream, TlsStream>) {
+      if (!co_await handshake(response)) co_return false;
+    }
+    response.connect = Clock::now() - start;
+    response.new_connection = true;
+    co_return true;
+  }
+
+  net::awaitable<bool> handshake(model::Response& response) {
+    // SNI carries names only, never an address literal (RFC 6066).
+    boost::system::error_code not_an_address;
+    (void)net::ip::make_address(setup_.host, not_an_address);
+    if (not_an_address) SSL_set_tlsext_host_name(stream_->native_handle(), setup_.host.c_str());
+    stream_->set_verify_callback(net::ssl::host_name_verification(setup_.host));
+    const auto [error] = co_await stream_->async_handshake(net::ssl::stream_base::client, as_tuple);
+    if (error) co_return fail(response, Phase::handshake, error);
+    co_return true;
+  }
+
+  /// Reads one response through ResponseSink; false only for a stale reused connection.
+  net::awaitable<bool> receive(const PreparedRequest& request, model::Response& response,
+                               bool reused) {
+    const auto written = Clock::now();
+    ResponseSink parser(response, setup_.keep_body);
+    if (request.head) parser.skip(true);
+    std::string debug;
+    const bool debugging = setup_.debug_budget.fetch_sub(1, std::memory_order_relaxed) > 0;
+    while (!parse_buffered(parser, response)) {
+      if (response.error != model::ErrorKind::none) co_return true;
+      const auto [error, n] = co_await stream_->async_read_some(buffer_.prepare(read_size), as_tuple);
+      buffer_.commit(n);
+      if (debugging) keep_debug_copy(debug, n);
+      if (n > 0 && response.bytes_received == 0) response.waiting = Clock::now() - written;
+      response.bytes_received += n;
+      if (!error) continue;
+      if (end_of_stream(error) && finish_at_eof(parser)) break;
+      if (reused && response.bytes_received == 0 && stale_connection(error)) co_return false;
+      fail(response, Phase::read, error);
+      co_return true;
+    }
+    if (debugging) log_exchange(request, debug);
+    response.keep_alive = parser.keep_alive();
+    if (!setup_.keep_alive || !response.keep_alive) close();
+    co_return true;
+  }
+
+  /// Feeds buffered bytes to the parser; true when the response is complete.
+  bool parse_buffered(ResponseSink& parser, model::Response& response) {
+    while (buffer_.size() > 0) {
+      boost::system::error_code error;
+      const auto used = parser.put(buffer_.data(), error);
+      buffer_.consume(used);
+      if (parser.is_done()) return true;
+      if (error == http::error::need_more) return false;
+      if (error) return fail(response, Phase::read, error);
+      if (used == 0) return false;
+    }
+    return false;
+  }
+
+  /// A response without Content-Length ends when the server closes the connection.
+  static bool finish_at_eof(ResponseSink& parser) {
+    if (!parser.got_some()) return false;
+    boost::system::error_code error;
+    parser.put_eof(error);
+    return !error && parser.is_done();
+  }
+
+  bool fail(model::Response& response, Phase phase, const boost::system::error_code& error) {
+    response.error = classify(phase, error);
+    log_first_failure(response.error, error);
+    close();
+    return false;
+  }
+
+  void log_first_failure(model::ErrorKind kind, const boost::system::error_code& error) {
+    auto& flag = setup_.failure_logged[static_cast<std::size_t>(kind)];
+    if (flag.test_and_set(std::memory_order_relaxed)) return;
+    const bool certificate = kind == model::ErrorKind::tls && !setup_.insecure;
+    spdlog::warn("first {} failure: {}{}", model::to_string(kind), error.message(),
+                 certificate ? " (for a self-signed test server, use --insecure)" : "");
+  }
+
+  /// Appends the `n` bytes just read (up to debug_bytes) for the -d log.
+  void keep_debug_copy(std::string& debug, std::size_t n) const {
+    const auto data = buffer_.data();
+    const auto* end = static_cast<const char*>(data.data()) + data.size();
+    debug.append(end - n, std::min(n, debug_bytes - std::min(debug.size(), debug_bytes)));
+  }
+
+  void log_exchange(const PreparedRequest& request, const std::string& raw) const {
+    spdlog::debug("request:\n{}\nresponse ({} bytes shown):\n{}",
+                  request.bytes.substr(0, debug_bytes), raw.size(), raw);
+  }
+
+  void close() {
+    stream_.reset();
+    buffer_.clear();
+  }
+
+  net::any_io_executor executor_;
+  const ClientSetup& setup_;
+  std::optional<Stream> stream_;
+  beast::flat_buffer buffer_;
+};
+
+}  // namespace
+
+std::unique_ptr<Client> make_client(net::any_io_executor executor, const ClientSetup& setup) {
+  if (setup.tls != nullptr) return std::make_unique<Http1Client<TlsStream>>(executor, setup);
+  return std::make_unique<Http1Client<beast::tcp_stream>>(executor, setup);
+}
+
+}  // namespace stampede::client

@@ -1,0 +1,21 @@
+// A request serialized once into wire bytes, so a user's loop writes the same buffer every time.
+#pragma once
+
+#include <string>
+
+#include "model/request.hpp"
+
+namespace stampede::client {
+
+/// The HTTP/1.1 bytes of one request, plus what the response parser must know about it.
+struct PreparedRequest {
+  std::string bytes;  ///< request line, headers and body
+  bool head = false;  ///< HEAD: the response has no body whatever its Content-Length says
+};
+
+/// Serializes `request` as HTTP/1.1 with Host, User-Agent, Accept, Content-Type (for a body,
+/// unless given), Content-Length and, without keep-alive, `Connection: close`. User headers
+/// replace the defaults of the same name.
+PreparedRequest prepare(const model::Request& request);
+
+}  // namespace stampede::client

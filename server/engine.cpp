@@ -1,0 +1,170 @@
+// Engine::run(): threads, users, the per-second tick, and the three ways a run stops.
+#include "server/engine.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <optional>
+#include <stdexcept>
+#include <variant>
+
+#include "server/client/tls_context.hpp"
+#include "server/thread_pool.hpp"
+#include "server/worker.hpp"
+
+namespace stampede::server {
+
+namespace {
+
+namespace net = boost::asio;
+using Clock = std::chrono::steady_clock;
+using statistics::StopReason;
+constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
+
+/// What the supervising coroutines share; all of it outlives them (owned by Engine::run).
+struct Supervision {
+  statistics::Collector* collector;
+  ThreadPool* pool;
+  std::vector<Shard>* shards;
+  net::steady_timer* users_done;
+  const std::atomic<std::uint64_t>* users_left;
+  Clock::time_point start;
+  std::chrono::milliseconds time_limit;
+};
+
+std::vector<net::ip::tcp::endpoint> resolve(const model::Request& request) {
+  net::io_context context;
+  net::ip::tcp::resolver resolver(context);
+  boost::system::error_code error;
+  const auto results = resolver.resolve(request.host, std::to_string(request.port), error);
+  if (error || results.empty()) {
+    throw std::runtime_error("cannot resolve '" + request.host + "': " + error.message());
+  }
+  return {results.begin(), results.end()};
+}
+
+/// Once a second: every thread posts its Tick to the collector, which prints the row.
+net::awaitable<StopReason> tick_every_second(Supervision s) {
+  net::steady_timer timer(co_await net::this_coro::executor);
+  for (long second = 1;; ++second) {
+    timer.expires_at(s.start + std::chrono::seconds(second));
+    if (auto [error] = co_await timer.async_wait(as_tuple); error) break;
+    for (std::size_t i = 0; i < s.shards->size(); ++i) {
+      net::post(s.pool->context(i), [shard = &(*s.shards)[i], collector = s.collector] {
+        collector->channel().try_send(boost::system::error_code{}, shard->take());
+      });
+    }
+    co_await s.collector->collect_second(Clock::now() - s.start);
+  }
+  co_return StopReason::completed;
+}
+
+net::awaitable<StopReason> wait_for_users(Supervision s) {
+  if (s.users_left->load() > 0) co_await s.users_done->async_wait(as_tuple);
+  co_return StopReason::completed;
+}
+
+net::awaitable<StopReason> wait_for_signal() {
+  // Leaving this frame removes the handlers, so a second Ctrl-C kills at once.
+  net::signal_set signals(co_await net::this_coro::executor, SIGINT, SIGTERM);
+  co_await signals.async_wait(as_tuple);
+  co_return StopReason::interrupted;
+}
+
+net::awaitable<StopReason> wait_for_time_limit(Supervision s) {
+  net::steady_timer timer(co_await net::this_coro::executor);
+  timer.expires_at(s.time_limit.count() > 0 ? s.start + s.time_limit : Clock::time_point::max());
+  co_await timer.async_wait(as_tuple);
+  co_return StopReason::time_limit;
+}
+
+net::awaitable<StopReason> supervise(Supervision s) {
+  using namespace net::experimental::awaitable_operators;
+  const auto first = co_await (tick_every_second(s) || wait_for_users(s) || wait_for_signal() ||
+                               wait_for_time_limit(s));
+  co_return std::visit([](StopReason reason) { return reason; }, first);
+}
+
+statistics::RunInfo run_info(const model::Request& request, const model::Plan& plan,
+                             unsigned threads) {
+  return {request.scheme == model::Scheme::https ? "https" : "http",
+          request.host,
+          request.port,
+          request.target,
+          plan.users,
+          plan.requests_per_user,
+          threads,
+          request.keep_alive};
+}
+
+}  // namespace
+
+Engine::Engine(model::Request request, model::Plan plan,
+               std::shared_ptr<const verify::Verifier> verifier)
+    : request_(std::move(request)),
+      plan_(plan),
+      verifier_(std::move(verifier)),
+      prepared_(client::prepare(request_)) {
+  if (request_.scheme == model::Scheme::https) {
+    tls_.emplace(client::make_tls_context(request_.insecure));
+  }
+  setup_.endpoints = resolve(request_);
+  setup_.host = request_.host;
+  setup_.tls = tls_ ? &*tls_ : nullptr;
+  setup_.timeout = plan_.request_timeout;
+  setup_.keep_alive = request_.keep_alive;
+  setup_.keep_body = verifier_->needs_body();
+  setup_.insecure = request_.insecure;
+  setup_.debug_budget = static_cast<int>(plan_.debug_exchanges);
+}
+
+statistics::Summary Engine::run(const statistics::TickHandler& on_tick) {
+
+  const auto threads = static_cast<unsigned>(
+      std::max<std::uint64_t>(1, std::min<std::uint64_t>(plan_.threads, plan_.users)));
+  std::vector<Shard> shards(threads);
+  net::io_context main(1);
+  statistics::Collector collector(main.get_executor(), threads,
+                                  run_info(request_, plan_, threads), on_tick);
+  ThreadPool pool(threads);
+  std::atomic<std::uint64_t> users_left{plan_.users};
+  net::steady_timer users_done(main, Clock::time_point::max());
+  const auto on_finish = [&] {
+    if (users_left.fetch_sub(1) == 1) net::post(main, [&] { users_done.cancel(); });
+  };
+  for (std::uint64_t user = 0; user < plan_.users; ++user) {
+    auto& shard = shards[user % threads];
+    ++shard.users_running;
+    net::co_spawn(pool.context(user % threads),
+                  run_user({&shard, &setup_, &prepared_, verifier_.get(), plan_.requests_per_user,
+                            on_finish}),
+                  net::detached);
+  }
+
+  const auto start = Clock::now();
+  pool.start();
+  StopReason reason = StopReason::completed;
+  net::co_spawn(main,
+                supervise({&collector, &pool, &shards, &users_done, &users_left, start,
+                           plan_.run_timeout}),
+                [&](const std::exception_ptr& error, StopReason first) {
+                  if (error) std::rethrow_exception(error);
+                  reason = first;
+                });
+  main.run();
+  const auto elapsed = Clock::now() - start;
+  pool.stop();  // in-flight requests are abandoned: never recorded, counted in `abandoned`
+
+  std::vector<statistics::Tick> remainders;
+  for (auto& shard : shards) remainders.push_back(shard.take());
+  return collector.finish(std::move(remainders), elapsed, reason);
+}
+
+}  // namespace stampede::server

@@ -1,0 +1,60 @@
+// Collector: the only code that merges metrics across threads; the hot path never locks.
+#include "server/statistics/collector.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+namespace stampede::statistics {
+
+namespace net = boost::asio;
+
+Collector::Collector(net::any_io_executor executor, std::size_t sources, RunInfo info,
+                     TickHandler on_tick)
+    : channel_(std::move(executor), 2 * sources), sources_(sources), on_tick_(std::move(on_tick)) {
+  summary_.info = std::move(info);
+}
+
+net::awaitable<void> Collector::collect_second(std::chrono::nanoseconds elapsed) {
+  running_ = 0;
+  for (std::size_t received = 0; received < sources_; ++received) {
+    auto [error, tick] = co_await channel_.async_receive(net::as_tuple(net::use_awaitable));
+    if (error) co_return;
+    absorb(std::move(tick));
+  }
+  summary_.users_running = running_;
+  close_second(elapsed);
+  if (on_tick_) on_tick_(summary_);
+}
+
+Summary Collector::finish(std::vector<Tick> remainders, std::chrono::nanoseconds elapsed,
+                          StopReason reason) {
+  // Ticks sent for a second the collector stopped waiting for are still in the channel.
+  while (channel_.try_receive([this](boost::system::error_code, Tick tick) {
+    absorb(std::move(tick));
+  })) {
+  }
+  running_ = 0;
+  for (auto& tick : remainders) {
+    summary_.abandoned += tick.in_flight;
+    absorb(std::move(tick));
+  }
+  summary_.users_running = running_;
+  summary_.stop_reason = reason;
+  if (interval_.completed() > 0 || elapsed > second_start_) close_second(elapsed);
+  return std::move(summary_);
+}
+
+void Collector::absorb(Tick tick) {
+  interval_.merge(tick.delta);
+  summary_.total.merge(tick.delta);
+  running_ += tick.users_running;
+}
+
+void Collector::close_second(std::chrono::nanoseconds elapsed) {
+  summary_.elapsed = elapsed;
+  summary_.add_second(interval_, elapsed - second_start_, summary_.users_running);
+  second_start_ = elapsed;
+  interval_.reset();
+}
+
+}  // namespace stampede::statistics

@@ -1,0 +1,139 @@
+// Histogram: HdrHistogram's log-linear bucket layout with 1 ns units and 2 significant digits.
+#include "server/statistics/histogram.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace stampede::statistics {
+namespace {
+
+// Layout (HdrHistogram's, unit 1 ns): bucket 0 counts 0..255 exactly; bucket b >= 1 covers
+// [2^(b+7), 2^(b+8)) with 128 slots of width 2^b, so a slot is never wider than 1/128 (0.78%) of
+// the values in it. Buckets share no slots: each bucket past the first adds only its upper half.
+constexpr unsigned sub_bucket_bits = 8;                                 // 256 slots in bucket 0
+constexpr unsigned half_bits = sub_bucket_bits - 1;                     // 128 new slots per bucket
+constexpr std::uint64_t half_count = std::uint64_t{1} << half_bits;     // 128
+constexpr std::uint64_t sub_bucket_mask = (half_count << 1) - 1;        // 255
+constexpr unsigned value_bits = std::bit_width(Histogram::max_value);   // 44
+constexpr unsigned bucket_count = value_bits - sub_bucket_bits + 1;     // 37
+constexpr std::size_t counts_length = (bucket_count + 1) * half_count;  // 4864
+
+static_assert(counts_length * sizeof(std::uint64_t) < std::size_t{64} * 1024,
+              "a histogram stays small");
+
+}  // namespace
+
+Histogram::Histogram() : counts_(counts_length, 0) {}
+
+std::size_t Histogram::index_of(std::uint64_t value) {
+  // Bucket = how far the highest set bit is above bucket 0's range; OR-ing the mask puts every
+  // value below 256 in bucket 0 without a branch.
+  const unsigned magnitude = std::bit_width(value | sub_bucket_mask);  // 8..44
+  const unsigned bucket = magnitude - sub_bucket_bits;
+  const std::uint64_t sub_bucket = value >> bucket;  // 128..255, or 0..255 in bucket 0
+  return static_cast<std::size_t>(((std::uint64_t{bucket} + 1) << half_bits) + sub_bucket -
+                                  half_count);
+}
+
+std::uint64_t Histogram::highest_equivalent(std::size_t index) {
+  std::uint64_t bucket = index >> half_bits;
+  std::uint64_t sub_bucket = (index & (half_count - 1)) + half_count;
+  if (bucket == 0) {  // the first 128 slots are bucket 0's lower half: values 0..127
+    sub_bucket -= half_count;
+  } else {
+    --bucket;
+  }
+  const std::uint64_t lowest = sub_bucket << bucket;
+  return lowest + (std::uint64_t{1} << bucket) - 1;
+}
+
+void Histogram::record(std::uint64_t value_ns) {
+  const std::uint64_t value = std::min(value_ns, max_value);
+  ++counts_[index_of(value)];
+  ++count_;
+  min_ = std::min(min_, value);
+  max_ = std::max(max_, value);
+  sum_ += value;
+  sum_squares_ += static_cast<unsigned __int128>(value) * value;
+}
+
+void Histogram::merge(const Histogram& other) {
+  for (std::size_t i = 0; i < counts_length; ++i) {
+    counts_[i] += other.counts_[i];
+  }
+  count_ += other.count_;
+  min_ = std::min(min_, other.min_);
+  max_ = std::max(max_, other.max_);
+  sum_ += other.sum_;
+  sum_squares_ += other.sum_squares_;
+}
+
+void Histogram::reset() {
+  std::fill(counts_.begin(), counts_.end(), 0);
+  count_ = 0;
+  min_ = UINT64_MAX;
+  max_ = 0;
+  sum_ = 0;
+  sum_squares_ = 0;
+}
+
+std::uint64_t Histogram::min() const { return count_ == 0 ? 0 : min_; }
+
+double Histogram::mean() const {
+  if (count_ == 0) {
+    return 0;
+  }
+  return static_cast<double>(static_cast<long double>(sum_) / count_);
+}
+
+double Histogram::stdev() const {
+  if (count_ < 2) {
+    return 0;
+  }
+  // n * variance = sum_squares - sum^2 / n. With sum = q*n + r that is exactly
+  // (sum_squares - q^2 n - 2 q r) - r^2 / n, where the integer part cannot overflow (q^2 n <=
+  // sum^2 / n <= sum_squares) and r^2 / n < n: no cancellation, unlike E[x^2] - E[x]^2 in floats.
+  const unsigned __int128 n = count_;
+  const unsigned __int128 q = sum_ / n;
+  const unsigned __int128 r = sum_ % n;
+  const unsigned __int128 whole = sum_squares_ - q * q * n - 2 * q * r;
+  const long double fraction =
+      static_cast<long double>(r) * static_cast<long double>(r) / static_cast<long double>(count_);
+  const long double variance =
+      (static_cast<long double>(whole) - fraction) / static_cast<long double>(count_);
+  return variance <= 0 ? 0.0 : static_cast<double>(std::sqrt(variance));
+}
+
+std::uint64_t Histogram::percentile(double q) const {
+  if (count_ == 0) {
+    return 0;
+  }
+  if (q <= 0) {
+    return min_;
+  }
+  if (q >= 100) {
+    return max_;
+  }
+  // Nearest rank: ceil(q% of count), but a product that is an integer up to rounding (99.9% of
+  // 1000) must not round up to the next rank.
+  const double exact = q / 100 * static_cast<double>(count_);
+  const double nearest = std::round(exact);
+  const double rank_real =
+      std::abs(exact - nearest) <= 1e-9 * std::max(1.0, exact) ? nearest : std::ceil(exact);
+  const auto rank = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(rank_real));
+  std::uint64_t seen = 0;
+  for (std::size_t i = 0; i < counts_length; ++i) {
+    seen += counts_[i];
+    if (seen >= rank) {
+      return std::clamp(highest_equivalent(i), min_, max_);
+    }
+  }
+  return max_;  // unreachable: the counts add up to count_
+}
+
+std::size_t Histogram::memory_bytes() const {
+  return sizeof(*this) + counts_.capacity() * sizeof(std::uint64_t);
+}
+
+}  // namespace stampede::statistics

@@ -1,0 +1,120 @@
+// The machine-readable report: one JSON document per run, fields documented in docs/json-report.md.
+#include "server/statistics/json_report.hpp"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "server/statistics/report_format.hpp"
+
+namespace stampede::statistics {
+namespace {
+
+// ordered_json keeps fields in the order written, so the document reads top-down like the text.
+using Json = nlohmann::ordered_json;
+
+// Rounded to `decimals` so the output shows measured digits, not binary noise; finite always,
+// because nlohmann writes nan and inf as null.
+double rounded(double value, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  return finite_or_zero(std::round(finite_or_zero(value) * scale) / scale);
+}
+
+// Milliseconds to the microsecond, from a value in nanoseconds.
+double ms(double ns) { return rounded(to_ms(ns), 3); }
+double ms(std::uint64_t ns) { return ms(static_cast<double>(ns)); }
+
+Json codes_json(const std::map<int, std::uint64_t>& codes) {
+  Json json = Json::object();
+  for (const auto& [code, count] : codes) {
+    json[std::to_string(code)] = count;
+  }
+  return json;
+}
+
+Json errors_json(const Metrics& total) {
+  Json json = Json::object();
+  for (const model::ErrorKind kind : model::failure_kinds) {
+    json[std::string(model::to_string(kind))] = total.errors_of(kind);
+  }
+  return json;
+}
+
+Json latency_json(const Histogram& latency) {
+  return {{"min", ms(latency.min())},
+          {"mean", ms(latency.mean())},
+          {"stdev", ms(latency.stdev())},
+          {"max", ms(latency.max())},
+          {"p50", ms(latency.percentile(50))},
+          {"p90", ms(latency.percentile(90))},
+          {"p95", ms(latency.percentile(95))},
+          {"p99", ms(latency.percentile(99))},
+          {"p999", ms(latency.percentile(99.9))}};
+}
+
+Json phase_json(const Histogram& phase) {
+  return {{"min", ms(phase.min())},
+          {"mean", ms(phase.mean())},
+          {"max", ms(phase.max())},
+          {"p50", ms(phase.percentile(50))},
+          {"p99", ms(phase.percentile(99))}};
+}
+
+Json second_json(const Second& second) {
+  return {{"elapsed_s", rounded(second.elapsed_s, 3)},
+          {"users_running", second.users_running},
+          {"succeeded", second.succeeded},
+          {"failed", second.failed},
+          {"rps", rounded(second.rps, 3)},
+          {"latency_ms",
+           {{"min", rounded(second.min_ms, 3)},
+            {"mean", rounded(second.mean_ms, 3)},
+            {"max", rounded(second.max_ms, 3)},
+            {"p99", rounded(second.p99_ms, 3)}}},
+          {"status_codes", codes_json(second.status_codes)}};
+}
+
+Json server_json(const Summary& summary) {
+  return {{"software", summary.total.server_software},
+          {"scheme", summary.info.scheme},
+          {"host", summary.info.host},
+          {"port", summary.info.port},
+          {"path", summary.info.path},
+          {"document_length", summary.total.document_length}};
+}
+
+}  // namespace
+
+std::string json_report(const Summary& summary) {
+  const Metrics& total = summary.total;
+  Json json;
+  json["requests"] = {{"total", total.completed()},
+                      {"succeeded", total.succeeded},
+                      {"failed", total.failed},
+                      {"abandoned", summary.abandoned}};
+  json["duration_s"] = rounded(to_seconds(summary.elapsed), 6);
+  json["rps"] = rounded(summary.rps(), 3);
+  json["users"] = summary.info.users;
+  json["requests_per_user"] = summary.info.requests_per_user;
+  json["threads"] = summary.info.threads;
+  json["keep_alive"] = summary.info.keep_alive;
+  json["stop_reason"] = to_string(summary.stop_reason);
+  json["latency_ms"] = latency_json(total.latency);
+  json["phases_ms"] = {{"connect", phase_json(total.connect)},
+                       {"waiting", phase_json(total.waiting)},
+                       {"total", phase_json(total.latency)}};
+  json["status_codes"] = codes_json(total.status_codes);
+  json["errors"] = errors_json(total);
+  json["bytes"] = {{"received", total.bytes_received},
+                   {"body_received", total.body_bytes},
+                   {"sent", total.bytes_sent}};
+  json["connections"] = {{"opened", total.connections_opened}};
+  json["keep_alive_requests"] = total.keep_alive_responses;
+  json["server"] = server_json(summary);
+  json["per_second"] = Json::array();
+  for (const Second& second : summary.per_second) {
+    json["per_second"].push_back(second_json(second));
+  }
+  return json.dump(2) + '\n';
+}
+
+}  // namespace stampede::statistics

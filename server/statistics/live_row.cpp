@@ -1,0 +1,74 @@
+// The live table: one fixed-width row a second while a run goes, in go-stress-testing's layout.
+#include "server/statistics/live_row.hpp"
+
+#include <array>
+#include <cstddef>
+
+#include "server/statistics/report_format.hpp"
+
+namespace stampede::statistics {
+namespace {
+
+// Column widths: counts hold 9 digits (a billion requests), qps 9999999.99 and the ms columns
+// 99999.99 (100 s), so rows stay aligned far past 10M requests and a 30 s timeout.
+constexpr std::array<std::size_t, 8> widths{8, 6, 9, 9, 10, 8, 8, 8};
+constexpr std::array<const char*, 8> headings{"elapsed", "users",  "success", "failure",
+                                              "qps",     "max ms", "min ms",  "avg ms"};
+constexpr const char* bar = "\u2502";    // │ between columns
+constexpr const char* cross = "\u253c";  // ┼ in the separator
+constexpr const char* rule = "\u2500";   // ─
+
+std::string repeat(const char* piece, std::size_t times) {
+  std::string text;
+  for (std::size_t i = 0; i < times; ++i) {
+    text += piece;
+  }
+  return text;
+}
+
+// The codes column: what came back, then why requests failed, so failures explain themselves.
+std::string codes_column(const Metrics& total) {
+  std::string codes = status_codes_text(total.status_codes);
+  const std::string errors = errors_text(total);
+  if (!codes.empty() && !errors.empty()) {
+    codes += ';';
+  }
+  return codes + errors;
+}
+
+}  // namespace
+
+std::string live_header() {
+  std::string heading;
+  std::string separator;
+  for (std::size_t i = 0; i < widths.size(); ++i) {
+    heading += pad_left(headings[i], widths[i]) + bar;
+    separator += repeat(rule, widths[i]) + cross;
+  }
+  heading += " codes\n";
+  separator += repeat(rule, 6) + "\n";
+  return heading + separator;
+}
+
+std::string live_row(const Summary& summary) {
+  const Metrics& total = summary.total;
+  const Histogram& latency = total.latency;
+  const std::array<std::string, 8> cells{
+      format_fixed(to_seconds(summary.elapsed), 1) + "s",
+      std::to_string(summary.users_running),
+      std::to_string(total.succeeded),
+      std::to_string(total.failed),
+      format_fixed(summary.rps(), 2),
+      format_fixed(to_ms(static_cast<double>(latency.max())), 2),
+      format_fixed(to_ms(static_cast<double>(latency.min())), 2),
+      format_fixed(to_ms(latency.mean()), 2),
+  };
+  std::string row;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    row += pad_left(cells[i], widths[i]) + bar;
+  }
+  const std::string codes = codes_column(total);
+  return codes.empty() ? row + '\n' : row + ' ' + codes + '\n';
+}
+
+}  // namespace stampede::statistics

@@ -1,0 +1,89 @@
+// Metrics: counting one request and summing stretches of a run in any order.
+#include "server/statistics/metrics.hpp"
+
+#include <cstddef>
+
+namespace stampede::statistics {
+namespace {
+
+std::uint64_t ns(std::chrono::nanoseconds duration) {
+  return duration.count() < 0 ? 0 : static_cast<std::uint64_t>(duration.count());
+}
+
+}  // namespace
+
+void Metrics::add(const model::Result& result) {
+  if (result.ok()) {
+    if (succeeded == 0) {  // the first success fixes ab's "Document Length"
+      document_length = result.body_bytes;
+    }
+    ++succeeded;
+  } else {
+    ++failed;
+    ++errors[static_cast<std::size_t>(result.error)];  // errors[none] stays 0
+  }
+  if (result.status != 0) {
+    ++status_codes[result.status];
+  }
+  // A rejected response still made a whole exchange; a timeout's latency is just the timeout.
+  if (result.error == model::ErrorKind::none || result.error == model::ErrorKind::verify) {
+    latency.record(ns(result.latency));
+  }
+  if (result.new_connection) {
+    connect.record(ns(result.connect));
+  }
+  if (result.waiting.count() > 0) {
+    waiting.record(ns(result.waiting));
+  }
+  bytes_received += result.bytes_received;
+  body_bytes += result.body_bytes;
+  bytes_sent += result.bytes_sent;
+  connections_opened += result.new_connection ? 1 : 0;
+  keep_alive_responses += result.keep_alive ? 1 : 0;
+  note_server(result.server);
+}
+
+void Metrics::note_server(std::string_view server) {
+  if (server_software.empty()) {
+    server_software = server;
+  }
+}
+
+void Metrics::merge(const Metrics& other) {
+  // "First" fields keep the left operand's value when it has one, which is associative.
+  if (succeeded == 0) {
+    document_length = other.document_length;
+  }
+  note_server(other.server_software);
+  succeeded += other.succeeded;
+  failed += other.failed;
+  for (std::size_t i = 0; i < errors.size(); ++i) {
+    errors[i] += other.errors[i];
+  }
+  for (const auto& [status, count] : other.status_codes) {
+    status_codes[status] += count;
+  }
+  latency.merge(other.latency);
+  connect.merge(other.connect);
+  waiting.merge(other.waiting);
+  bytes_received += other.bytes_received;
+  body_bytes += other.body_bytes;
+  bytes_sent += other.bytes_sent;
+  connections_opened += other.connections_opened;
+  keep_alive_responses += other.keep_alive_responses;
+}
+
+void Metrics::reset() {
+  succeeded = failed = 0;
+  errors.fill(0);
+  status_codes.clear();
+  latency.reset();
+  connect.reset();
+  waiting.reset();
+  bytes_received = body_bytes = bytes_sent = 0;
+  connections_opened = keep_alive_responses = 0;
+  server_software.clear();
+  document_length = 0;
+}
+
+}  // namespace stampede::statistics

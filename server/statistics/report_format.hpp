@@ -1,0 +1,41 @@
+// Formatting helpers the reporters share, so every report spells numbers and codes the same way.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "server/statistics/metrics.hpp"
+
+namespace stampede::statistics {
+
+/// `value` with `decimals` digits after the point; nan and inf print as 0 so no report shows them.
+std::string format_fixed(double value, int decimals);
+
+/// `numerator / denominator`, or 0 when the denominator is 0 or the quotient is not finite.
+double ratio(double numerator, double denominator);
+
+/// `value` itself when finite, else 0: the guard before a number reaches a report.
+double finite_or_zero(double value);
+
+/// A duration in seconds, as reports print elapsed time.
+double to_seconds(std::chrono::nanoseconds duration);
+
+/// `text` right-aligned in `width` columns; longer text is kept whole and widens the column.
+std::string pad_left(const std::string& text, std::size_t width);
+
+/// `text` left-aligned in `width` columns; longer text is kept whole.
+std::string pad_right(const std::string& text, std::size_t width);
+
+/// Status code counts as go-stress-testing prints them, ascending: "200:9800;500:3"; "" when none.
+std::string status_codes_text(const std::map<int, std::uint64_t>& codes);
+
+/// Non-zero failure counts in report order: "timeout:3;verify:7"; "" when nothing failed.
+std::string errors_text(const Metrics& metrics);
+
+/// Responses whose status is outside 200-299 (ab's "Non-2xx responses").
+std::uint64_t non_2xx_count(const std::map<int, std::uint64_t>& codes);
+
+}  // namespace stampede::statistics

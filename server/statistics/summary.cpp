@@ -1,0 +1,53 @@
+// Summary: run-wide rates and the per-second history the live rows and reports print.
+#include "server/statistics/summary.hpp"
+
+#include <chrono>
+#include <utility>
+
+namespace stampede::statistics {
+namespace {
+
+double seconds(std::chrono::nanoseconds duration) {
+  return std::chrono::duration<double>(duration).count();
+}
+
+}  // namespace
+
+double Summary::rps() const {
+  const double s = seconds(elapsed);
+  return s > 0 ? static_cast<double>(total.completed()) / s : 0.0;
+}
+
+void Summary::add_second(const Metrics& interval, std::chrono::nanoseconds interval_length,
+                         std::uint64_t running) {
+  const double length_s = seconds(interval_length);
+  Second second;
+  // Elapsed is the sum of the interval lengths, not this->elapsed: rows stay consistent with
+  // their own lengths whether the caller updates `elapsed` before or after this call.
+  second.elapsed_s = (per_second.empty() ? 0.0 : per_second.back().elapsed_s) + length_s;
+  second.users_running = running;
+  second.succeeded = interval.succeeded;
+  second.failed = interval.failed;
+  second.rps = length_s > 0 ? static_cast<double>(interval.completed()) / length_s : 0.0;
+  const Histogram& latency = interval.latency;
+  second.min_ms = to_ms(static_cast<double>(latency.min()));
+  second.mean_ms = to_ms(latency.mean());
+  second.max_ms = to_ms(static_cast<double>(latency.max()));
+  second.p99_ms = to_ms(static_cast<double>(latency.percentile(99)));
+  second.status_codes = interval.status_codes;
+  per_second.push_back(std::move(second));
+}
+
+const char* to_string(StopReason reason) {
+  switch (reason) {
+    case StopReason::completed:
+      return "completed";
+    case StopReason::interrupted:
+      return "interrupted";
+    case StopReason::time_limit:
+      return "time_limit";
+  }
+  return "unknown";  // only for a value outside the enum
+}
+
+}  // namespace stampede::statistics

@@ -1,0 +1,63 @@
+// A run as the reporters see it: totals, per-second history and what was tested.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "server/statistics/metrics.hpp"
+
+namespace stampede::statistics {
+
+/// What was tested, for the report's header lines.
+struct RunInfo {
+  std::string scheme;  ///< "http" or "https"
+  std::string host;
+  unsigned short port = 0;
+  std::string path;  ///< ab's "Document Path"
+  std::uint64_t users = 0;
+  std::uint64_t requests_per_user = 0;
+  unsigned threads = 0;
+  bool keep_alive = false;
+};
+
+/// One second of the run (one live row, one `per_second` JSON object).
+struct Second {
+  double elapsed_s = 0;  ///< since the start, at the end of this second
+  std::uint64_t users_running = 0;
+  std::uint64_t succeeded = 0;  ///< in this second only
+  std::uint64_t failed = 0;     ///< in this second only
+  double rps = 0;               ///< completed in this second / its length
+  double min_ms = 0, mean_ms = 0, max_ms = 0, p99_ms = 0;  ///< this second's latencies
+  std::map<int, std::uint64_t> status_codes;               ///< this second's responses
+};
+
+/// Why the run ended.
+enum class StopReason : unsigned char { completed, interrupted, time_limit };
+
+/// Everything a reporter may print; reporters are pure functions of it.
+struct Summary {
+  RunInfo info;
+  Metrics total;  ///< every request completed so far
+  std::chrono::nanoseconds elapsed{0};
+  std::uint64_t users_running = 0;
+  std::uint64_t abandoned = 0;  ///< requests in flight when the run was stopped, not counted
+  StopReason stop_reason = StopReason::completed;
+  std::vector<Second> per_second;
+
+  /// Completed requests per wall-clock second since the start.
+  [[nodiscard]] double rps() const;
+  /// Builds the Second that `interval` (this second's metrics) adds and appends it.
+  void add_second(const Metrics& interval, std::chrono::nanoseconds interval_length,
+                  std::uint64_t running);
+};
+
+/// Nanoseconds to milliseconds, as reports print them.
+inline double to_ms(double ns) { return ns / 1e6; }
+
+/// Lower-case name of a stop reason ("interrupted").
+const char* to_string(StopReason reason);
+
+}  // namespace stampede::statistics

@@ -1,0 +1,206 @@
+// The closing text report: go-stress-testing's result block, then everything ApacheBench prints.
+#include "server/statistics/text_report.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+
+#include "server/statistics/report_format.hpp"
+
+namespace stampede::statistics {
+namespace {
+
+// ab aligns every value at column 24; an empty value leaves no trailing blanks.
+std::string line(const std::string& label, const std::string& value) {
+  return value.empty() ? label + '\n' : pad_right(label, 24) + value + '\n';
+}
+
+std::string ms3(double ns) { return format_fixed(to_ms(ns), 3); }
+
+std::string go_stress_block(const Summary& summary) {
+  const Metrics& total = summary.total;
+  const Histogram& latency = total.latency;
+  std::string text = "*************************  result stat  ****************************\n";
+  text += "users: " + std::to_string(summary.info.users) + '\n';
+  text += "total requests (completed): " + std::to_string(total.completed()) +
+          " elapsed: " + format_fixed(to_seconds(summary.elapsed), 3) +
+          " s succeeded: " + std::to_string(total.succeeded) +
+          " failed: " + std::to_string(total.failed) + '\n';
+  // go-stress-testing truncates these to whole ms; three real decimals are worth keeping.
+  for (const int q : {90, 95, 99}) {
+    text +=
+        "tp" + std::to_string(q) + ": " + ms3(static_cast<double>(latency.percentile(q))) + " ms\n";
+  }
+  text += "*************************  result end   ****************************\n";
+  return text;
+}
+
+std::string server_block(const Summary& summary) {
+  const RunInfo& info = summary.info;
+  std::string text = line("Server Software:", summary.total.server_software);
+  text += line("Server Hostname:", info.host);
+  text += line("Server Port:", std::to_string(info.port));
+  text += '\n';
+  text += line("Document Path:", info.path);
+  text += line("Document Length:", std::to_string(summary.total.document_length) + " bytes");
+  return text + '\n';
+}
+
+std::string stop_line(const Summary& summary) {
+  if (summary.stop_reason == StopReason::completed) {
+    return "";
+  }
+  const char* why =
+      summary.stop_reason == StopReason::interrupted ? "interrupted" : "time limit reached";
+  return line("Stopped early:", std::string(why) + "; " + std::to_string(summary.abandoned) +
+                                    " in-flight requests abandoned (not counted)");
+}
+
+// ab prints "(Connect: 0, Receive: 0, Length: 0, Exceptions: 0)"; we print our kinds, all of
+// them, in the same place, so the line reads the same whatever failed.
+std::string failure_breakdown(const Metrics& total) {
+  std::string text = "   (";
+  for (const model::ErrorKind kind : model::failure_kinds) {
+    if (kind != model::failure_kinds.front()) {
+      text += ", ";
+    }
+    text += std::string(model::to_string(kind)) + ": " + std::to_string(total.errors_of(kind));
+  }
+  return text + ")\n";
+}
+
+std::string counts_block(const Summary& summary) {
+  const Metrics& total = summary.total;
+  std::string text = line("Concurrency Level:", std::to_string(summary.info.users));
+  text += line("Time taken for tests:", format_fixed(to_seconds(summary.elapsed), 3) + " seconds");
+  text += stop_line(summary);
+  text += line("Complete requests:", std::to_string(total.completed()));
+  text += line("Failed requests:", std::to_string(total.failed));
+  if (total.failed > 0) {
+    text += failure_breakdown(total);
+  }
+  if (const std::uint64_t non_2xx = non_2xx_count(total.status_codes); non_2xx > 0) {
+    text += line("Non-2xx responses:", std::to_string(non_2xx));
+  }
+  const std::string codes = status_codes_text(total.status_codes);
+  text += line("Status codes:", codes.empty() ? "none" : codes);
+  if (summary.info.keep_alive || total.keep_alive_responses > 0) {
+    text += line("Keep-Alive requests:", std::to_string(total.keep_alive_responses));
+  }
+  text += line("Total transferred:", std::to_string(total.bytes_received) + " bytes");
+  if (total.bytes_sent > 0) {
+    // ab's label; like ab's own figure it counts whole requests, headers included.
+    text += line("Total body sent:", std::to_string(total.bytes_sent));
+  }
+  text += line("HTML transferred:", std::to_string(total.body_bytes) + " bytes");
+  return text;
+}
+
+std::string rates_block(const Summary& summary) {
+  const Metrics& total = summary.total;
+  const double seconds = to_seconds(summary.elapsed);
+  const auto completed = static_cast<double>(total.completed());
+  const auto users = static_cast<double>(summary.info.users);
+  std::string text =
+      line("Requests per second:", format_fixed(summary.rps(), 2) + " [#/sec] (mean)");
+  text += line("Time per request:",
+               format_fixed(ratio(users * seconds * 1000, completed), 3) + " [ms] (mean)");
+  text += line("Time per request:", format_fixed(ratio(seconds * 1000, completed), 3) +
+                                        " [ms] (mean, across all concurrent requests)");
+  const double received = ratio(static_cast<double>(total.bytes_received) / 1024, seconds);
+  text += line("Transfer rate:", format_fixed(received, 2) + " [Kbytes/sec] received");
+  if (total.bytes_sent > 0) {
+    const double sent = ratio(static_cast<double>(total.bytes_sent) / 1024, seconds);
+    text += line("", format_fixed(sent, 2) + " kb/s sent");
+    text += line("", format_fixed(received + sent, 2) + " kb/s total");
+  }
+  return text;
+}
+
+// One row of "Connection Times (ms)", in milliseconds.
+struct PhaseRow {
+  double min = 0, mean = 0, sd = 0, median = 0, max = 0;
+};
+
+PhaseRow row_of(const Histogram& histogram) {
+  return {to_ms(static_cast<double>(histogram.min())), to_ms(histogram.mean()),
+          to_ms(histogram.stdev()), to_ms(static_cast<double>(histogram.percentile(50))),
+          to_ms(static_cast<double>(histogram.max()))};
+}
+
+// ab's Processing is, per request, total minus connect. Metrics keeps histograms, not requests,
+// so this is derived: the mean is exact (mean total minus the connect time spread over every
+// timed request; reused connections connect in 0), and the other columns are the Total row
+// shifted down by that mean connect time, clamped at 0 (sd is unchanged by a shift). Exact when
+// connect times are alike (keep-alive, loopback); a `processing` histogram would make it exact.
+PhaseRow processing_row(const Metrics& total) {
+  const Histogram& latency = total.latency;
+  const auto connected = static_cast<double>(std::min(total.connect.count(), latency.count()));
+  const double connect_share =
+      ratio(total.connect.mean() * connected, static_cast<double>(latency.count()));
+  PhaseRow row = row_of(latency);
+  const double shift = to_ms(connect_share);
+  for (double* column : {&row.min, &row.mean, &row.median, &row.max}) {
+    *column = std::max(0.0, *column - shift);
+  }
+  return row;
+}
+
+std::string phase_line(const std::string& label, const PhaseRow& row) {
+  return pad_right(label, 12) + pad_left(format_fixed(row.min, 1), 7) + ' ' +
+         pad_left(format_fixed(row.mean, 1), 6) + ' ' + pad_left(format_fixed(row.sd, 1), 5) + ' ' +
+         pad_left(format_fixed(row.median, 1), 7) + ' ' + pad_left(format_fixed(row.max, 1), 8) +
+         '\n';
+}
+
+std::string connection_times(const Metrics& total) {
+  std::string text = "\nConnection Times (ms)\n";
+  text += "                min  mean[+/-sd]  median      max\n";
+  text += phase_line("Connect:", row_of(total.connect));
+  text += phase_line("Processing:", processing_row(total));
+  text += phase_line("Waiting:", row_of(total.waiting));
+  text += phase_line("Total:", row_of(total.latency));
+  return text;
+}
+
+std::string percentiles(const Histogram& latency) {
+  struct Step {
+    double q;
+    const char* label;
+  };
+  constexpr std::array<Step, 10> steps{{{50, "50%"},
+                                        {66, "66%"},
+                                        {75, "75%"},
+                                        {80, "80%"},
+                                        {90, "90%"},
+                                        {95, "95%"},
+                                        {98, "98%"},
+                                        {99, "99%"},
+                                        {99.9, "99.9%"},
+                                        {100, "100%"}}};
+  std::string text = "\nPercentage of the requests served within a certain time (ms)\n";
+  for (const Step& step : steps) {
+    text += pad_left(step.label, 5) + "  " +
+            pad_left(ms3(static_cast<double>(latency.percentile(step.q))), 9);
+    text += step.q == 100 ? " (longest request)\n" : "\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string text_report(const Summary& summary) {
+  std::string text = go_stress_block(summary) + '\n';
+  text += server_block(summary);
+  text += counts_block(summary);
+  text += rates_block(summary);
+  if (summary.total.latency.count() == 0) {
+    return text + "\nNo response arrived: no connection times or percentiles.\n";
+  }
+  text += connection_times(summary.total);
+  text += percentiles(summary.total.latency);
+  return text;
+}
+
+}  // namespace stampede::statistics

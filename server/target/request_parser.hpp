@@ -1,0 +1,57 @@
+// The target server's HTTP/1 request parser: Beast's, keeping only what routing needs.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+
+#include <boost/beast/http/basic_parser.hpp>
+
+#include "server/target/routes.hpp"
+
+namespace stampede::target {
+
+/// Largest request head (request-line and fields) accepted; beyond it the answer is 431.
+inline constexpr std::uint32_t header_limit = 8 * 1024;
+
+/// Parses one request without storing fields or body, so a request allocates nothing: the
+/// target is routed as soon as it is seen, bodies (sized or chunked) are counted and dropped.
+/// Feed it one contiguous buffer per put(); make a fresh one (std::optional) per request.
+class RequestParser final : public boost::beast::http::basic_parser<true> {
+ public:
+  RequestParser();
+
+  /// The route of the request-target; valid once the header is done.
+  const Route& route() const { return route_; }
+  /// True for HEAD: the answer carries the head only.
+  bool is_head() const { return head_; }
+  /// True for an HTTP/1.0 request.
+  bool is_http10() const { return version_ == 10; }
+  /// True once, if the client sent "Expect: 100-continue" and still waits for permission.
+  bool take_expect_continue() { return std::exchange(expect_continue_, false); }
+
+ private:
+  // Beast 1.81 hands out boost::core::string_view whatever BOOST_BEAST_USE_STD_STRING_VIEW says.
+  void on_request_impl(boost::beast::http::verb method, boost::beast::string_view method_str,
+                       boost::beast::string_view target, int version,
+                       boost::beast::error_code& ec) override;
+  void on_response_impl(int code, boost::beast::string_view reason, int version,
+                        boost::beast::error_code& ec) override;
+  void on_field_impl(boost::beast::http::field name, boost::beast::string_view name_string,
+                     boost::beast::string_view value, boost::beast::error_code& ec) override;
+  void on_header_impl(boost::beast::error_code& ec) override;
+  void on_body_init_impl(const boost::optional<std::uint64_t>& content_length,
+                         boost::beast::error_code& ec) override;
+  std::size_t on_body_impl(boost::beast::string_view body, boost::beast::error_code& ec) override;
+  void on_chunk_header_impl(std::uint64_t size, boost::beast::string_view extensions,
+                            boost::beast::error_code& ec) override;
+  std::size_t on_chunk_body_impl(std::uint64_t remain, boost::beast::string_view body,
+                                 boost::beast::error_code& ec) override;
+  void on_finish_impl(boost::beast::error_code& ec) override;
+
+  Route route_;
+  int version_ = 11;
+  bool head_ = false;
+  bool expect_continue_ = false;
+};
+
+}  // namespace stampede::target

@@ -1,0 +1,60 @@
+// Routes of the target server: which response a request-target gets, and its pre-built bytes.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace stampede::target {
+
+/// The body a response carries; with the status (and size for bytes) it names the response.
+enum class Page { hello, json, status, bytes };
+
+/// What a request asked for, decided from its target alone (the method only matters for HEAD).
+struct Route {
+  Page page = Page::hello;
+  unsigned status = 200;               ///< the response's status code
+  std::uint64_t size = 0;              ///< body bytes of Page::bytes
+  std::chrono::milliseconds delay{0};  ///< how long to wait before answering (/delay/{ms})
+};
+
+/// How a response ends its exchange; each choice is a separate pre-built variant.
+enum class Persistence {
+  keep_alive,         ///< HTTP/1.1 default: no Connection header
+  keep_alive_http10,  ///< HTTP/1.0 clients (ab -k) need "Connection: keep-alive" to reuse
+  close,              ///< "Connection: close", then the server closes
+};
+
+/// The largest /bytes/{n} body; larger requests are capped to it.
+inline constexpr std::uint64_t max_bytes = std::uint64_t{100} * 1024 * 1024;
+/// The longest /delay/{ms}; longer requests are capped to it.
+inline constexpr std::chrono::milliseconds max_delay{60'000};
+/// The value of every response's Server header (the project's version, see CMakeLists.txt).
+inline constexpr std::string_view server_name = "stampede/0.1.0";
+/// The interim response to "Expect: 100-continue".
+inline constexpr std::string_view continue_response = "HTTP/1.1 100 Continue\r\n\r\n";
+/// Room format_bytes_head() needs: the longest head of a /bytes response.
+inline constexpr std::size_t bytes_head_capacity = 192;
+
+/// Maps a request-target such as "/status/404?x=1" to its route. Never allocates.
+Route route(std::string_view target);
+
+/// A complete response built once at startup; both views stay valid for the program's life.
+struct Prebuilt {
+  std::string_view full;  ///< head and body, contiguous: what a GET gets
+  std::string_view head;  ///< the head alone (a prefix of full): what a HEAD gets
+};
+
+/// The pre-built response for a route that is not Page::bytes (status 200..599).
+const Prebuilt& prebuilt(Page page, unsigned status, Persistence persistence);
+
+/// Writes the head of a /bytes/{size} response into `out` (bytes_head_capacity at least) and
+/// returns its length; the body is then written from filler().
+std::size_t format_bytes_head(std::uint64_t size, Persistence persistence, std::span<char> out);
+
+/// A constant block of body bytes ('x') that /bytes bodies are written from, over and over.
+std::span<const char> filler();
+
+}  // namespace stampede::target

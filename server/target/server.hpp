@@ -1,0 +1,61 @@
+// The built-in target server behind `stampede serve`: a fast HTTP/1.1 server for demos and tests.
+//
+// Routes (every method is answered; HEAD gets the head only; query strings are ignored):
+//   /                200 text/plain "hello stampede\n"
+//   /json            200 application/json {"code":200,"msg":"ok"}
+//   /status/{code}   that status (200..599; anything else is 400), body "<reason phrase>\n"
+//                    (204 and 304 have no body)
+//   /delay/{ms}      200 "hello stampede\n" after ms milliseconds (capped at 60000)
+//   /bytes/{n}       200 application/octet-stream, n bytes of 'x' (capped at 100 MiB)
+//   anything else    404
+// Every response carries "Server: stampede/0.1.0" and Content-Length (except 204 and 304).
+//
+// HTTP/1.1 keep-alive and pipelining; HTTP/1.0 closes unless it asks for keep-alive;
+// "Connection: close" is honoured; request bodies (sized or chunked) are read and discarded;
+// "Expect: 100-continue" is answered. A malformed request gets 400 and a head over 8 KiB gets
+// 431, both followed by a close. Connections idle for idle_timeout are closed.
+//
+// Made to stay out of the way of the load it receives: responses are pre-built, a request
+// allocates nothing, pipelined answers go out in one write, and each thread has its own
+// io_context (one acceptor deals connections round-robin to the threads).
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+namespace stampede::target {
+
+/// Where and how the target server listens.
+struct ServeOptions {
+  std::string bind = "127.0.0.1";  ///< address (or host name) to listen on
+  unsigned short port = 8080;      ///< 0 picks a free port; Server::port() tells which
+  unsigned threads = 1;            ///< threads serving connections; 0 means one per CPU
+  std::chrono::milliseconds idle_timeout{60'000};  ///< close connections silent this long
+};
+
+/// The target server. Binds on construction, serves in run(), stops on stop().
+class Server {
+ public:
+  /// Binds and listens; throws std::runtime_error ("cannot listen on ADDR:PORT: why") on failure.
+  explicit Server(ServeOptions options);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  /// The port actually bound (the ephemeral one when options.port was 0).
+  unsigned short port() const;
+
+  /// Serves on options.threads threads (the caller's among them) until stop(). Call once.
+  /// Open connections are closed when the Server is destroyed.
+  void run();
+
+  /// Makes run() return soon; callable from any thread, before, during or after run().
+  void stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace stampede::target

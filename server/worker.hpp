@@ -1,0 +1,32 @@
+// One virtual user: a coroutine that sends its requests back to back and records each result.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <cstdint>
+#include <functional>
+
+#include "server/client/client.hpp"
+#include "server/shard.hpp"
+#include "verify/verifier.hpp"
+
+namespace stampede::server {
+
+/// Everything a user needs; the engine owns all of it for longer than any user runs.
+struct UserTask {
+  Shard* shard = nullptr;
+  const client::ClientSetup* setup = nullptr;
+  const client::PreparedRequest* request = nullptr;
+  const verify::Verifier* verifier = nullptr;
+  std::uint64_t requests = 0;        ///< 0: until the run is stopped
+  std::function<void()> on_finish;   ///< called on the user's thread when it is done
+};
+
+/// The user loop: exchange -> measure -> verify -> record, `requests` times.
+boost::asio::awaitable<void> run_user(UserTask task);
+
+/// The Result the statistics keep for one exchange: latency is the exchange alone, and a
+/// response the verifier rejects is a `verify` failure.
+model::Result to_result(const model::Response& response, std::chrono::nanoseconds latency,
+                        const verify::Verifier& verifier);
+
+}  // namespace stampede::server

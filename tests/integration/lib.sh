@@ -1,0 +1,389 @@
+# Shared helpers for the integration scripts: temp dir, free ports, a standalone nginx, log counts, asserts.
+#
+# Use from a script:   source "$(dirname "$0")/lib.sh" "$@"     ($1 is the stampede binary)
+# Then:                start_nginx [--tls] [--stall] "$TEST_TMP/nginx" ['extra server config']
+#                      run_stampede NAME -c 10 -n 100 -u "$HTTP_URL/?run=x" --output json
+#                      expect_rc 0; json_assert "$OUT" 'g("requests.total") == 1000'
+# Everything started here (nginx, the stalling upstream) is stopped on exit, even on failure; set
+# STAMPEDE_KEEP_TMP=1 to keep the temp dir (configs, logs, stampede output) for a post-mortem.
+set -euo pipefail
+
+TEST_NAME=$(basename "$0" .sh)
+STAMPEDE=${1:-}
+TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/stampede-${TEST_NAME}.XXXXXX")
+chmod 755 "$TEST_TMP"  # nginx workers run as `nobody` when the master is root: they must read html/
+
+_PIDS=()       # processes we started and must stop: nginx master, stall server, watchdog
+_LAST_RUN=""   # name of the last run_stampede, for the failure post-mortem
+NGINX_DIR=""
+
+# log MESSAGE: progress line on stderr, prefixed with the test name.
+log() { echo "[$TEST_NAME] $*" >&2; }
+
+# fail MESSAGE: prints a clear failure line and exits 1 (the EXIT trap cleans up).
+fail() {
+  echo "FAIL [$TEST_NAME]: $*" >&2
+  exit 1
+}
+
+# pass: prints the success line and exits 0.
+pass() {
+  echo "PASS [$TEST_NAME]" >&2
+  exit 0
+}
+
+# assert_eq EXPECTED ACTUAL WHAT: fails unless the two strings are equal.
+assert_eq() {
+  [[ "$1" == "$2" ]] || fail "$3: expected '$1', got '$2'"
+}
+
+# assert_le A B WHAT: fails unless integer A <= integer B.
+assert_le() {
+  (( $1 <= $2 )) || fail "$3: expected $1 <= $2"
+}
+
+_stop_pid() {
+  local pid=$1 i children
+  kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null; return 0; }
+  children=$(pgrep -P "$pid" 2>/dev/null || true)
+  kill -TERM "$pid" 2>/dev/null
+  for i in $(seq 50); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -KILL "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  # nginx workers whose master had to be killed would be orphaned: stop them too.
+  for i in $children; do kill -KILL "$i" 2>/dev/null; done
+  return 0
+}
+
+_cleanup() {
+  local rc=$? i
+  set +e
+  trap - EXIT INT TERM HUP
+  for ((i = ${#_PIDS[@]} - 1; i >= 0; i--)); do _stop_pid "${_PIDS[i]}"; done
+  if ((rc != 0)); then
+    if [[ -n $_LAST_RUN && -f $TEST_TMP/$_LAST_RUN.err ]]; then
+      echo "--- stderr of the last stampede run ($_LAST_RUN), first 20 lines:" >&2
+      head -n 20 "$TEST_TMP/$_LAST_RUN.err" >&2
+    fi
+    if [[ -n $NGINX_DIR && -s $NGINX_DIR/error.log ]]; then
+      echo "--- nginx error.log, last 10 lines:" >&2
+      tail -n 10 "$NGINX_DIR/error.log" >&2
+    fi
+  fi
+  if [[ ${STAMPEDE_KEEP_TMP:-0} == 1 ]]; then
+    echo "[$TEST_NAME] kept $TEST_TMP" >&2
+  else
+    rm -rf "$TEST_TMP"
+  fi
+  exit "$rc"
+}
+trap _cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+[[ -n $STAMPEDE ]] || fail "usage: $0 /path/to/stampede"
+[[ -x $STAMPEDE ]] || fail "stampede binary '$STAMPEDE' does not exist or is not executable"
+STAMPEDE=$(realpath "$STAMPEDE")
+for _tool in nginx python3 timeout; do
+  command -v "$_tool" >/dev/null || fail "'$_tool' is not installed (apt-get install nginx python3 coreutils)"
+done
+# Resolve python3 once: version-manager shims (pyenv) cost half a second per start.
+PYTHON=$(python3 -c 'import sys; print(sys.executable)')
+
+# free_port: prints a TCP port on 127.0.0.1 that was free a moment ago.
+free_port() {
+  "$PYTHON" -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])'
+}
+
+# wait_for_port PORT [SECONDS=10]: waits until 127.0.0.1:PORT accepts connections; status 1 on timeout.
+wait_for_port() {
+  local port=$1 deadline=$((SECONDS + ${2:-10}))
+  while ((SECONDS <= deadline)); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
+    sleep 0.05
+  done
+  return 1
+}
+
+# _watch PID: a watchdog that stops PID (and removes TEST_TMP) if this script dies without running its
+# EXIT trap (SIGKILL).
+_watch() {
+  local keep=$TEST_TMP
+  [[ ${STAMPEDE_KEEP_TMP:-0} == 1 ]] && keep=""
+  "$PYTHON" - "$$" "$1" "$keep" >/dev/null 2>&1 <<'EOF' &
+import os, shutil, signal, sys, time
+script, target, tmp = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+while alive(script) and alive(target):
+    time.sleep(0.5)
+if alive(target):
+    os.kill(target, signal.SIGTERM)
+    time.sleep(3)
+    if alive(target):
+        os.kill(target, signal.SIGKILL)
+if tmp and not alive(script):
+    shutil.rmtree(tmp, ignore_errors=True)
+EOF
+  _PIDS+=("$!")
+}
+
+# start_stall_server: starts a TCP server that accepts connections and never answers (bounded to
+# 10 minutes); sets STALL_PORT.
+start_stall_server() {
+  local portfile=$TEST_TMP/stall.port i
+  "$PYTHON" - "$portfile" <<'EOF' &
+import socket, sys, time
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", 0))
+s.listen(512)
+with open(sys.argv[1] + ".tmp", "w") as f:
+    f.write(str(s.getsockname()[1]))
+import os
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+s.settimeout(0.5)
+held, end = [], time.time() + 600
+while time.time() < end:
+    try:
+        held.append(s.accept()[0])
+    except socket.timeout:
+        pass
+EOF
+  _PIDS+=("$!")
+  _watch "$!"
+  for i in $(seq 100); do
+    [[ -s $portfile ]] && break
+    sleep 0.05
+  done
+  [[ -s $portfile ]] || fail "the stall server did not start"
+  STALL_PORT=$(cat "$portfile")
+}
+
+# make_cert DIR: a self-signed certificate for localhost / 127.0.0.1 in DIR/cert.pem, DIR/key.pem.
+make_cert() {
+  command -v openssl >/dev/null || fail "'openssl' is not installed"
+  openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost \
+    -addext subjectAltName=DNS:localhost,IP:127.0.0.1 \
+    -keyout "$1/key.pem" -out "$1/cert.pem" >/dev/null 2>&1 || fail "openssl could not make a certificate"
+}
+
+# start_nginx [--tls] [--stall] DIR [EXTRA]: starts a standalone nginx (prefix DIR) in the foreground
+# of a background job, with
+#   /            a static index.html of exactly INDEX_BYTES bytes
+#   /status500   `return 500;`
+#   /slow        (--stall) proxied to a server that accepts and never answers
+#   EXTRA        appended inside the server block
+# Sets HTTP_PORT, HTTP_URL, ACCESS_LOG, NGINX_PID and, with --tls, HTTPS_PORT, HTTPS_URL, CERT.
+# The access log line is: $connection $connection_requests $status "$request" $body_bytes_sent $server_port
+INDEX_BYTES=612
+start_nginx() {
+  local tls=0 stall=0
+  while [[ ${1:-} == --* ]]; do
+    case $1 in
+      --tls) tls=1 ;;
+      --stall) stall=1 ;;
+      *) fail "start_nginx: unknown option $1" ;;
+    esac
+    shift
+  done
+  local dir=$1 extra=${2:-}
+  NGINX_DIR=$dir
+  mkdir -p "$dir/html" "$dir/tmp"
+  "$PYTHON" - "$dir/html/index.html" "$INDEX_BYTES" <<'EOF'
+import sys
+head = "<!DOCTYPE html>\n<html>\n<head>\n<title>stampede test page</title>\n</head>\n<body>\n<h1>stampede</h1>\n<p>"
+tail = "</p>\n</body>\n</html>\n"
+filler = "The quick brown fox jumps over the lazy dog. " * 20
+size = int(sys.argv[2])
+body = head + filler[: size - len(head) - len(tail)] + tail
+assert len(body.encode()) == size
+open(sys.argv[1], "w").write(body)
+EOF
+  # shellcheck disable=SC2034  # CERT is for the scripts
+  ((tls)) && { make_cert "$dir"; CERT=$dir/cert.pem; }
+  ((stall)) && start_stall_server
+  for _ in 1 2 3; do  # a free port may be taken before nginx binds it: retry with new ones
+    HTTP_PORT=$(free_port)
+    HTTPS_PORT=$(free_port)
+    _write_nginx_conf "$dir" "$tls" "$stall" "$extra"
+    : >"$dir/error.log"
+    nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" &
+    NGINX_PID=$!
+    _PIDS+=("$NGINX_PID")
+    _watch "$NGINX_PID"
+    if wait_for_port "$HTTP_PORT" 10 && { ((!tls)) || wait_for_port "$HTTPS_PORT" 10; }; then
+      ACCESS_LOG=$dir/access.log
+      HTTP_URL=http://127.0.0.1:$HTTP_PORT
+      HTTPS_URL=https://127.0.0.1:$HTTPS_PORT
+      log "nginx $NGINX_PID on $HTTP_URL$( ((tls)) && echo " and $HTTPS_URL")$( ((stall)) && echo ", stall upstream :$STALL_PORT")"
+      return 0
+    fi
+    _stop_pid "$NGINX_PID"
+    grep -q "Address already in use" "$dir/error.log" || break
+  done
+  cat "$dir/error.log" >&2
+  fail "nginx did not start (config: $dir/nginx.conf)"
+}
+
+_write_nginx_conf() {
+  local dir=$1 tls=$2 stall=$3 extra=$4 t
+  {
+    cat <<EOF
+worker_processes 1;
+daemon off;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+events { worker_connections 1024; }
+http {
+    types { text/html html; }
+    default_type text/plain;
+    log_format stampede '\$connection \$connection_requests \$status "\$request" \$body_bytes_sent \$server_port';
+    access_log $dir/access.log stampede;
+    keepalive_requests 100000;
+    keepalive_timeout 75s;
+EOF
+    for t in client_body proxy fastcgi uwsgi scgi; do echo "    ${t}_temp_path $dir/tmp/$t;"; done
+    cat <<EOF
+    server {
+        listen 127.0.0.1:$HTTP_PORT;
+        server_name localhost;
+        root $dir/html;
+        index index.html;
+        location = /status500 { return 500; }
+EOF
+    if ((tls)); then
+      cat <<EOF
+        listen 127.0.0.1:$HTTPS_PORT ssl;
+        ssl_certificate $dir/cert.pem;
+        ssl_certificate_key $dir/key.pem;
+EOF
+    fi
+    if ((stall)); then
+      echo "        location /slow { proxy_pass http://127.0.0.1:$STALL_PORT; proxy_read_timeout 60s; }"
+    fi
+    printf '        %s\n    }\n}\n' "$extra"
+  } >"$dir/nginx.conf"
+}
+
+# settle_log [LOG]: waits (at most 5 s) until the access log stops growing, since nginx writes the
+# line just after the response went out and the client may have exited before that.
+settle_log() {
+  local f=${1:-$ACCESS_LOG} last=-1 now stable=0 i
+  for i in $(seq 50); do
+    now=$(stat -c %s "$f" 2>/dev/null || echo 0)
+    if [[ $now == "$last" ]]; then
+      ((++stable >= 2)) && return 0
+    else
+      stable=0
+    fi
+    last=$now
+    sleep 0.1
+  done
+}
+
+# count_requests [LOG] [FIXED_STRING]: number of access-log lines containing FIXED_STRING (all lines
+# without it). Settles the log first.
+count_requests() {
+  local f=${1:-$ACCESS_LOG}
+  settle_log "$f"
+  [[ -f $f ]] || { echo 0; return 0; }
+  grep -cF -- "${2:-}" "$f" || true
+}
+
+# count_distinct_connections [LOG] [FIXED_STRING]: distinct $connection values among those lines.
+count_distinct_connections() {
+  local f=${1:-$ACCESS_LOG}
+  settle_log "$f"
+  [[ -f $f ]] || { echo 0; return 0; }
+  { grep -F -- "${2:-}" "$f" || true; } | awk '{print $1}' | sort -u | wc -l
+}
+
+# run_stampede NAME ARGS...: runs the binary bounded by STAMPEDE_LIMIT seconds (default 60);
+# stdout goes to $OUT, stderr to $ERR (both files named after NAME); sets RC and ELAPSED (seconds).
+run_stampede() {
+  local name=$1 t0 t1
+  shift
+  _LAST_RUN=$name
+  OUT=$TEST_TMP/$name.out
+  ERR=$TEST_TMP/$name.err
+  t0=$(date +%s%N)
+  set +e
+  timeout -k 5 "${STAMPEDE_LIMIT:-60}" "$STAMPEDE" "$@" >"$OUT" 2>"$ERR"
+  RC=$?
+  set -e
+  t1=$(date +%s%N)
+  ELAPSED=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+  log "$name: stampede $* -> exit $RC in ${ELAPSED}s"
+  if ((RC == 124 || RC == 137)); then
+    fail "$name: stampede did not finish within ${STAMPEDE_LIMIT:-60}s (killed by timeout)"
+  fi
+}
+
+# expect_rc EXPECTED: fails unless the last run exited with EXPECTED, showing its stderr.
+expect_rc() {
+  ((RC == $1)) && return 0
+  fail "$_LAST_RUN: expected exit status $1, got $RC; stderr: $(head -c 2000 "$ERR")"
+}
+
+_JSON_PY='
+import json, sys
+path, expr = sys.argv[1], sys.argv[2]
+text = open(path).read()
+try:
+    d = json.loads(text)
+except ValueError as e:
+    print("stdout is not one JSON document (%s); it starts with: %r" % (e, text[:300]), file=sys.stderr)
+    sys.exit(3)
+class Missing(Exception):
+    pass
+def g(dotted, default=Missing):
+    """The field at a dotted path ("requests.total"); missing fields fail unless a default is given."""
+    v = d
+    for k in dotted.split("."):
+        if isinstance(v, dict) and k in v:
+            v = v[k]
+        elif default is not Missing:
+            return default
+        else:
+            raise Missing("JSON has no field %r (top-level keys: %s)" % (dotted, sorted(d)))
+    return v
+try:
+    v = eval(expr, {"d": d, "g": g, "json": json})
+except Missing as e:
+    print(e, file=sys.stderr)
+    sys.exit(3)
+print(v if isinstance(v, str) else json.dumps(v))
+'
+
+# json_eval FILE EXPR: prints the Python expression EXPR, where `d` is the JSON document in FILE and
+# g("a.b") its field a.b. Exits the test if FILE is not JSON or a field is missing.
+json_eval() {
+  local v
+  v=$("$PYTHON" -c "$_JSON_PY" "$1" "$2") || fail "$_LAST_RUN: cannot evaluate '$2' on its JSON output"
+  echo "$v"
+}
+
+# json_assert FILE EXPR [WHAT]: fails unless EXPR (as in json_eval) is true.
+json_assert() {
+  local v
+  v=$(json_eval "$1" "$2")
+  [[ $v == true ]] || fail "${3:-$_LAST_RUN}: expected $2 (got $v)"
+}
+
+# text_field FILE LABEL: the value after "LABEL:" in an ab-style text report ("Complete requests").
+text_field() {
+  sed -nE "s/^[[:space:]]*$2:[[:space:]]*([^[:space:]]+).*/\1/p" "$1" | head -n 1
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SIGINT during an endless-looking run: exit 0, a full report, counts that add up with nginx's log.
+source "$(dirname "$0")/lib.sh" "$@"
+start_nginx "$TEST_TMP/nginx"
+
+# interrupt_run NAME AFTER_SECONDS ARGS...: starts stampede in the background with SIGINT at its
+# default disposition (a non-interactive shell would start it ignored), sends SIGINT after
+# AFTER_SECONDS, waits at most 40 s; sets RC, ELAPSED, OUT, ERR like run_stampede.
+interrupt_run() {
+  local name=$1 after=$2 pid i t0 t1
+  shift 2
+  _LAST_RUN=$name
+  OUT=$TEST_TMP/$name.out
+  ERR=$TEST_TMP/$name.err
+  t0=$(date +%s%N)
+  "$PYTHON" -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$STAMPEDE" "$@" >"$OUT" 2>"$ERR" &
+  pid=$!
+  _PIDS+=("$pid")
+  sleep "$after"
+  kill -0 "$pid" 2>/dev/null || fail "$name: stampede ended before the SIGINT; stderr: $(head -c 2000 "$ERR")"
+  kill -INT "$pid"
+  for i in $(seq 400); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -KILL "$pid"
+    fail "$name: stampede was still running 40 s after SIGINT"
+  fi
+  set +e
+  wait "$pid"
+  RC=$?
+  set -e
+  t1=$(date +%s%N)
+  ELAPSED=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+  log "$name: stampede $* (SIGINT after ${after}s) -> exit $RC in ${ELAPSED}s"
+}
+
+interrupt_run json 1.5 -k -c 4 -n 1000000 -timeout 20 -u "$HTTP_URL/?run=json" --output json
+expect_rc 0
+awk -v t="$ELAPSED" 'BEGIN { exit !(t < 10) }' || fail "the run took ${ELAPSED}s: SIGINT did not stop it promptly"
+json_assert "$OUT" 'g("requests.total") > 0' "some requests completed in 1.5 s"
+json_assert "$OUT" 'g("requests.succeeded") + g("requests.failed") == g("requests.total")' "succeeded + failed == total"
+json_assert "$OUT" 'sum(g("status_codes").values()) == g("requests.total")' "sum(status_codes) == total"
+json_assert "$OUT" 'list(g("status_codes")) == ["200"] and g("requests.failed") == 0' \
+  "only 200s from nginx, and in-flight requests are abandoned, not failed"
+json_assert "$OUT" '0 <= g("requests.abandoned") <= 4' "abandoned <= c"
+json_assert "$OUT" 'len(g("per_second")) > 0' "per_second is not empty"
+json_assert "$OUT" 'g("stop_reason") == "interrupted"'
+total=$(json_eval "$OUT" 'g("requests.total")')
+abandoned=$(json_eval "$OUT" 'g("requests.abandoned")')
+logged=$(count_requests "$ACCESS_LOG" 'GET /?run=json HTTP/1.1')
+assert_le "$total" "$logged" "nginx saw every completed request (JSON total <= log lines)"
+assert_le "$logged" $((total + abandoned)) "nginx saw nothing beyond completed + abandoned requests (log lines <= total + abandoned)"
+
+interrupt_run text 1 -k -c 4 -n 1000000 -timeout 20 -u "$HTTP_URL/?run=text"
+expect_rc 0
+complete=$(text_field "$OUT" "Complete requests")
+[[ $complete =~ ^[1-9][0-9]*$ ]] || fail "text report after SIGINT has no positive 'Complete requests'; report was:
+$(cat "$OUT")"
+logged=$(count_requests "$ACCESS_LOG" 'GET /?run=text HTTP/1.1')
+assert_le "$complete" "$logged" "nginx saw every completed request of the text run"
+assert_le "$logged" $((complete + 4)) "nginx saw at most c requests beyond the completed ones"
+pass

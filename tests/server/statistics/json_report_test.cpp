@@ -1,0 +1,170 @@
+// JSON report: parses, every documented field is there and matches known numbers, never null.
+#include "server/statistics/json_report.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace stampede::statistics {
+namespace {
+
+using namespace std::chrono_literals;
+using nlohmann::json;
+
+model::Result result(std::chrono::nanoseconds latency, model::ErrorKind error, int status) {
+  model::Result r;
+  r.error = error;
+  r.status = status;
+  r.latency = latency;
+  return r;
+}
+
+// 500 requests at 1 ms and 500 at 3 ms (first on a new 0.5 ms connection), 2 timeouts, 2 s.
+Summary sample() {
+  Summary s;
+  s.info = {"https", "example.test", 8443, "/api?q=1", 10, 100, 2, true};
+  Metrics second;
+  for (int i = 0; i < 1000; ++i) {
+    model::Result r = result(i % 2 == 0 ? 1ms : 3ms, model::ErrorKind::none, i < 990 ? 200 : 503);
+    r.new_connection = i < 10;
+    r.connect = r.new_connection ? 500us : 0us;
+    r.waiting = r.latency - 100us;
+    r.bytes_received = 300;
+    r.body_bytes = 100;
+    r.bytes_sent = 80;
+    r.keep_alive = true;
+    s.total.add(r);
+    second.add(r);
+  }
+  s.total.add(result(1s, model::ErrorKind::timeout, 0));
+  s.total.add(result(1s, model::ErrorKind::timeout, 0));
+  s.total.note_server("nginx");
+  s.add_second(second, 1s, 10);
+  s.elapsed = 2s;
+  s.abandoned = 3;
+  s.stop_reason = StopReason::time_limit;
+  return s;
+}
+
+// True when no value anywhere in `value` is null (nlohmann writes nan and inf as null).
+bool has_no_null(const json& value) {
+  if (value.is_null()) {
+    return false;
+  }
+  for (const json& child : value) {
+    if (&child != &value && (child.is_structured() || child.is_null()) && !has_no_null(child)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+TEST(JsonReport, TopLevelCounts) {
+  const std::string text = json_report(sample());
+  const json report = json::parse(text);
+  EXPECT_EQ(report["requests"]["total"], 1002);
+  EXPECT_EQ(report["requests"]["succeeded"], 1000);
+  EXPECT_EQ(report["requests"]["failed"], 2);
+  EXPECT_EQ(report["requests"]["abandoned"], 3);
+  EXPECT_DOUBLE_EQ(report["duration_s"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(report["rps"].get<double>(), 501.0);
+  EXPECT_EQ(report["users"], 10);
+  EXPECT_EQ(report["stop_reason"], "time_limit");
+  EXPECT_EQ(text.substr(0, 17), "{\n  \"requests\": {");  // 2-space indent, fixed order
+  EXPECT_EQ(text.back(), '\n');
+}
+
+TEST(JsonReport, LatencyInMilliseconds) {
+  const json latency = json::parse(json_report(sample()))["latency_ms"];
+  EXPECT_DOUBLE_EQ(latency["min"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(latency["mean"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(latency["stdev"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(latency["max"].get<double>(), 3.0);
+  EXPECT_GE(latency["p50"].get<double>(), 1.0);  // the 500th of 1000 is a 1 ms request
+  EXPECT_LE(latency["p50"].get<double>(), 1.008);
+  for (const char* key : {"p90", "p95", "p99", "p999"}) {
+    EXPECT_DOUBLE_EQ(latency[key].get<double>(), 3.0) << key;
+  }
+}
+
+TEST(JsonReport, Phases) {
+  const json phases = json::parse(json_report(sample()))["phases_ms"];
+  for (const char* phase : {"connect", "waiting", "total"}) {
+    for (const char* key : {"min", "mean", "max", "p50", "p99"}) {
+      EXPECT_TRUE(phases[phase][key].is_number()) << phase << '.' << key;
+    }
+  }
+  EXPECT_DOUBLE_EQ(phases["connect"]["mean"].get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(phases["connect"]["p99"].get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(phases["waiting"]["min"].get<double>(), 0.9);
+  EXPECT_DOUBLE_EQ(phases["waiting"]["mean"].get<double>(), 1.9);
+  EXPECT_DOUBLE_EQ(phases["total"]["max"].get<double>(), 3.0);
+}
+
+TEST(JsonReport, CodesErrorsBytesAndServer) {
+  const json report = json::parse(json_report(sample()));
+  EXPECT_EQ(report["status_codes"], json({{"200", 990}, {"503", 10}}));
+  EXPECT_EQ(report["errors"], json({{"connect", 0},
+                                    {"timeout", 2},
+                                    {"read", 0},
+                                    {"write", 0},
+                                    {"protocol", 0},
+                                    {"tls", 0},
+                                    {"verify", 0}}));
+  EXPECT_EQ(report["bytes"],
+            json({{"received", 300000}, {"body_received", 100000}, {"sent", 80000}}));
+  EXPECT_EQ(report["connections"]["opened"], 10);
+  EXPECT_EQ(report["keep_alive_requests"], 1000);
+  EXPECT_EQ(report["server"]["software"], "nginx");
+  EXPECT_EQ(report["server"]["host"], "example.test");
+  EXPECT_EQ(report["server"]["port"], 8443);
+  EXPECT_EQ(report["server"]["path"], "/api?q=1");
+  EXPECT_EQ(report["server"]["document_length"], 100);
+}
+
+TEST(JsonReport, PerSecondRows) {
+  const json rows = json::parse(json_report(sample()))["per_second"];
+  ASSERT_EQ(rows.size(), 1u);
+  const json& row = rows[0];
+  EXPECT_DOUBLE_EQ(row["elapsed_s"].get<double>(), 1.0);
+  EXPECT_EQ(row["users_running"], 10);
+  EXPECT_EQ(row["succeeded"], 1000);
+  EXPECT_EQ(row["failed"], 0);
+  EXPECT_DOUBLE_EQ(row["rps"].get<double>(), 1000.0);
+  EXPECT_DOUBLE_EQ(row["latency_ms"]["min"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(row["latency_ms"]["mean"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(row["latency_ms"]["max"].get<double>(), 3.0);
+  EXPECT_DOUBLE_EQ(row["latency_ms"]["p99"].get<double>(), 3.0);
+  EXPECT_EQ(row["status_codes"], json({{"200", 990}, {"503", 10}}));
+}
+
+TEST(JsonReport, EmptyRunHasZerosNotNulls) {
+  const std::string text = json_report(Summary{});
+  const json report = json::parse(text);
+  EXPECT_TRUE(has_no_null(report)) << text;
+  EXPECT_EQ(text.find("null"), std::string::npos);
+  EXPECT_EQ(report["rps"], 0.0);
+  EXPECT_EQ(report["latency_ms"]["p999"], 0.0);
+  EXPECT_TRUE(report["per_second"].is_array());
+  EXPECT_TRUE(report["per_second"].empty());
+  EXPECT_TRUE(report["status_codes"].is_object());
+  EXPECT_EQ(report["errors"].size(), model::failure_kinds.size());
+  EXPECT_EQ(report["stop_reason"], "completed");
+}
+
+TEST(JsonReport, NonFiniteSecondsBecomeZero) {
+  Summary s;
+  Second broken;
+  broken.rps = std::numeric_limits<double>::infinity();
+  broken.mean_ms = std::numeric_limits<double>::quiet_NaN();
+  s.per_second.push_back(broken);
+  const json report = json::parse(json_report(s));
+  EXPECT_TRUE(has_no_null(report));
+  EXPECT_EQ(report["per_second"][0]["rps"], 0.0);
+  EXPECT_EQ(report["per_second"][0]["latency_ms"]["mean"], 0.0);
+}
+
+}  // namespace
+}  // namespace stampede::statistics

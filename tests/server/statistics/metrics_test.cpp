@@ -1,0 +1,191 @@
+// Metrics: what one Result adds, and that merge is associative and commutative field by field.
+#include "server/statistics/metrics.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdint>
+#include <random>
+
+namespace stampede::statistics {
+namespace {
+
+using model::ErrorKind;
+using model::Result;
+using std::chrono::nanoseconds;
+
+Result success(std::int64_t latency_ns, std::uint64_t body = 100) {
+  Result r;
+  r.status = 200;
+  r.latency = nanoseconds{latency_ns};
+  r.waiting = nanoseconds{latency_ns / 2};
+  r.bytes_received = body + 150;
+  r.body_bytes = body;
+  r.bytes_sent = 80;
+  r.keep_alive = true;
+  return r;
+}
+
+TEST(Metrics, AddCountsASuccess) {
+  Metrics m;
+  Result r = success(2'000'000, 612);
+  r.new_connection = true;
+  r.connect = nanoseconds{300'000};
+  m.add(r);
+  EXPECT_EQ(m.succeeded, 1U);
+  EXPECT_EQ(m.failed, 0U);
+  EXPECT_EQ(m.completed(), 1U);
+  EXPECT_EQ(m.errors_of(ErrorKind::none), 0U);
+  EXPECT_EQ(m.status_codes, (std::map<int, std::uint64_t>{{200, 1}}));
+  EXPECT_EQ(m.latency.count(), 1U);
+  EXPECT_EQ(m.latency.max(), 2'000'000U);
+  EXPECT_EQ(m.connect.count(), 1U);
+  EXPECT_EQ(m.connect.min(), 300'000U);
+  EXPECT_EQ(m.waiting.count(), 1U);
+  EXPECT_EQ(m.waiting.min(), 1'000'000U);
+  EXPECT_EQ(m.bytes_received, 762U);
+  EXPECT_EQ(m.body_bytes, 612U);
+  EXPECT_EQ(m.bytes_sent, 80U);
+  EXPECT_EQ(m.connections_opened, 1U);
+  EXPECT_EQ(m.keep_alive_responses, 1U);
+  EXPECT_EQ(m.document_length, 612U);
+}
+
+TEST(Metrics, AddCountsFailuresByKind) {
+  Metrics m;
+  Result timeout;
+  timeout.error = ErrorKind::timeout;
+  timeout.latency = nanoseconds{30'000'000'000};
+  m.add(timeout);
+  Result rejected = success(1'000, 5);
+  rejected.error = ErrorKind::verify;
+  rejected.status = 500;
+  m.add(rejected);
+  Result refused;
+  refused.error = ErrorKind::connect;
+  m.add(refused);
+
+  EXPECT_EQ(m.succeeded, 0U);
+  EXPECT_EQ(m.failed, 3U);
+  EXPECT_EQ(m.errors_of(ErrorKind::timeout), 1U);
+  EXPECT_EQ(m.errors_of(ErrorKind::verify), 1U);
+  EXPECT_EQ(m.errors_of(ErrorKind::connect), 1U);
+  EXPECT_EQ(m.errors_of(ErrorKind::read), 0U);
+  EXPECT_EQ(m.status_codes, (std::map<int, std::uint64_t>{{500, 1}}));  // no status line: not kept
+  // Only the rejected response was a whole exchange; the timeout's "latency" is not one.
+  EXPECT_EQ(m.latency.count(), 1U);
+  EXPECT_EQ(m.latency.max(), 1'000U);
+  EXPECT_EQ(m.connect.count(), 0U);
+  EXPECT_EQ(m.waiting.count(), 1U);
+  EXPECT_EQ(m.document_length, 0U);  // no success yet
+}
+
+TEST(Metrics, DocumentLengthIsTheFirstSuccessAndServerTheFirstSeen) {
+  Metrics m;
+  Result failed = success(10, 999);
+  failed.error = ErrorKind::verify;
+  m.add(failed);
+  m.add(success(10, 0));  // an empty first body is still "set"
+  m.add(success(10, 512));
+  EXPECT_EQ(m.document_length, 0U);
+  m.note_server("");
+  EXPECT_EQ(m.server_software, "");
+  m.note_server("nginx/1.22.1");
+  m.note_server("Apache");
+  EXPECT_EQ(m.server_software, "nginx/1.22.1");
+}
+
+// A stretch of a run with a bit of everything; server and document length as a real target
+// gives (the same for every stretch, so merge order cannot show in them).
+Metrics random_metrics(unsigned seed, std::size_t n) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> kind(0, static_cast<int>(model::error_kind_count) - 1);
+  std::lognormal_distribution<double> latency(std::log(2e6), 0.8);
+  std::uniform_int_distribution<int> coin(0, 3);
+  Metrics m;
+  for (std::size_t i = 0; i < n; ++i) {
+    Result r = success(static_cast<std::int64_t>(latency(rng)), 4096);
+    r.error = static_cast<ErrorKind>(coin(rng) == 0 ? kind(rng) : 0);
+    r.status = r.error == ErrorKind::none ? 200 : (r.error == ErrorKind::verify ? 503 : 0);
+    r.new_connection = coin(rng) == 0;
+    r.connect = r.new_connection ? nanoseconds{100'000 + coin(rng) * 1000} : nanoseconds{0};
+    r.keep_alive = !r.new_connection;
+    m.add(r);
+  }
+  if (seed % 2 == 0) {
+    m.note_server("nginx/1.22.1");
+  }
+  return m;
+}
+
+Metrics merged(Metrics left, const Metrics& right) {
+  left.merge(right);
+  return left;
+}
+
+void expect_same_percentiles(const Histogram& a, const Histogram& b) {
+  for (double q : {0.0, 50.0, 90.0, 99.0, 99.9, 100.0}) {
+    EXPECT_EQ(a.percentile(q), b.percentile(q)) << "q=" << q;
+  }
+  EXPECT_EQ(a.mean(), b.mean());
+  EXPECT_EQ(a.stdev(), b.stdev());
+}
+
+TEST(Metrics, MergeIsAssociativeAndCommutative) {
+  const Metrics a = random_metrics(1, 3000);
+  const Metrics b = random_metrics(2, 5000);
+  const Metrics c = random_metrics(3, 700);
+  const Metrics left = merged(merged(a, b), c);
+  const Metrics right = merged(a, merged(b, c));
+  EXPECT_EQ(left, right);
+  EXPECT_EQ(merged(a, b), merged(b, a));
+  EXPECT_EQ(merged(merged(c, a), b), left);
+  expect_same_percentiles(left.latency, right.latency);
+  expect_same_percentiles(left.connect, merged(merged(c, b), a).connect);
+  EXPECT_EQ(left.completed(), 8700U);
+  EXPECT_EQ(left.server_software, "nginx/1.22.1");
+  EXPECT_EQ(left.document_length, 4096U);
+}
+
+TEST(Metrics, MergeEqualsAddingEverythingInOne) {
+  Metrics all, odd, even;
+  for (int i = 1; i <= 1000; ++i) {
+    Result r = success(i * 1000, 7);
+    if (i % 10 == 0) {
+      r.error = ErrorKind::read;
+      r.status = 0;
+    }
+    all.add(r);
+    (i % 2 == 0 ? even : odd).add(r);
+  }
+  Metrics sum;
+  sum.merge(odd);
+  sum.merge(even);
+  EXPECT_EQ(sum, all);
+  EXPECT_EQ(sum.errors_of(ErrorKind::read), 100U);
+  EXPECT_EQ(sum.status_codes.at(200), 900U);
+}
+
+TEST(Metrics, MergeKeepsFirstFieldsOfTheLeftWhenSet) {
+  Metrics empty, first, second;
+  first.add(success(10, 11));
+  first.note_server("first");
+  second.add(success(10, 22));
+  second.note_server("second");
+  EXPECT_EQ(merged(first, second).document_length, 11U);
+  EXPECT_EQ(merged(first, second).server_software, "first");
+  EXPECT_EQ(merged(empty, second).document_length, 22U);
+  EXPECT_EQ(merged(empty, second).server_software, "second");
+  EXPECT_EQ(merged(second, empty), second);
+}
+
+TEST(Metrics, ResetEqualsFresh) {
+  Metrics m = random_metrics(4, 500);
+  const auto bytes = m.latency.memory_bytes();
+  m.reset();
+  EXPECT_EQ(m, Metrics{});
+  EXPECT_EQ(m.latency.memory_bytes(), bytes);
+}
+
+}  // namespace
+}  // namespace stampede::statistics

@@ -1,0 +1,55 @@
+// Report formatting helpers: fixed decimals without nan/inf, padding, and code lists.
+#include "server/statistics/report_format.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <limits>
+#include <map>
+
+namespace stampede::statistics {
+namespace {
+
+TEST(ReportFormat, FixedRoundsAndNeverPrintsNanOrInf) {
+  EXPECT_EQ(format_fixed(12.3456, 3), "12.346");  // rounded, not truncated
+  EXPECT_EQ(format_fixed(500, 2), "500.00");
+  EXPECT_EQ(format_fixed(std::numeric_limits<double>::quiet_NaN(), 2), "0.00");
+  EXPECT_EQ(format_fixed(std::numeric_limits<double>::infinity(), 1), "0.0");
+  EXPECT_EQ(format_fixed(-0.0001, 2), "0.00");  // no "-0.00"
+  EXPECT_EQ(format_fixed(-1.5, 1), "-1.5");
+}
+
+TEST(ReportFormat, RatioGuardsZeroDenominators) {
+  EXPECT_EQ(ratio(1000, 2), 500.0);
+  EXPECT_EQ(ratio(1000, 0), 0.0);
+  EXPECT_EQ(ratio(0, 0), 0.0);
+  EXPECT_EQ(ratio(1e300, 1e-300), 0.0);  // overflows to inf
+}
+
+TEST(ReportFormat, Padding) {
+  EXPECT_EQ(pad_left("42", 5), "   42");
+  EXPECT_EQ(pad_right("42", 5), "42   ");
+  EXPECT_EQ(pad_left("123456", 3), "123456");  // never cut
+  EXPECT_EQ(to_seconds(std::chrono::milliseconds{2500}), 2.5);
+}
+
+TEST(ReportFormat, StatusCodesAsGoStressTestingPrintsThem) {
+  EXPECT_EQ(status_codes_text({{500, 3}, {200, 9800}}), "200:9800;500:3");
+  EXPECT_EQ(status_codes_text({}), "");
+  EXPECT_EQ(non_2xx_count({{200, 9800}, {204, 1}, {301, 2}, {500, 3}}), 5u);
+}
+
+TEST(ReportFormat, ErrorsListsNonZeroKindsInReportOrder) {
+  Metrics metrics;
+  EXPECT_EQ(errors_text(metrics), "");
+  model::Result failed;
+  failed.error = model::ErrorKind::verify;
+  metrics.add(failed);
+  failed.error = model::ErrorKind::timeout;
+  metrics.add(failed);
+  metrics.add(failed);
+  EXPECT_EQ(errors_text(metrics), "timeout:2;verify:1");
+}
+
+}  // namespace
+}  // namespace stampede::statistics

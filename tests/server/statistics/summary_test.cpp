@@ -1,0 +1,86 @@
+// Summary: run-wide rate and the per-second rows built from interval metrics.
+#include "server/statistics/summary.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+
+namespace stampede::statistics {
+namespace {
+
+using namespace std::chrono_literals;
+
+model::Result result(std::int64_t latency_ms, model::ErrorKind error, int status) {
+  model::Result r;
+  r.error = error;
+  r.status = status;
+  r.latency = std::chrono::milliseconds{latency_ms};
+  return r;
+}
+
+TEST(Summary, RpsIsCompletedPerElapsedSecond) {
+  Summary s;
+  EXPECT_EQ(s.rps(), 0.0);  // nothing elapsed yet
+  for (int i = 0; i < 300; ++i) {
+    s.total.add(result(1, i % 3 == 0 ? model::ErrorKind::timeout : model::ErrorKind::none, 200));
+  }
+  s.elapsed = 1500ms;
+  EXPECT_DOUBLE_EQ(s.rps(), 200.0);  // failures count as completed
+}
+
+TEST(Summary, AddSecondSummarisesTheInterval) {
+  Summary s;
+  Metrics interval;
+  for (std::int64_t ms = 1; ms <= 100; ++ms) {
+    interval.add(result(ms, model::ErrorKind::none, 200));
+  }
+  interval.add(result(0, model::ErrorKind::connect, 0));
+  interval.add(result(7, model::ErrorKind::verify, 404));
+  s.add_second(interval, 500ms, 12);
+
+  ASSERT_EQ(s.per_second.size(), 1U);
+  const Second& row = s.per_second.front();
+  EXPECT_DOUBLE_EQ(row.elapsed_s, 0.5);
+  EXPECT_EQ(row.users_running, 12U);
+  EXPECT_EQ(row.succeeded, 100U);
+  EXPECT_EQ(row.failed, 2U);
+  EXPECT_DOUBLE_EQ(row.rps, 204.0);  // 102 in half a second
+  EXPECT_DOUBLE_EQ(row.min_ms, 1.0);
+  EXPECT_DOUBLE_EQ(row.max_ms, 100.0);
+  EXPECT_DOUBLE_EQ(row.mean_ms, (5050.0 + 7) / 101);  // the verify failure had a whole response
+  EXPECT_NEAR(row.p99_ms, 99.0, 99.0 * 0.01);         // rank 100 of 101 latencies is 99 ms
+  EXPECT_GE(row.p99_ms, 99.0);
+  EXPECT_EQ(row.status_codes, (std::map<int, std::uint64_t>{{200, 100}, {404, 1}}));
+}
+
+TEST(Summary, AddSecondAccumulatesElapsedAndHandlesEmptySeconds) {
+  Summary s;
+  Metrics one;
+  one.add(result(3, model::ErrorKind::none, 204));
+  s.add_second(one, 1s, 1);
+  s.add_second(Metrics{}, 1001ms, 0);
+  s.add_second(one, 0ns, 1);  // a zero-length flush must not divide by zero
+  ASSERT_EQ(s.per_second.size(), 3U);
+  EXPECT_DOUBLE_EQ(s.per_second[0].elapsed_s, 1.0);
+  EXPECT_DOUBLE_EQ(s.per_second[1].elapsed_s, 2.001);
+  EXPECT_DOUBLE_EQ(s.per_second[2].elapsed_s, 2.001);
+  const Second& empty = s.per_second[1];
+  EXPECT_EQ(empty.rps, 0.0);
+  EXPECT_EQ(empty.min_ms, 0.0);
+  EXPECT_EQ(empty.mean_ms, 0.0);
+  EXPECT_EQ(empty.max_ms, 0.0);
+  EXPECT_EQ(empty.p99_ms, 0.0);
+  EXPECT_TRUE(empty.status_codes.empty());
+  EXPECT_EQ(s.per_second[2].rps, 0.0);
+  EXPECT_DOUBLE_EQ(s.per_second[0].p99_ms, 3.0);
+}
+
+TEST(Summary, StopReasonNames) {
+  EXPECT_EQ(std::string(to_string(StopReason::completed)), "completed");
+  EXPECT_EQ(std::string(to_string(StopReason::interrupted)), "interrupted");
+  EXPECT_EQ(std::string(to_string(StopReason::time_limit)), "time_limit");
+}
+
+}  // namespace
+}  // namespace stampede::statistics

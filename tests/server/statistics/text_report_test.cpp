@@ -1,0 +1,214 @@
+// Text report: go-stress-testing's closing block and ApacheBench's layout, with known numbers.
+#include "server/statistics/text_report.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <string>
+
+namespace stampede::statistics {
+namespace {
+
+using namespace std::chrono_literals;
+
+model::Result result(std::chrono::nanoseconds latency, model::ErrorKind error, int status) {
+  model::Result r;
+  r.error = error;
+  r.status = status;
+  r.latency = latency;
+  return r;
+}
+
+// Each request opens a connection (2 ms), waits 7 ms for the first byte and takes 10 ms in all.
+model::Result timed_success() {
+  model::Result r = result(10ms, model::ErrorKind::none, 200);
+  r.new_connection = true;
+  r.connect = 2ms;
+  r.waiting = 7ms;
+  r.bytes_received = 1024;
+  r.body_bytes = 615;
+  r.bytes_sent = 512;
+  return r;
+}
+
+// 1000 identical requests from 10 users over 2 s, against nginx on 127.0.0.1:8080.
+Summary thousand_in_two_seconds() {
+  Summary s;
+  s.info = {"http", "127.0.0.1", 8080, "/index.html", 10, 100, 2, false};
+  for (int i = 0; i < 1000; ++i) {
+    s.total.add(timed_success());
+  }
+  s.total.note_server("nginx/1.22.1");
+  s.elapsed = 2s;
+  return s;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// The number after `label` on its line.
+double value_after(const std::string& text, const std::string& label) {
+  const std::size_t at = text.find(label);
+  return at == std::string::npos ? -1 : std::strtod(text.c_str() + at + label.size(), nullptr);
+}
+
+TEST(TextReport, AbRatesFromCompletedAndElapsed) {
+  const std::string text = text_report(thousand_in_two_seconds());
+  EXPECT_TRUE(contains(text, "Concurrency Level:      10\n")) << text;
+  EXPECT_TRUE(contains(text, "Time taken for tests:   2.000 seconds\n"));
+  EXPECT_TRUE(contains(text, "Complete requests:      1000\n"));
+  EXPECT_TRUE(contains(text, "Failed requests:        0\n"));
+  EXPECT_TRUE(contains(text, "Requests per second:    500.00 [#/sec] (mean)\n"));
+  EXPECT_TRUE(contains(text, "Time per request:       20.000 [ms] (mean)\n"));  // 10 * 2 s / 1000
+  EXPECT_TRUE(contains(
+      text, "Time per request:       2.000 [ms] (mean, across all concurrent requests)\n"));
+  EXPECT_TRUE(contains(text, "Transfer rate:          500.00 [Kbytes/sec] received\n"));
+  EXPECT_TRUE(contains(text, "                        250.00 kb/s sent\n"));
+  EXPECT_TRUE(contains(text, "                        750.00 kb/s total\n"));
+  EXPECT_FALSE(contains(text, "Non-2xx"));
+  EXPECT_FALSE(contains(text, "Keep-Alive requests"));  // not asked for, none seen
+  EXPECT_FALSE(contains(text, "Stopped early"));
+}
+
+TEST(TextReport, AbServerAndTransferLines) {
+  const std::string text = text_report(thousand_in_two_seconds());
+  EXPECT_TRUE(contains(text,
+                       "\nServer Software:        nginx/1.22.1\n"
+                       "Server Hostname:        127.0.0.1\n"
+                       "Server Port:            8080\n\n"
+                       "Document Path:          /index.html\n"
+                       "Document Length:        615 bytes\n\n"))
+      << text;
+  EXPECT_TRUE(contains(text, "Total transferred:      1024000 bytes\n"));
+  EXPECT_TRUE(contains(text, "Total body sent:        512000\n"));
+  EXPECT_TRUE(contains(text, "HTML transferred:       615000 bytes\n"));
+  EXPECT_TRUE(contains(text, "Status codes:           200:1000\n"));
+}
+
+TEST(TextReport, GoStressTestingBlockWithUntruncatedPercentiles) {
+  Summary s;
+  s.info.users = 4;
+  for (int i = 0; i < 8; ++i) {
+    s.total.add(result(12'345'678ns, model::ErrorKind::none, 200));  // 12.345678 ms
+  }
+  s.total.add(result(5s, model::ErrorKind::timeout, 0));
+  s.elapsed = 1500ms;
+  const std::string text = text_report(s);
+  EXPECT_EQ(text.rfind("*************************  result stat  ****************************\n"
+                       "users: 4\n"
+                       "total requests (completed): 9 elapsed: 1.500 s succeeded: 8 failed: 1\n"
+                       "tp90: 12.346 ms\n"
+                       "tp95: 12.346 ms\n"
+                       "tp99: 12.346 ms\n"
+                       "*************************  result end   ****************************\n",
+                       0),
+            0u)
+      << text;
+}
+
+TEST(TextReport, ConnectionTimesTable) {
+  const std::string text = text_report(thousand_in_two_seconds());
+  EXPECT_TRUE(contains(text,
+                       "\nConnection Times (ms)\n"
+                       "                min  mean[+/-sd]  median      max\n"
+                       "Connect:        2.0    2.0   0.0     2.0      2.0\n"
+                       "Processing:     8.0    8.0   0.0     8.0      8.0\n"
+                       "Waiting:        7.0    7.0   0.0     7.0      7.0\n"
+                       "Total:         10.0   10.0   0.0    10.0     10.0\n"))
+      << text;
+}
+
+TEST(TextReport, PercentileTableLikeAb) {
+  Summary s;
+  for (int ms = 1; ms <= 1000; ++ms) {
+    s.total.add(result(std::chrono::milliseconds{ms}, model::ErrorKind::none, 200));
+  }
+  s.elapsed = 1s;
+  const std::string text = text_report(s);
+  ASSERT_TRUE(contains(text, "\nPercentage of the requests served within a certain time (ms)\n"));
+  // The histogram reports a bucket's top, at most 0.8% above the true value.
+  const std::pair<const char*, double> expected[] = {{"\n  50%  ", 500},
+                                                     {"\n  66%  ", 660},
+                                                     {"\n  90%  ", 900},
+                                                     {"\n  99%  ", 990},
+                                                     {"\n99.9%  ", 999}};
+  for (const auto& [label, ms] : expected) {
+    const double shown = value_after(text, label);
+    EXPECT_GE(shown, ms) << label;
+    EXPECT_LE(shown, ms * 1.008) << label;
+  }
+  EXPECT_TRUE(contains(text, "\n 100%   1000.000 (longest request)\n")) << text;
+  EXPECT_TRUE(contains(text, "\n  98%  ")) << text;
+}
+
+TEST(TextReport, FailuresBreakdownAndNon2xx) {
+  Summary s = thousand_in_two_seconds();
+  s.total.add(result(0ns, model::ErrorKind::connect, 0));
+  s.total.add(result(30s, model::ErrorKind::timeout, 0));
+  s.total.add(result(30s, model::ErrorKind::timeout, 0));
+  for (int i = 0; i < 3; ++i) {
+    s.total.add(result(1ms, model::ErrorKind::verify, 500));
+  }
+  const std::string text = text_report(s);
+  EXPECT_TRUE(contains(text, "Complete requests:      1006\n")) << text;
+  EXPECT_TRUE(contains(text,
+                       "Failed requests:        6\n"
+                       "   (connect: 1, timeout: 2, read: 0, write: 0, protocol: 0, tls: 0, "
+                       "verify: 3)\n"
+                       "Non-2xx responses:      3\n"
+                       "Status codes:           200:1000;500:3\n"))
+      << text;
+}
+
+TEST(TextReport, StopReasonAndAbandonedRequests) {
+  Summary s = thousand_in_two_seconds();
+  s.stop_reason = StopReason::interrupted;
+  s.abandoned = 12;
+  EXPECT_TRUE(contains(text_report(s),
+                       "Time taken for tests:   2.000 seconds\n"
+                       "Stopped early:          interrupted; 12 in-flight "
+                       "requests abandoned (not counted)\n"));
+  s.stop_reason = StopReason::time_limit;
+  EXPECT_TRUE(contains(text_report(s), "Stopped early:          time limit reached; 12 in-flight"));
+}
+
+TEST(TextReport, KeepAliveRequests) {
+  Summary s = thousand_in_two_seconds();
+  s.info.keep_alive = true;
+  EXPECT_TRUE(contains(text_report(s), "Keep-Alive requests:    0\n"));
+  model::Result reused = timed_success();
+  reused.new_connection = false;
+  reused.keep_alive = true;
+  s.total.add(reused);
+  EXPECT_TRUE(contains(text_report(s), "Keep-Alive requests:    1\n"));
+}
+
+TEST(TextReport, EmptyRunIsSane) {
+  const std::string text = text_report(Summary{});
+  EXPECT_FALSE(contains(text, "nan")) << text;
+  EXPECT_FALSE(contains(text, "inf")) << text;
+  EXPECT_TRUE(contains(text, "Requests per second:    0.00 [#/sec] (mean)\n"));
+  EXPECT_TRUE(contains(text, "Time per request:       0.000 [ms] (mean)\n"));
+  EXPECT_TRUE(contains(text, "Status codes:           none\n"));
+  EXPECT_TRUE(contains(text, "No response arrived: no connection times or percentiles.\n"));
+  EXPECT_FALSE(contains(text, "Connection Times"));
+}
+
+TEST(TextReport, OnlyFailuresStillSane) {
+  Summary s;
+  s.info.users = 5;
+  for (int i = 0; i < 5; ++i) {
+    s.total.add(result(1s, model::ErrorKind::timeout, 0));
+  }
+  s.elapsed = 1s;
+  const std::string text = text_report(s);
+  EXPECT_FALSE(contains(text, "nan")) << text;
+  EXPECT_TRUE(contains(text, "Failed requests:        5\n"));
+  EXPECT_TRUE(contains(text, "tp99: 0.000 ms\n"));
+  EXPECT_TRUE(contains(text, "No response arrived"));
+}
+
+}  // namespace
+}  // namespace stampede::statistics

@@ -1,0 +1,21 @@
+// The default verifier: the HTTP status equals the expected code.
+#pragma once
+
+#include "verify/verifier.hpp"
+
+namespace stampede::verify {
+
+/// Success when the status line's code equals `-code` (go-stress-testing's statusCode).
+class StatusCode final : public Verifier {
+ public:
+  explicit StatusCode(int code) : code_(code) {}
+  [[nodiscard]] bool accept(const model::Response& response) const override {
+    return response.status == code_;
+  }
+  [[nodiscard]] bool needs_body() const override { return false; }
+
+ private:
+  int code_;
+};
+
+}  // namespace stampede::verify
