@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <boost/url/parse.hpp>
+#include <charconv>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -42,6 +43,16 @@ model::Plan make_plan(const Options& options) {
   return plan;
 }
 
+/// Boost.URL wraps ports above 65535 silently, so the digits are checked here.
+unsigned short parse_port(std::string_view digits, std::string_view url) {
+  unsigned port = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), port);
+  if (error != std::errc{} || end != digits.data() + digits.size() || port < 1 || port > 65535) {
+    throw UsageError("bad port in URL '" + std::string(url) + "' (use 1-65535)");
+  }
+  return static_cast<unsigned short>(port);
+}
+
 }  // namespace
 
 void apply_url(std::string_view url, model::Request& request) {
@@ -59,12 +70,7 @@ void apply_url(std::string_view url, model::Request& request) {
   request.host = parsed->host_address();
   if (request.host.empty()) throw UsageError("no host in URL '" + std::string(url) + "'" + hint);
   request.port = request.scheme == model::Scheme::https ? 443 : 80;
-  if (parsed->has_port()) {
-    if (parsed->port_number() == 0) {
-      throw UsageError("bad port in URL '" + std::string(url) + "' (use 1-65535)");
-    }
-    request.port = parsed->port_number();
-  }
+  if (parsed->has_port()) request.port = parse_port(parsed->port(), url);
   request.target = parsed->encoded_path().empty() ? "/" : std::string(parsed->encoded_path());
   if (parsed->has_query()) request.target += "?" + std::string(parsed->encoded_query());
 }

@@ -1,5 +1,6 @@
 // run_load(): parse, build the run, let the engine work, print the rows and the report.
 #include <cstdio>
+#include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include "cmd/commands.hpp"
@@ -22,6 +23,8 @@ int run_load(std::span<const char* const> args) {
     std::printf("stampede %s\n", model::version);
     return 0;
   }
+  // Logs go to stderr: stdout carries only the rows and the report (or the JSON document).
+  spdlog::set_default_logger(spdlog::stderr_logger_mt("stampede"));
   spdlog::set_level(options.debug ? spdlog::level::debug : spdlog::level::warn);
   spdlog::set_pattern("stampede: %l: %v");
   auto config = make_run_config(options);

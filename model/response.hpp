@@ -16,6 +16,7 @@ struct Response {
   int status = 0;                      ///< HTTP status, 0 when no status line arrived
   std::string body;                    ///< kept only when the verifier needs it
   std::string server;                  ///< the Server header, for the report
+  std::string location;                ///< the Location header (followed with -redirect)
   std::uint64_t bytes_received = 0;    ///< header and body bytes on the wire
   std::uint64_t body_bytes = 0;        ///< body bytes (ab's "HTML transferred")
   std::uint64_t bytes_sent = 0;
@@ -29,6 +30,7 @@ struct Response {
     error = ErrorKind::none;
     status = 0;
     body.clear();
+    location.clear();
     bytes_received = body_bytes = bytes_sent = 0;
     new_connection = keep_alive = false;
     connect = waiting = std::chrono::nanoseconds{0};

@@ -120,6 +120,7 @@ Engine::Engine(model::Request request, model::Plan plan,
   setup_.tls = tls_ ? &*tls_ : nullptr;
   setup_.timeout = plan_.request_timeout;
   setup_.keep_alive = request_.keep_alive;
+  setup_.follow_redirects_of = request_.follow_redirects ? &request_ : nullptr;
   setup_.keep_body = verifier_->needs_body();
   setup_.insecure = request_.insecure;
   setup_.debug_budget = static_cast<int>(plan_.debug_exchanges);

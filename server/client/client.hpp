@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "model/request.hpp"
 #include "model/response.hpp"
 #include "server/client/prepared_request.hpp"
 
@@ -26,6 +27,8 @@ struct ClientSetup {
   net::ssl::context* tls = nullptr;               ///< null for plain http
   std::chrono::nanoseconds timeout{std::chrono::seconds(30)};  ///< one whole exchange
   bool keep_alive = false;
+  /// The user's request; -redirect builds the next hop's request from it (null: no redirects).
+  const model::Request* follow_redirects_of = nullptr;
   bool keep_body = false;  ///< the verifier reads bodies
   bool insecure = false;   ///< certificates are not checked (a failure hint says so otherwise)
   /// Each failure kind's first occurrence is logged once with its message, for the user.

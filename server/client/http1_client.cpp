@@ -11,6 +11,7 @@
 
 #include "server/client/classify.hpp"
 #include "server/client/client.hpp"
+#include "server/client/redirect.hpp"
 #include "server/client/response_sink.hpp"
 
 namespace stampede::client {
@@ -45,16 +46,39 @@ class Http1Client final : public Client {
                                 model::Response& response) override {
     response.clear();
     const auto deadline = Clock::now() + setup_.timeout;
+    co_await send(request, response, deadline);
+    if (setup_.follow_redirects_of != nullptr) co_await follow(response, deadline);
+    if (response.error != model::ErrorKind::none) close();
+  }
+
+ private:
+  /// One request and its response, retried once when a kept-alive connection was stale.
+  net::awaitable<void> send(const PreparedRequest& request, model::Response& response,
+                            Clock::time_point deadline) {
     const bool reused = stream_.has_value();
     if (!co_await attempt(request, response, deadline) && reused) {
       close();
       response.clear();
       co_await attempt(request, response, deadline);
     }
-    if (response.error != model::ErrorKind::none) close();
   }
 
- private:
+  /// -redirect: same-origin hops within the same deadline; the last response is the result.
+  net::awaitable<void> follow(model::Response& response, Clock::time_point deadline) {
+    const auto& origin = *setup_.follow_redirects_of;
+    std::string target = origin.target;
+    for (int hop = 0; hop < max_redirects && response.error == model::ErrorKind::none &&
+                      is_redirect(response.status);
+         ++hop) {
+      auto next = follow_redirect(origin, target, response.status, response.location);
+      if (!next) co_return;
+      target = std::move(next->target);
+      response.body.clear();
+      response.body_bytes = 0;
+      co_await send(next->prepared, response, deadline);
+    }
+  }
+
   /// One try; false when a reused connection turned out stale before any response byte.
   net::awaitable<bool> attempt(const PreparedRequest& request, model::Response& response,
                                Clock::time_point deadline) {

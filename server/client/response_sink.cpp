@@ -21,6 +21,7 @@ void ResponseSink::on_field_impl(http::field name, boost::beast::string_view, bo
                                  boost::system::error_code&) {
   // assign() reuses the string's capacity: after the first response this allocates nothing.
   if (name == http::field::server) response_.server.assign(value.data(), value.size());
+  if (name == http::field::location) response_.location.assign(value.data(), value.size());
 }
 
 std::size_t ResponseSink::on_body_impl(boost::beast::string_view body, boost::system::error_code&) {

@@ -191,7 +191,8 @@ std::string percentiles(const Histogram& latency) {
 }  // namespace
 
 std::string text_report(const Summary& summary) {
-  std::string text = go_stress_block(summary) + '\n';
+  // A blank line first parts the report from the live table above it, as go-stress-testing does.
+  std::string text = '\n' + go_stress_block(summary) + '\n';
   text += server_block(summary);
   text += counts_block(summary);
   text += rates_block(summary);

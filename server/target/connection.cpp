@@ -29,6 +29,9 @@ using Clock = std::chrono::steady_clock;
 
 constexpr auto use_tuple = net::as_tuple(net::use_awaitable);
 
+// GCC 12 miscompiles `if (co_await f())` (the coroutine crashes once f() completes), so every
+// awaited condition here goes through an if-initializer: `if (const bool ok = co_await f(); !ok)`.
+
 /// Input room: a whole head (header_limit) plus whatever follows it in the same read.
 constexpr std::size_t input_capacity = 12 * 1024;
 /// Responses gathered into one write; a longer pipelined burst is written in several.
@@ -91,7 +94,7 @@ net::awaitable<bool> flush(Connection* c) {
 /// Queues `bytes` (which must outlive the write) for the next flush(), flushing if full.
 net::awaitable<bool> push(Connection* c, std::string_view bytes) {
   if (c->pending_count == max_pending) {
-    if (!co_await flush(c)) co_return false;
+    if (const bool ok = co_await flush(c); !ok) co_return false;
   }
   c->pending[c->pending_count++] = net::buffer(bytes);
   co_return true;
@@ -99,7 +102,7 @@ net::awaitable<bool> push(Connection* c, std::string_view bytes) {
 
 /// Answers what was parsed so far, then reads more input behind any unparsed rest.
 net::awaitable<bool> refill(Connection* c) {
-  if (!co_await flush(c)) co_return false;
+  if (const bool ok = co_await flush(c); !ok) co_return false;
   if (c->begin > 0) {
     std::memmove(c->input.data(), c->input.data() + c->begin, c->end - c->begin);
     c->end -= c->begin;
@@ -131,8 +134,8 @@ net::awaitable<void> linger(Connection* c) {
 /// Answers a request that cannot be parsed with `status`, then closes.
 net::awaitable<void> refuse(Connection* c, unsigned status) {
   const auto& response = prebuilt(Page::status, status, Persistence::close);
-  if (!co_await push(c, response.full)) co_return;
-  if (!co_await flush(c)) co_return;
+  if (const bool ok = co_await push(c, response.full); !ok) co_return;
+  if (const bool ok = co_await flush(c); !ok) co_return;
   co_await linger(c);
 }
 
@@ -140,12 +143,14 @@ net::awaitable<void> refuse(Connection* c, unsigned status) {
 net::awaitable<bool> send_bytes(Connection* c, std::uint64_t size, bool head_only,
                                 Persistence persistence) {
   const auto head_size = format_bytes_head(size, persistence, c->bytes_head);
-  if (!co_await push(c, std::string_view(c->bytes_head.data(), head_size))) co_return false;
+  const auto head = std::string_view(c->bytes_head.data(), head_size);
+  if (const bool ok = co_await push(c, head); !ok) co_return false;
   const auto block = filler();
   for (auto left = head_only ? 0 : size; left > 0;) {
     const auto piece = std::min<std::uint64_t>(left, block.size());
-    if (!co_await push(c, std::string_view(block.data(), piece))) co_return false;
-    if (!co_await flush(c)) co_return false;
+    const auto body = std::string_view(block.data(), piece);
+    if (const bool ok = co_await push(c, body); !ok) co_return false;
+    if (const bool ok = co_await flush(c); !ok) co_return false;
     left -= piece;
   }
   co_return co_await flush(c);  // bytes_head is reused by the next /bytes response
@@ -155,14 +160,16 @@ net::awaitable<bool> send_bytes(Connection* c, std::uint64_t size, bool head_onl
 net::awaitable<bool> answer_later(Connection* c, Route route, bool head_only,
                                   Persistence persistence) {
   if (route.delay.count() > 0) {
-    if (!co_await flush(c)) co_return false;  // earlier answers should not wait for this one
+    // Earlier answers should not wait for this one.
+    if (const bool ok = co_await flush(c); !ok) co_return false;
     c->deadline = Clock::now() + route.delay + c->idle_timeout;
     c->pause.expires_after(route.delay);
     const auto [ec] = co_await c->pause.async_wait(use_tuple);
     if (ec) co_return false;
   }
-  if (route.page == Page::bytes)
+  if (route.page == Page::bytes) {
     co_return co_await send_bytes(c, route.size, head_only, persistence);
+  }
   const auto& response = prebuilt(route.page, route.status, persistence);
   co_return co_await push(c, head_only ? response.head : response.full);
 }
@@ -204,24 +211,25 @@ net::awaitable<void> serve_requests(Connection* c) {
       co_return;
     }
     if (c->pending_count == max_pending) {
-      if (!co_await flush(c)) co_return;
+      if (const bool ok = co_await flush(c); !ok) co_return;
     }
     if (!parser->is_done()) {
       if (parser->is_header_done() && parser->take_expect_continue()) {
         c->pending[c->pending_count++] = net::buffer(continue_response);
       }
       if (c->begin == c->end || ec) {
-        if (!co_await refill(c)) co_return;
+        if (const bool ok = co_await refill(c); !ok) co_return;
       }
       continue;
     }
     const auto persistence = persistence_of(*parser);
     if (!answer_now(*c, *parser, persistence)) {
-      if (!co_await answer_later(c, parser->route(), parser->is_head(), persistence)) co_return;
+      const bool ok = co_await answer_later(c, parser->route(), parser->is_head(), persistence);
+      if (!ok) co_return;
     }
     parser.reset();
     if (persistence == Persistence::close) {
-      if (!co_await flush(c)) co_return;
+      if (const bool ok = co_await flush(c); !ok) co_return;
       co_await linger(c);
       co_return;
     }

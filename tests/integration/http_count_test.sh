@@ -7,15 +7,17 @@ run_stampede json -c 10 -n 100 -u "$HTTP_URL/?run=json" --output json
 expect_rc 0
 assert_eq 1000 "$(count_requests "$ACCESS_LOG" 'GET /?run=json HTTP/1.1')" "nginx access log lines for the JSON run"
 assert_eq 1000 "$(count_requests "$ACCESS_LOG" '200 "GET /?run=json ')" "nginx 200 responses for the JSON run"
-json_assert "$OUT" 'g("requests.total") == 1000'
-json_assert "$OUT" 'g("requests.succeeded") == 1000'
-json_assert "$OUT" 'g("requests.failed") == 0'
-json_assert "$OUT" 'g("requests.abandoned") == 0'
-json_assert "$OUT" 'g("status_codes") == {"200": 1000}'
-json_assert "$OUT" "g(\"bytes.body_received\") == 1000 * $INDEX_BYTES" "the body bytes (index.html is $INDEX_BYTES bytes)"
-json_assert "$OUT" 'g("bytes.received") > g("bytes.body_received")' "headers are counted in bytes.received"
-json_assert "$OUT" 'g("bytes.sent") > 0'
-json_assert "$OUT" 'all(v == 0 for v in g("errors").values())' "no errors of any kind"
+json_check "$OUT" <<EOF
+g("requests.total") == 1000
+g("requests.succeeded") == 1000
+g("requests.failed") == 0
+g("requests.abandoned") == 0
+g("status_codes") == {"200": 1000}
+g("bytes.body_received") == 1000 * $INDEX_BYTES ## index.html is $INDEX_BYTES bytes
+g("bytes.received") > g("bytes.body_received") ## headers count in bytes.received
+g("bytes.sent") > 0
+all(v == 0 for v in g("errors").values()) ## no errors of any kind
+EOF
 
 run_stampede text -c 10 -n 100 -u "$HTTP_URL/?run=text"
 expect_rc 0

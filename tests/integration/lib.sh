@@ -1,9 +1,14 @@
 # Shared helpers for the integration scripts: temp dir, free ports, a standalone nginx, log counts, asserts.
+# shellcheck shell=bash
 #
 # Use from a script:   source "$(dirname "$0")/lib.sh" "$@"     ($1 is the stampede binary)
 # Then:                start_nginx [--tls] [--stall] "$TEST_TMP/nginx" ['extra server config']
 #                      run_stampede NAME -c 10 -n 100 -u "$HTTP_URL/?run=x" --output json
 #                      expect_rc 0; json_assert "$OUT" 'g("requests.total") == 1000'
+#                      json_check "$OUT" <<'EOF'   (one Python expression per line, `## why` optional)
+#                      g("requests.failed") == 0 ## nginx only answers 200
+#                      EOF
+#                      assert_eq 1000 "$(count_requests "$ACCESS_LOG" 'GET /?run=x ')" "nginx requests"
 # Everything started here (nginx, the stalling upstream) is stopped on exit, even on failure; set
 # STAMPEDE_KEEP_TMP=1 to keep the temp dir (configs, logs, stampede output) for a post-mortem.
 set -euo pipefail
@@ -42,20 +47,21 @@ assert_le() {
   (( $1 <= $2 )) || fail "$3: expected $1 <= $2"
 }
 
+# _stop_pid PID: TERM, then KILL after 5 s, then reap; safe under `set -e` and for dead processes.
 _stop_pid() {
   local pid=$1 i children
-  kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null; return 0; }
-  children=$(pgrep -P "$pid" 2>/dev/null || true)
-  kill -TERM "$pid" 2>/dev/null
-  for i in $(seq 50); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  kill -KILL "$pid" 2>/dev/null
-  wait "$pid" 2>/dev/null
-  # nginx workers whose master had to be killed would be orphaned: stop them too.
-  for i in $children; do kill -KILL "$i" 2>/dev/null; done
-  return 0
+  if kill -0 "$pid" 2>/dev/null; then
+    children=$(pgrep -P "$pid" 2>/dev/null || true)
+    kill -TERM "$pid" 2>/dev/null || true
+    for i in $(seq 50); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+    # nginx workers whose master had to be killed would be orphaned: stop them too.
+    for i in $children; do kill -KILL "$i" 2>/dev/null || true; done
+  fi
+  wait "$pid" 2>/dev/null || true
 }
 
 _cleanup() {
@@ -88,6 +94,7 @@ trap 'exit 129' HUP
 [[ -n $STAMPEDE ]] || fail "usage: $0 /path/to/stampede"
 [[ -x $STAMPEDE ]] || fail "stampede binary '$STAMPEDE' does not exist or is not executable"
 STAMPEDE=$(realpath "$STAMPEDE")
+PATH=$PATH:/usr/sbin:/sbin  # Debian puts nginx in /usr/sbin
 for _tool in nginx python3 timeout; do
   command -v "$_tool" >/dev/null || fail "'$_tool' is not installed (apt-get install nginx python3 coreutils)"
 done
@@ -102,11 +109,13 @@ s.bind(("127.0.0.1", 0))
 print(s.getsockname()[1])'
 }
 
-# wait_for_port PORT [SECONDS=10]: waits until 127.0.0.1:PORT accepts connections; status 1 on timeout.
+# wait_for_port PORT [SECONDS=10] [PID]: waits until 127.0.0.1:PORT accepts connections; status 1
+# on timeout or as soon as PID (the server that should listen there) has died.
 wait_for_port() {
-  local port=$1 deadline=$((SECONDS + ${2:-10}))
+  local port=$1 deadline=$((SECONDS + ${2:-10})) pid=${3:-}
   while ((SECONDS <= deadline)); do
     if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
+    if [[ -n $pid ]] && ! kill -0 "$pid" 2>/dev/null; then return 1; fi
     sleep 0.05
   done
   return 1
@@ -224,7 +233,10 @@ EOF
     NGINX_PID=$!
     _PIDS+=("$NGINX_PID")
     _watch "$NGINX_PID"
-    if wait_for_port "$HTTP_PORT" 10 && { ((!tls)) || wait_for_port "$HTTPS_PORT" 10; }; then
+    # nginx writes its pid file only once it has bound every port: until then a connection could
+    # reach whoever else holds the port.
+    if _wait_for_pidfile "$dir/nginx.pid" "$NGINX_PID" && wait_for_port "$HTTP_PORT" 10 "$NGINX_PID" &&
+      { ((!tls)) || wait_for_port "$HTTPS_PORT" 10 "$NGINX_PID"; }; then
       ACCESS_LOG=$dir/access.log
       HTTP_URL=http://127.0.0.1:$HTTP_PORT
       HTTPS_URL=https://127.0.0.1:$HTTPS_PORT
@@ -234,8 +246,18 @@ EOF
     _stop_pid "$NGINX_PID"
     grep -q "Address already in use" "$dir/error.log" || break
   done
-  cat "$dir/error.log" >&2
-  fail "nginx did not start (config: $dir/nginx.conf)"
+  fail "nginx did not start (config: $dir/nginx.conf; its error.log follows)"
+}
+
+# _wait_for_pidfile FILE PID: waits (at most 10 s) until FILE holds PID; status 1 if PID dies first.
+_wait_for_pidfile() {
+  local i
+  for i in $(seq 200); do
+    [[ $(cat "$1" 2>/dev/null) == "$2" ]] && return 0
+    kill -0 "$2" 2>/dev/null || return 1
+    sleep 0.05
+  done
+  return 1
 }
 
 _write_nginx_conf() {
@@ -281,16 +303,13 @@ EOF
 # settle_log [LOG]: waits (at most 5 s) until the access log stops growing, since nginx writes the
 # line just after the response went out and the client may have exited before that.
 settle_log() {
-  local f=${1:-$ACCESS_LOG} last=-1 now stable=0 i
-  for i in $(seq 50); do
+  local f=${1:-$ACCESS_LOG} last now i
+  last=$(stat -c %s "$f" 2>/dev/null || echo 0)
+  for i in $(seq 100); do
+    sleep 0.05
     now=$(stat -c %s "$f" 2>/dev/null || echo 0)
-    if [[ $now == "$last" ]]; then
-      ((++stable >= 2)) && return 0
-    else
-      stable=0
-    fi
+    [[ $now == "$last" ]] && return 0
     last=$now
-    sleep 0.1
   done
 }
 
@@ -340,7 +359,7 @@ expect_rc() {
 
 _JSON_PY='
 import json, sys
-path, expr = sys.argv[1], sys.argv[2]
+mode, path = sys.argv[1], sys.argv[2]
 text = open(path).read()
 try:
     d = json.loads(text)
@@ -360,19 +379,40 @@ def g(dotted, default=Missing):
         else:
             raise Missing("JSON has no field %r (top-level keys: %s)" % (dotted, sorted(d)))
     return v
-try:
-    v = eval(expr, {"d": d, "g": g, "json": json})
-except Missing as e:
-    print(e, file=sys.stderr)
-    sys.exit(3)
-print(v if isinstance(v, str) else json.dumps(v))
+def evaluate(expr):
+    return eval(expr, {"d": d, "g": g, "json": json})
+if mode == "eval":
+    try:
+        v = evaluate(sys.argv[3])
+    except Missing as e:
+        print(e, file=sys.stderr)
+        sys.exit(3)
+    print(v if isinstance(v, str) else json.dumps(v))
+    sys.exit(0)
+failures = 0
+for line in sys.stdin:
+    expr, _, what = line.strip().partition(" ## ")
+    if not expr:
+        continue
+    try:
+        ok = evaluate(expr) is True
+        why = ""
+    except Exception as e:
+        ok, why = False, " [%s: %s]" % (type(e).__name__, e)
+    if not ok:
+        failures += 1
+        print("  expected %s%s%s" % (expr, " (%s)" % what if what else "", why), file=sys.stderr)
+if failures:
+    brief = {k: d[k] for k in ("requests", "status_codes", "errors", "connections", "duration_s", "rps") if k in d}
+    print("  the report said: %s" % json.dumps(brief), file=sys.stderr)
+    sys.exit(1)
 '
 
 # json_eval FILE EXPR: prints the Python expression EXPR, where `d` is the JSON document in FILE and
 # g("a.b") its field a.b. Exits the test if FILE is not JSON or a field is missing.
 json_eval() {
   local v
-  v=$("$PYTHON" -c "$_JSON_PY" "$1" "$2") || fail "$_LAST_RUN: cannot evaluate '$2' on its JSON output"
+  v=$("$PYTHON" -c "$_JSON_PY" eval "$1" "$2") || fail "$_LAST_RUN: cannot evaluate '$2' on its JSON output"
   echo "$v"
 }
 
@@ -381,6 +421,12 @@ json_assert() {
   local v
   v=$(json_eval "$1" "$2")
   [[ $v == true ]] || fail "${3:-$_LAST_RUN}: expected $2 (got $v)"
+}
+
+# json_check FILE <<'EOF' ... EOF: one expectation per line, `EXPR` or `EXPR ## WHAT` (as in
+# json_eval); checks them all in one python3 start and fails listing every one that is not true.
+json_check() {
+  "$PYTHON" -c "$_JSON_PY" check "$1" || fail "$_LAST_RUN: its JSON report does not meet the expectations above"
 }
 
 # text_field FILE LABEL: the value after "LABEL:" in an ab-style text report ("Complete requests").

@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -53,12 +55,11 @@ bool has_no_null(const json& value) {
   if (value.is_null()) {
     return false;
   }
-  for (const json& child : value) {
-    if (&child != &value && (child.is_structured() || child.is_null()) && !has_no_null(child)) {
-      return false;
-    }
+  if (!value.is_structured()) {
+    return true;
   }
-  return true;
+  return std::all_of(value.begin(), value.end(),
+                     [](const json& child) { return has_no_null(child); });
 }
 
 TEST(JsonReport, TopLevelCounts) {

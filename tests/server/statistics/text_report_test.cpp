@@ -96,7 +96,7 @@ TEST(TextReport, GoStressTestingBlockWithUntruncatedPercentiles) {
   s.total.add(result(5s, model::ErrorKind::timeout, 0));
   s.elapsed = 1500ms;
   const std::string text = text_report(s);
-  EXPECT_EQ(text.rfind("*************************  result stat  ****************************\n"
+  EXPECT_EQ(text.rfind("\n*************************  result stat  ****************************\n"
                        "users: 4\n"
                        "total requests (completed): 9 elapsed: 1.500 s succeeded: 8 failed: 1\n"
                        "tp90: 12.346 ms\n"

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs, from Debian's packages, whatever stampede's build (and with --test, its tests) needs.
+set -euo pipefail
+
+build_packages=(g++ cmake ninja-build libboost1.81-dev libboost-url1.81-dev
+  libboost-program-options1.81-dev nlohmann-json3-dev libspdlog-dev libgtest-dev libssl-dev
+  libnghttp2-dev)
+test_packages=(nginx openssl python3 curl clang-format)
+
+wanted=("${build_packages[@]}")
+if [[ "${1:-}" == "--test" ]]; then wanted+=("${test_packages[@]}"); fi
+
+missing=()
+for package in "${wanted[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$package")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+sudo=""
+[[ $(id -u) -ne 0 ]] && sudo="sudo"
+echo "installing: ${missing[*]}" >&2
+$sudo apt-get update -q
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

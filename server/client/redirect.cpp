@@ -1,0 +1,58 @@
+// follow_redirect(): RFC 3986 reference resolution by Boost.URL, then a same-origin check.
+#include "server/client/redirect.hpp"
+
+#include <boost/beast/core/string.hpp>
+#include <boost/url/parse.hpp>
+#include <boost/url/url.hpp>
+
+namespace stampede::client {
+
+namespace {
+
+std::string origin_url(const model::Request& origin, std::string_view target) {
+  const bool ipv6 = origin.host.find(':') != std::string::npos;
+  return std::string(origin.scheme == model::Scheme::https ? "https://" : "http://") +
+         (ipv6 ? "[" + origin.host + "]" : origin.host) + ":" + std::to_string(origin.port) +
+         std::string(target);
+}
+
+bool same_origin(const model::Request& origin, const boost::urls::url& next) {
+  const auto scheme = origin.scheme == model::Scheme::https ? "https" : "http";
+  const unsigned short default_port = origin.scheme == model::Scheme::https ? 443 : 80;
+  const auto port = next.has_port() ? next.port_number() : default_port;
+  return next.scheme() == scheme && next.host_address() == origin.host && port == origin.port;
+}
+
+}  // namespace
+
+bool is_redirect(int status) {
+  return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+}
+
+std::optional<Redirect> follow_redirect(const model::Request& origin,
+                                        std::string_view current_target, int status,
+                                        std::string_view location) {
+  const auto base_text = origin_url(origin, current_target);  // the views below point into it
+  const auto base = boost::urls::parse_uri(base_text);
+  const auto reference = boost::urls::parse_uri_reference(location);
+  if (location.empty() || !base || !reference) return std::nullopt;
+  boost::urls::url next;
+  if (!boost::urls::resolve(*base, *reference, next) || !same_origin(origin, next)) {
+    return std::nullopt;
+  }
+  model::Request request = origin;
+  request.target = next.encoded_path().empty() ? "/" : std::string(next.encoded_path());
+  if (next.has_query()) request.target += "?" + std::string(next.encoded_query());
+  const bool keeps_method = status == 307 || status == 308 || request.method == "GET" ||
+                            (request.method == "HEAD" && status != 303);
+  if (!keeps_method) {
+    request.method = "GET";
+    request.body.clear();
+    std::erase_if(request.headers, [](const auto& header) {
+      return boost::beast::iequals(header.first, "content-type");
+    });
+  }
+  return Redirect{request.target, prepare(request)};
+}
+
+}  // namespace stampede::client

@@ -1,0 +1,96 @@
+// Target server routes: target -> route, caps and refusals, and the pre-built response bytes.
+#include "server/target/routes.hpp"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <string>
+
+namespace stampede::target {
+namespace {
+
+TEST(TargetRoutes, MapsFixedPages) {
+  EXPECT_EQ(route("/").page, Page::hello);
+  EXPECT_EQ(route("/").status, 200U);
+  EXPECT_EQ(route("/json").page, Page::json);
+  EXPECT_EQ(route("/json?pretty=1").page, Page::json);
+  EXPECT_EQ(route("/?x=1#top").page, Page::hello);
+}
+
+TEST(TargetRoutes, UnknownPathsAre404) {
+  for (const auto* target : {"/nope", "/json/", "/jsonx", "/status", "/bytes", "*", ""}) {
+    const auto r = route(target);
+    EXPECT_EQ(r.page, Page::status) << target;
+    EXPECT_EQ(r.status, 404U) << target;
+  }
+}
+
+TEST(TargetRoutes, StatusAcceptsOnly200To599) {
+  EXPECT_EQ(route("/status/200").status, 200U);
+  EXPECT_EQ(route("/status/418?x").status, 418U);
+  EXPECT_EQ(route("/status/599").status, 599U);
+  for (const auto* target : {"/status/199", "/status/100", "/status/600", "/status/", "/status/-1",
+                             "/status/2x0", "/status/99999999999999999999999"}) {
+    const auto r = route(target);
+    EXPECT_EQ(r.page, Page::status) << target;
+    EXPECT_EQ(r.status, 400U) << target;
+  }
+}
+
+TEST(TargetRoutes, DelayAndBytesAreCapped) {
+  EXPECT_EQ(route("/delay/250").delay, std::chrono::milliseconds(250));
+  EXPECT_EQ(route("/delay/250").page, Page::hello);
+  EXPECT_EQ(route("/delay/99999999").delay, max_delay);
+  EXPECT_EQ(route("/delay/abc").status, 400U);
+  EXPECT_EQ(route("/bytes/1024").page, Page::bytes);
+  EXPECT_EQ(route("/bytes/1024").size, 1024U);
+  EXPECT_EQ(route("/bytes/0").size, 0U);
+  EXPECT_EQ(route("/bytes/99999999999999999999999").size, max_bytes);
+  EXPECT_EQ(route("/bytes/").status, 400U);
+}
+
+TEST(TargetRoutes, AbsoluteFormTargetsRouteByPath) {
+  EXPECT_EQ(route("http://127.0.0.1:8080/json").page, Page::json);
+  EXPECT_EQ(route("http://example.com").page, Page::hello);
+}
+
+TEST(TargetRoutes, PrebuiltResponsesAreCompleteAndConsistent) {
+  const auto& hello = prebuilt(Page::hello, 200, Persistence::keep_alive);
+  EXPECT_EQ(hello.full,
+            "HTTP/1.1 200 OK\r\nServer: stampede/0.1.0\r\nContent-Type: text/plain; "
+            "charset=utf-8\r\nContent-Length: 15\r\n\r\nhello stampede\n");
+  EXPECT_TRUE(hello.full.starts_with(hello.head));
+  EXPECT_TRUE(hello.head.ends_with("\r\n\r\n"));
+
+  const auto& json = prebuilt(Page::json, 200, Persistence::close);
+  EXPECT_NE(json.head.find("Connection: close\r\n"), std::string_view::npos);
+  EXPECT_TRUE(json.full.ends_with(R"({"code":200,"msg":"ok"})"));
+
+  const auto& legacy = prebuilt(Page::status, 404, Persistence::keep_alive_http10);
+  EXPECT_TRUE(legacy.full.starts_with("HTTP/1.1 404 Not Found\r\n"));
+  EXPECT_NE(legacy.head.find("Connection: keep-alive\r\n"), std::string_view::npos);
+  EXPECT_TRUE(legacy.full.ends_with("\r\n\r\nNot Found\n"));
+}
+
+TEST(TargetRoutes, BodilessStatusesHaveNoLength) {
+  for (const unsigned status : {204U, 304U}) {
+    const auto& response = prebuilt(Page::status, status, Persistence::keep_alive);
+    EXPECT_EQ(response.full, response.head);
+    EXPECT_EQ(response.head.find("Content-Length"), std::string_view::npos);
+  }
+}
+
+TEST(TargetRoutes, FormatsBytesHead) {
+  std::array<char, bytes_head_capacity> out{};
+  const auto size = format_bytes_head(max_bytes, Persistence::close, out);
+  const std::string head(out.data(), size);
+  EXPECT_TRUE(head.starts_with("HTTP/1.1 200 OK\r\n"));
+  EXPECT_NE(head.find("Content-Length: 104857600\r\n"), std::string::npos);
+  EXPECT_NE(head.find("Connection: close\r\n"), std::string::npos);
+  EXPECT_TRUE(head.ends_with("\r\n\r\n"));
+  EXPECT_EQ(filler().front(), 'x');
+  EXPECT_EQ(filler().back(), 'x');
+}
+
+}  // namespace
+}  // namespace stampede::target
