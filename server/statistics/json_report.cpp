@@ -100,6 +100,7 @@ std::string json_report(const Summary& summary) {
   json["stop_reason"] = to_string(summary.stop_reason);
   json["latency_ms"] = latency_json(total.latency);
   json["phases_ms"] = {{"connect", phase_json(total.connect)},
+                       {"processing", phase_json(total.processing)},
                        {"waiting", phase_json(total.waiting)},
                        {"total", phase_json(total.latency)}};
   json["status_codes"] = codes_json(total.status_codes);

@@ -28,6 +28,7 @@ void Metrics::add(const model::Result& result) {
   // A rejected response still made a whole exchange; a timeout's latency is just the timeout.
   if (result.error == model::ErrorKind::none || result.error == model::ErrorKind::verify) {
     latency.record(ns(result.latency));
+    processing.record(ns(result.latency - result.connect));
   }
   if (result.new_connection) {
     connect.record(ns(result.connect));
@@ -65,6 +66,7 @@ void Metrics::merge(const Metrics& other) {
   }
   latency.merge(other.latency);
   connect.merge(other.connect);
+  processing.merge(other.processing);
   waiting.merge(other.waiting);
   bytes_received += other.bytes_received;
   body_bytes += other.body_bytes;
@@ -79,6 +81,7 @@ void Metrics::reset() {
   status_codes.clear();
   latency.reset();
   connect.reset();
+  processing.reset();
   waiting.reset();
   bytes_received = body_bytes = bytes_sent = 0;
   connections_opened = keep_alive_responses = 0;

@@ -21,6 +21,7 @@ struct Metrics {
   std::map<int, std::uint64_t> status_codes;  ///< every response with a status line
   Histogram latency;  ///< exchange time of every request that got a whole response (ok or verify)
   Histogram connect;  ///< only requests that opened a connection
+  Histogram processing;  ///< ab's Processing: latency minus connect, where latency is recorded
   Histogram waiting;  ///< only requests that got a first response byte
   std::uint64_t bytes_received = 0;
   std::uint64_t body_bytes = 0;

@@ -129,24 +129,6 @@ PhaseRow row_of(const Histogram& histogram) {
           to_ms(static_cast<double>(histogram.max()))};
 }
 
-// ab's Processing is, per request, total minus connect. Metrics keeps histograms, not requests,
-// so this is derived: the mean is exact (mean total minus the connect time spread over every
-// timed request; reused connections connect in 0), and the other columns are the Total row
-// shifted down by that mean connect time, clamped at 0 (sd is unchanged by a shift). Exact when
-// connect times are alike (keep-alive, loopback); a `processing` histogram would make it exact.
-PhaseRow processing_row(const Metrics& total) {
-  const Histogram& latency = total.latency;
-  const auto connected = static_cast<double>(std::min(total.connect.count(), latency.count()));
-  const double connect_share =
-      ratio(total.connect.mean() * connected, static_cast<double>(latency.count()));
-  PhaseRow row = row_of(latency);
-  const double shift = to_ms(connect_share);
-  for (double* column : {&row.min, &row.mean, &row.median, &row.max}) {
-    *column = std::max(0.0, *column - shift);
-  }
-  return row;
-}
-
 std::string phase_line(const std::string& label, const PhaseRow& row) {
   return pad_right(label, 12) + pad_left(format_fixed(row.min, 1), 7) + ' ' +
          pad_left(format_fixed(row.mean, 1), 6) + ' ' + pad_left(format_fixed(row.sd, 1), 5) + ' ' +
@@ -158,7 +140,7 @@ std::string connection_times(const Metrics& total) {
   std::string text = "\nConnection Times (ms)\n";
   text += "                min  mean[+/-sd]  median      max\n";
   text += phase_line("Connect:", row_of(total.connect));
-  text += phase_line("Processing:", processing_row(total));
+  text += phase_line("Processing:", row_of(total.processing));
   text += phase_line("Waiting:", row_of(total.waiting));
   text += phase_line("Total:", row_of(total.latency));
   return text;

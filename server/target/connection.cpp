@@ -84,7 +84,6 @@ net::awaitable<void> watch(std::shared_ptr<Connection> c) {
 /// Writes every queued response in one gathered write.
 net::awaitable<bool> flush(Connection* c) {
   if (c->pending_count == 0) co_return true;
-  c->touch();
   const auto queued = std::span(c->pending.data(), c->pending_count);
   const auto [ec, written] = co_await net::async_write(c->socket, queued, use_tuple);
   c->pending_count = 0;
@@ -148,6 +147,7 @@ net::awaitable<bool> send_bytes(Connection* c, std::uint64_t size, bool head_onl
   const auto block = filler();
   for (auto left = head_only ? 0 : size; left > 0;) {
     const auto piece = std::min<std::uint64_t>(left, block.size());
+    c->touch();  // a slow reader of a large body is not idle while it makes progress
     const auto body = std::string_view(block.data(), piece);
     if (const bool ok = co_await push(c, body); !ok) co_return false;
     if (const bool ok = co_await flush(c); !ok) co_return false;

@@ -211,6 +211,17 @@ TEST(TargetServer, AnswersPipelinedRequestsInOrder) {
   EXPECT_EQ(client.receive().result_int(), 202U);
 }
 
+TEST(TargetServer, ReassemblesRequestsSplitAcrossReads) {
+  RunningServer server;
+  Client client(server.port());
+  client.send("GET /status/2");
+  std::this_thread::sleep_for(20ms);  // lets the server read (and park) the first part alone
+  client.send("02 HTTP/1.1\r\nHost: te");
+  std::this_thread::sleep_for(20ms);
+  client.send("st\r\n\r\n");
+  EXPECT_EQ(client.receive().result_int(), 202U);
+}
+
 TEST(TargetServer, ClosesWhenAskedTo) {
   RunningServer server;
   Client client(server.port());

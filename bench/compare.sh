@@ -1,0 +1,264 @@
+#!/usr/bin/env bash
+# compare.sh: stampede vs wrk (and ab) on one local nginx: requests per generator CPU-second, latency, memory.
+#
+#   bash bench/compare.sh [--quick]        # Markdown on stdout, progress on stderr
+#   env: STAMPEDE (binary, default build/stampede; use a Release build), DURATION (s, default 5),
+#        REPEATS (default 3). --quick = 1 s, 1 repeat, smaller memory run: a smoke test, not a result.
+#
+# Why this shape: on a small machine the server is the bottleneck, so req/s mostly measures nginx.
+# What tells generators apart is how much CPU each spends per request, so every run is wrapped in
+# /usr/bin/time and we report requests per generator CPU-second; each generator gets one thread.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+STAMPEDE=${STAMPEDE:-$ROOT/build/stampede}
+DURATION=${DURATION:-5}
+REPEATS=${REPEATS:-3}
+MEM_BIG_N=100000 # requests per user in the "RSS must stay flat" run
+if [[ ${1:-} == --quick ]]; then DURATION=1 REPEATS=1 MEM_BIG_N=10000; fi
+[[ $DURATION =~ ^[1-9][0-9]*$ && $REPEATS =~ ^[1-9][0-9]*$ ]] || { echo "DURATION and REPEATS: positive integers" >&2; exit 2; }
+for tool in "$STAMPEDE" nginx wrk ab openssl python3 /usr/bin/time timeout; do
+    command -v "$tool" >/dev/null || { echo "compare.sh: missing $tool" >&2; exit 1; }
+done
+LIMIT=$((DURATION * 4 + 30)) # hard cap per run: a hung generator must not hang the benchmark
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true # -c 1000 needs >1000 descriptors
+
+WORK=$(mktemp -d -t stampede-bench.XXXXXX)
+NGINX_PID='' CHILD=''
+cleanup() {
+    if [[ -n $CHILD ]]; then kill "$CHILD" 2>/dev/null || true; wait "$CHILD" 2>/dev/null || true; fi
+    if [[ -n $NGINX_PID ]]; then kill "$NGINX_PID" 2>/dev/null || true; wait "$NGINX_PID" 2>/dev/null || true; fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+RESULTS=$WORK/results.tsv # scenario, tool, requests, cpu_s, rps, p50, p99, rss_kb, errors
+COMMANDS=$WORK/commands.txt
+PY=$WORK/bench.py
+: >"$RESULTS"; : >"$COMMANDS"
+log() { echo "[compare] $*" >&2; }
+
+# Parsing and statistics live in Python: wrk, ab and stampede each print differently.
+cat >"$PY" <<'EOF'
+import json, re, statistics as st, sys
+def time_file(p):  # /usr/bin/time -f '%U %S %M'; its last line (a "Command exited" line may precede it)
+    u, s, m = open(p).read().split("\n")[-2].split()
+    return float(u) + float(s), int(m)
+def wrk_ms(v):
+    n, unit = re.fullmatch(r"([\d.]+)(us|ms|s|m)", v).groups()
+    return float(n) * {"us": 1e-3, "ms": 1, "s": 1e3, "m": 6e4}[unit]
+def grab(pat, text, default="0"):
+    m = re.search(pat, text, re.M)
+    return m.group(1) if m else default
+def parse(tool, prefix):  # -> requests, rps, p50, p99, errors from the tool's own report
+    out = open(prefix + ".out").read()
+    if tool == "stampede":
+        j = json.load(open(prefix + ".out"))
+        return j["requests"]["total"], j["rps"], j["latency_ms"]["p50"], j["latency_ms"]["p99"], j["requests"]["failed"]
+    if tool == "wrk":
+        errs = sum(map(int, re.findall(r"(?:connect|read|write|timeout) (\d+)", grab(r"^\s*Socket errors:(.*)$", out, ""))))
+        errs += int(grab(r"Non-2xx or 3xx responses: (\d+)", out))
+        return (int(grab(r"(\d+) requests in", out)), float(grab(r"Requests/sec:\s+([\d.]+)", out)),
+                wrk_ms(grab(r"^\s+50%\s+(\S+)", out)), wrk_ms(grab(r"^\s+99%\s+(\S+)", out)), errs)
+    errs = int(grab(r"Failed requests:\s+(\d+)", out)) + int(grab(r"Non-2xx responses:\s+(\d+)", out))
+    return (int(grab(r"Complete requests:\s+(\d+)", out)), float(grab(r"Requests per second:\s+([\d.]+)", out)),
+            float(grab(r"^\s+50%\s+(\d+)", out)), float(grab(r"^\s+99%\s+(\d+)", out)), errs)
+def record(scenario, tool, prefix):
+    cpu, rss = time_file(prefix + ".time")
+    req, rps, p50, p99, errs = parse(tool, prefix)
+    print(scenario, tool, req, cpu, rps, p50, p99, rss, errs, sep="\t")
+def report(path):
+    rows = {}
+    for line in open(path):
+        sc, tool, req, cpu, rps, p50, p99, rss, errs = line.rstrip("\n").split("\t")
+        rows.setdefault(sc, {}).setdefault(tool, []).append(
+            (float(rps), float(cpu), float(req) / max(float(cpu), 0.01), float(p50), float(p99), int(errs)))
+    print("| scenario | tool | req/s | CPU s | req per CPU-s | ratio vs wrk | p50 ms | p99 ms |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    notes = []
+    for sc, tools in rows.items():
+        med = {t: [st.median(col) for col in zip(*runs)] for t, runs in tools.items()}
+        for t, (rps, cpu, rpc, p50, p99, _) in med.items():
+            ratio = f"{rpc / med['wrk'][2]:.2f}" if "wrk" in med else "—"
+            print(f"| {sc} | {t} | {rps:,.0f} | {cpu:.2f} | {rpc:,.0f} | {ratio} | {p50:.3f} | {p99:.3f} |")
+            if (e := sum(r[5] for r in tools[t])): notes.append(f"{t} in '{sc}': {e} failed requests over {len(tools[t])} runs")
+    for n in notes: print(f"\n**Warning**: {n}")
+def rss(prefix):
+    return time_file(prefix + ".time")[1]
+if __name__ == "__main__":
+    {"record": lambda: record(*sys.argv[2:5]), "report": lambda: report(sys.argv[2]),
+     "rss": lambda: print(rss(sys.argv[2])), "reqs": lambda: print(parse(sys.argv[2], sys.argv[3])[0]),
+     "rps": lambda: print(parse(sys.argv[2], sys.argv[3])[1])}[sys.argv[1]]()
+EOF
+
+# Two free loopback ports, asked of the kernel while both sockets are open so they differ.
+free_ports() {
+    python3 -c 'import socket
+s = [socket.socket() for _ in range(2)]
+for x in s: x.bind(("127.0.0.1", 0))
+print(*(x.getsockname()[1] for x in s))'
+}
+
+# nginx as in the reference measurements: 1 worker, no access log, keep-alive never closes
+# the connection on us, a 612-byte page. Everything it writes stays in $WORK.
+start_nginx() {
+    read -r HTTP_PORT TLS_PORT < <(free_ports)
+    mkdir -p "$WORK/www" "$WORK/tmp"
+    chmod 755 "$WORK" "$WORK/www" # when run as root, the worker runs as nobody and must read the page
+    python3 -c 'import sys
+head, tail = "<!DOCTYPE html>\n<html><head><title>stampede bench</title></head><body>\n", "\n</body></html>\n"
+open(sys.argv[1], "w").write(head + "x" * (612 - len(head) - len(tail)) + tail)' "$WORK/www/index.html"
+    chmod 644 "$WORK/www/index.html"
+    openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost \
+        -keyout "$WORK/key.pem" -out "$WORK/cert.pem" 2>/dev/null
+    cat >"$WORK/nginx.conf" <<EOF
+worker_processes 1;
+worker_rlimit_nofile 8192;
+daemon off;
+pid $WORK/nginx.pid;
+error_log $WORK/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    keepalive_requests 1000000;
+    keepalive_timeout 65;
+    client_body_temp_path $WORK/tmp/body;
+    proxy_temp_path $WORK/tmp/proxy;
+    fastcgi_temp_path $WORK/tmp/fastcgi;
+    uwsgi_temp_path $WORK/tmp/uwsgi;
+    scgi_temp_path $WORK/tmp/scgi;
+    default_type text/html;
+    server {
+        listen 127.0.0.1:$HTTP_PORT;
+        listen 127.0.0.1:$TLS_PORT ssl;
+        ssl_certificate $WORK/cert.pem;
+        ssl_certificate_key $WORK/key.pem;
+        root $WORK/www;
+    }
+}
+EOF
+    nginx -p "$WORK" -c "$WORK/nginx.conf" -e "$WORK/error.log" &
+    NGINX_PID=$!
+    local i
+    for ((i = 0; i < 50; i++)); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$TLS_PORT") 2>/dev/null && (exec 3<>"/dev/tcp/127.0.0.1/$HTTP_PORT") 2>/dev/null && return
+        sleep 0.1
+    done
+    cat "$WORK/error.log" >&2; echo "compare.sh: nginx did not start" >&2; exit 1
+}
+
+# Shell-quote a command for the "Commands" section, once per distinct command line.
+note_cmd() {
+    local a line=
+    for a in "$@"; do [[ $a =~ ^[A-Za-z0-9_./:=@%+,-]+$ ]] || a="'$a'"; line+="$a "; done
+    grep -qxF -- "${line% }" "$COMMANDS" || echo "${line% }" >>"$COMMANDS"
+}
+
+# timed PREFIX CMD...: run CMD under /usr/bin/time (CPU + max RSS) and a hard time cap. It runs in
+# the background and we wait, so that Ctrl-C reaches our trap at once and cleanup stops it.
+RUN=0
+timed() {
+    local prefix=$1 rc=0; shift
+    note_cmd "$@"
+    timeout -k 5 "$LIMIT" /usr/bin/time -o "$prefix.time" -f '%U %S %M' "$@" >"$prefix.out" 2>"$prefix.err" &
+    CHILD=$!
+    wait "$CHILD" || rc=$?
+    CHILD=
+    ((rc == 0)) || { echo "compare.sh: failed ($rc): $*" >&2; tail -5 "$prefix.err" >&2; exit 1; }
+}
+
+# run_TOOL SCENARIO MODE CONNS URL: one measured run; MODE is ka (keep-alive), close or tls.
+run_wrk() {
+    local p=$WORK/run$((++RUN)) hdr=()
+    [[ $2 == close ]] && hdr=(-H 'Connection: close')
+    timed "$p" wrk -t1 -c "$3" -d "${DURATION}s" --latency "${hdr[@]}" "$4"
+    python3 "$PY" record "$1" wrk "$p" >>"$RESULTS"
+    [[ $1 == "keep-alive -c 10" ]] && AB_RATE=$(python3 "$PY" rps wrk "$p")
+    return 0
+}
+run_stampede() {
+    local p=$WORK/run$((++RUN)) flags=()
+    case $2 in ka) flags=(-k) ;; tls) flags=(-k --insecure) ;; esac
+    timed "$p" "$STAMPEDE" -c "$3" -n 0 -timeout "$DURATION" "${flags[@]}" -cpuNumber 1 --output json -u "$4"
+    python3 "$PY" record "$1" stampede "$p" >>"$RESULTS"
+}
+AB_N='' AB_RATE=''
+run_ab() { # ab counts requests, not seconds: size -n from wrk's rate (measured first) to last ~DURATION
+    local p=$WORK/run$((++RUN))
+    [[ -n $AB_N ]] || AB_N=$(python3 -c "print(max(1000, int(${AB_RATE:-10000} * $DURATION)))")
+    timed "$p" ab -k -c "$3" -n "$AB_N" "$4"
+    python3 "$PY" record "$1" ab "$p" >>"$RESULTS"
+}
+
+# One scenario, one repeat: the tools in an order rotated by the repeat number, so that neither
+# tool always runs first (page cache, CPU frequency, other users of a shared machine).
+scenario() {
+    local name=$1 mode=$2 conns=$3 url=$4 rep=$5; shift 5
+    local tools=("$@") i
+    for ((i = 0; i < ${#tools[@]}; i++)); do
+        local t=${tools[(i + rep) % ${#tools[@]}]}
+        log "repeat $((rep + 1))/$REPEATS: $name: $t"
+        "run_$t" "$name" "$mode" "$conns" "$url"
+    done
+}
+
+# rss_TOOL VAR ...: max RSS in KB of one run, into VAR (not $(...): a subshell would escape the trap).
+rss_stampede() { # VAR CONNS REQUESTS_PER_USER; stampede must also complete every request it was given
+    local p=$WORK/mem$((++RUN)) got
+    timed "$p" "$STAMPEDE" -c "$2" -n "$3" -k -cpuNumber 1 --output json -u "$PLAIN"
+    got=$(python3 "$PY" reqs stampede "$p")
+    ((got == $2 * $3)) || echo "compare.sh: warning: stampede -c $2 -n $3 completed $got requests" >&2
+    printf -v "$1" %s "$(python3 "$PY" rss "$p")"
+}
+rss_wrk() { # VAR CONNS
+    local p=$WORK/mem$((++RUN))
+    timed "$p" wrk -t1 -c "$2" -d 2s "$PLAIN"
+    printf -v "$1" %s "$(python3 "$PY" rss "$p")"
+}
+per_conn() { python3 -c "print(f'{($2 - $1) / 900:.1f}')"; } # KB per connection from -c 100 to -c 1000
+
+start_nginx
+PLAIN=http://127.0.0.1:$HTTP_PORT/
+TLS=https://127.0.0.1:$TLS_PORT/
+log "nginx on $PLAIN and $TLS; DURATION=${DURATION}s REPEATS=$REPEATS; stampede: $STAMPEDE"
+
+for ((rep = 0; rep < REPEATS; rep++)); do
+    scenario "keep-alive -c 1" ka 1 "$PLAIN" "$rep" wrk stampede
+    scenario "keep-alive -c 10" ka 10 "$PLAIN" "$rep" wrk stampede ab
+    scenario "keep-alive -c 100" ka 100 "$PLAIN" "$rep" wrk stampede
+    scenario "new connection per request -c 10" close 10 "$PLAIN" "$rep" wrk stampede
+    scenario "HTTPS keep-alive -c 10" tls 10 "$TLS" "$rep" wrk stampede
+done
+
+log "memory runs"
+rss_stampede S_SMALL 10 1000
+rss_stampede S_BIG 10 "$MEM_BIG_N"
+rss_stampede S_100 100 200
+rss_stampede S_1000 1000 200
+rss_wrk W_100 100
+rss_wrk W_1000 1000
+
+cpu_model=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
+cat <<EOF
+### Results ($(date -u +%Y-%m-%d), $(nproc) cores, ${cpu_model:-unknown CPU}, Linux $(uname -r))
+
+nginx $(nginx -v 2>&1 | sed 's/.*nginx\///'), 1 worker, 612-byte page; $(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2);
+$(ab -V | head -1 | sed 's/^This is //; s/ <.*//'); $("$STAMPEDE" --version). One generator thread each.
+Each figure is the median of $REPEATS run(s) of ${DURATION} s. "ratio vs wrk" compares requests per CPU-second.
+
+EOF
+python3 "$PY" report "$RESULTS"
+cat <<EOF
+
+Memory (max RSS, /usr/bin/time %M, one generator thread):
+
+- stampede \`-k -c 10\`: \`-n 1000\` $S_SMALL KB, \`-n $MEM_BIG_N\` $S_BIG KB ($((S_BIG - S_SMALL)) KB difference: should be about 0)
+- stampede per connection: (\`-c 1000\` $S_1000 KB − \`-c 100\` $S_100 KB) / 900 = $(per_conn "$S_100" "$S_1000") KB (\`-k -n 200\`)
+- wrk per connection: (\`-c 1000\` $W_1000 KB − \`-c 100\` $W_100 KB) / 900 = $(per_conn "$W_100" "$W_1000") KB (\`-t1 -d 2s\`)
+
+Commands (each run under \`/usr/bin/time -f '%U %S %M'\`; nginx ports chosen free per run):
+
+\`\`\`
+$(cat "$COMMANDS")
+\`\`\`
+EOF
