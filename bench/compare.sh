@@ -3,7 +3,8 @@
 #
 #   bash bench/compare.sh [--quick]        # Markdown on stdout, progress on stderr
 #   env: STAMPEDE (binary, default build/stampede; use a Release build), DURATION (s, default 5),
-#        REPEATS (default 3). --quick = 1 s, 1 repeat, smaller memory run: a smoke test, not a result.
+#        REPEATS (default 3), KEEP=1 keeps the raw outputs (path printed at the end).
+#   --quick = 1 s, 1 repeat, a 10x smaller "flat RSS" run: a smoke test of the script, not a result.
 #
 # Why this shape: on a small machine the server is the bottleneck, so req/s mostly measures nginx.
 # What tells generators apart is how much CPU each spends per request, so every run is wrapped in
@@ -28,7 +29,7 @@ NGINX_PID='' CHILD=''
 cleanup() {
     if [[ -n $CHILD ]]; then kill "$CHILD" 2>/dev/null || true; wait "$CHILD" 2>/dev/null || true; fi
     if [[ -n $NGINX_PID ]]; then kill "$NGINX_PID" 2>/dev/null || true; wait "$NGINX_PID" 2>/dev/null || true; fi
-    rm -rf "$WORK"
+    if [[ ${KEEP:-} == 1 ]]; then echo "compare.sh: raw outputs kept in $WORK" >&2; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -82,13 +83,15 @@ def report(path):
             ratio = f"{rpc / med['wrk'][2]:.2f}" if "wrk" in med else "—"
             print(f"| {sc} | {t} | {rps:,.0f} | {cpu:.2f} | {rpc:,.0f} | {ratio} | {p50:.3f} | {p99:.3f} |")
             if (e := sum(r[5] for r in tools[t])): notes.append(f"{t} in '{sc}': {e} failed requests over {len(tools[t])} runs")
+            if "wrk" in med and rps < 0.2 * med["wrk"][0]:  # same server, same connections: a broken run
+                notes.append(f"{t} in '{sc}': under a fifth of wrk's req/s; check its raw output (KEEP=1)")
+    if "ab" in {t for tools in rows.values() for t in tools}:
+        print("\nab prints its percentiles in whole milliseconds.")
     for n in notes: print(f"\n**Warning**: {n}")
-def rss(prefix):
-    return time_file(prefix + ".time")[1]
-if __name__ == "__main__":
-    {"record": lambda: record(*sys.argv[2:5]), "report": lambda: report(sys.argv[2]),
-     "rss": lambda: print(rss(sys.argv[2])), "reqs": lambda: print(parse(sys.argv[2], sys.argv[3])[0]),
-     "rps": lambda: print(parse(sys.argv[2], sys.argv[3])[1])}[sys.argv[1]]()
+if __name__ == "__main__":  # record SCENARIO TOOL PREFIX | report FILE | rss PREFIX | reqs|rps TOOL PREFIX
+    a = sys.argv[2:]
+    {"record": lambda: record(*a), "report": lambda: report(*a), "rss": lambda: print(time_file(a[0] + ".time")[1]),
+     "reqs": lambda: print(parse(*a)[0]), "rps": lambda: print(parse(*a)[1])}[sys.argv[1]]()
 EOF
 
 # Two free loopback ports, asked of the kernel while both sockets are open so they differ.
@@ -170,11 +173,10 @@ timed() {
 # run_TOOL SCENARIO MODE CONNS URL: one measured run; MODE is ka (keep-alive), close or tls.
 run_wrk() {
     local p=$WORK/run$((++RUN)) hdr=()
-    [[ $2 == close ]] && hdr=(-H 'Connection: close')
+    [[ $2 != close ]] || hdr=(-H 'Connection: close')
     timed "$p" wrk -t1 -c "$3" -d "${DURATION}s" --latency "${hdr[@]}" "$4"
     python3 "$PY" record "$1" wrk "$p" >>"$RESULTS"
-    [[ $1 == "keep-alive -c 10" ]] && AB_RATE=$(python3 "$PY" rps wrk "$p")
-    return 0
+    [[ $1 != "keep-alive -c 10" ]] || AB_RATE=$(python3 "$PY" rps wrk "$p")
 }
 run_stampede() {
     local p=$WORK/run$((++RUN)) flags=()
@@ -216,6 +218,7 @@ rss_wrk() { # VAR CONNS
     printf -v "$1" %s "$(python3 "$PY" rss "$p")"
 }
 per_conn() { python3 -c "print(f'{($2 - $1) / 900:.1f}')"; } # KB per connection from -c 100 to -c 1000
+growth() { python3 -c "print(f'{$2 - $1:+d} KB, {($2 - $1) / $1:+.1%}')"; }
 
 start_nginx
 PLAIN=http://127.0.0.1:$HTTP_PORT/
@@ -231,6 +234,7 @@ for ((rep = 0; rep < REPEATS; rep++)); do
 done
 
 log "memory runs"
+LIMIT=300 # these run by count, not time: 1M requests may take a while on a busy machine
 rss_stampede S_SMALL 10 1000
 rss_stampede S_BIG 10 "$MEM_BIG_N"
 rss_stampede S_100 100 200
@@ -238,7 +242,7 @@ rss_stampede S_1000 1000 200
 rss_wrk W_100 100
 rss_wrk W_1000 1000
 
-cpu_model=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
+cpu_model=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true)
 cat <<EOF
 ### Results ($(date -u +%Y-%m-%d), $(nproc) cores, ${cpu_model:-unknown CPU}, Linux $(uname -r))
 
@@ -252,7 +256,7 @@ cat <<EOF
 
 Memory (max RSS, /usr/bin/time %M, one generator thread):
 
-- stampede \`-k -c 10\`: \`-n 1000\` $S_SMALL KB, \`-n $MEM_BIG_N\` $S_BIG KB ($((S_BIG - S_SMALL)) KB difference: should be about 0)
+- stampede \`-k -c 10\`: \`-n 1000\` $S_SMALL KB, \`-n $MEM_BIG_N\` $S_BIG KB ($(growth "$S_SMALL" "$S_BIG"); flat is good)
 - stampede per connection: (\`-c 1000\` $S_1000 KB − \`-c 100\` $S_100 KB) / 900 = $(per_conn "$S_100" "$S_1000") KB (\`-k -n 200\`)
 - wrk per connection: (\`-c 1000\` $W_1000 KB − \`-c 100\` $W_100 KB) / 900 = $(per_conn "$W_100" "$W_1000") KB (\`-t1 -d 2s\`)
 

@@ -1,4 +1,6 @@
 // run_load(): parse, build the run, let the engine work, print the rows and the report.
+#include <sys/resource.h>
+
 #include <cstdio>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
@@ -12,6 +14,24 @@
 #include "server/statistics/text_report.hpp"
 
 namespace stampede::cmd {
+
+namespace {
+
+/// Each user holds one socket: lift the soft open-file limit to the hard one, and say so when
+/// even that is too low (connects beyond it fail as `connect` errors, counted, not fatal).
+void raise_open_file_limit(std::uint64_t users) {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
+  limit.rlim_cur = limit.rlim_max;
+  setrlimit(RLIMIT_NOFILE, &limit);
+  constexpr rlim_t reserve = 64;  // stdio, the event loops, the resolver
+  if (limit.rlim_cur != RLIM_INFINITY && users + reserve > limit.rlim_cur) {
+    spdlog::warn("-c {} needs about {} open files but the limit is {}; connects beyond it will fail",
+                 users, users + reserve, limit.rlim_cur);
+  }
+}
+
+}  // namespace
 
 int run_load(std::span<const char* const> args) {
   const auto options = parse_options(args);
@@ -28,6 +48,7 @@ int run_load(std::span<const char* const> args) {
   spdlog::set_level(options.debug ? spdlog::level::debug : spdlog::level::warn);
   spdlog::set_pattern("stampede: %l: %v");
   auto config = make_run_config(options);
+  raise_open_file_limit(config.plan.users);
   const bool json = options.output == "json";
   // With --output json, stdout carries only the document; the live rows go to stderr.
   FILE* rows = json ? stderr : stdout;

@@ -50,18 +50,23 @@ std::vector<net::ip::tcp::endpoint> resolve(const model::Request& request) {
   return {results.begin(), results.end()};
 }
 
-/// Once a second: every thread posts its Tick to the collector, which prints the row.
+/// Once a second, asks every thread to send its Tick to the collector. It never waits on the
+/// channel itself, so stopping the run cancels a timer, never a channel operation.
 net::awaitable<StopReason> tick_every_second(Supervision s) {
   net::steady_timer timer(co_await net::this_coro::executor);
   for (long second = 1;; ++second) {
     timer.expires_at(s.start + std::chrono::seconds(second));
     if (auto [error] = co_await timer.async_wait(as_tuple); error) break;
+    const auto elapsed = Clock::now() - s.start;
     for (std::size_t i = 0; i < s.shards->size(); ++i) {
-      net::post(s.pool->context(i), [shard = &(*s.shards)[i], collector = s.collector] {
-        collector->channel().try_send(boost::system::error_code{}, shard->take());
+      net::post(s.pool->context(i), [shard = &(*s.shards)[i], collector = s.collector, elapsed] {
+        auto tick = shard->take();
+        tick.elapsed = elapsed;
+        // The channel holds two ticks a thread and the collector drains it each second, so
+        // this cannot fail while the run is on.
+        collector->channel().try_send(boost::system::error_code{}, std::move(tick));
       });
     }
-    co_await s.collector->collect_second(Clock::now() - s.start);
   }
   co_return StopReason::completed;
 }
@@ -151,7 +156,8 @@ statistics::Summary Engine::run(const statistics::TickHandler& on_tick) {
 
   const auto start = Clock::now();
   pool.start();
-  StopReason reason = StopReason::completed;
+  net::co_spawn(main, collector.run(), net::detached);
+  std::optional<StopReason> reason;
   net::co_spawn(main,
                 supervise({&collector, &pool, &shards, &users_done, &users_left, start,
                            plan_.run_timeout}),
@@ -159,13 +165,17 @@ statistics::Summary Engine::run(const statistics::TickHandler& on_tick) {
                   if (error) std::rethrow_exception(error);
                   reason = first;
                 });
-  main.run();
+  while (!reason) main.run_one();
   const auto elapsed = Clock::now() - start;
   pool.stop();  // in-flight requests are abandoned: never recorded, counted in `abandoned`
+  // Ticks the threads sent before stopping reach the collector, then its loop ends.
+  main.poll();
+  collector.close();
+  main.poll();
 
   std::vector<statistics::Tick> remainders;
   for (auto& shard : shards) remainders.push_back(shard.take());
-  return collector.finish(std::move(remainders), elapsed, reason);
+  return collector.finish(std::move(remainders), elapsed, *reason);
 }
 
 }  // namespace stampede::server

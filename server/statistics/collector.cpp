@@ -14,31 +14,27 @@ Collector::Collector(net::any_io_executor executor, std::size_t sources, RunInfo
   summary_.info = std::move(info);
 }
 
-net::awaitable<void> Collector::collect_second(std::chrono::nanoseconds elapsed) {
-  running_ = 0;
-  for (std::size_t received = 0; received < sources_; ++received) {
+net::awaitable<void> Collector::run() {
+  for (;;) {
     auto [error, tick] = co_await channel_.async_receive(net::as_tuple(net::use_awaitable));
-    if (error) co_return;
+    if (error) co_return;  // closed
+    const auto elapsed = tick.elapsed;
     absorb(std::move(tick));
+    if (++received_ < sources_) continue;
+    summary_.users_running = running_;
+    close_second(elapsed);
+    if (on_tick_) on_tick_(summary_);
   }
-  summary_.users_running = running_;
-  close_second(elapsed);
-  if (on_tick_) on_tick_(summary_);
 }
 
 Summary Collector::finish(std::vector<Tick> remainders, std::chrono::nanoseconds elapsed,
                           StopReason reason) {
-  // Ticks sent for a second the collector stopped waiting for are still in the channel.
-  while (channel_.try_receive([this](boost::system::error_code, Tick tick) {
-    absorb(std::move(tick));
-  })) {
-  }
-  running_ = 0;
+  summary_.users_running = 0;
   for (auto& tick : remainders) {
     summary_.abandoned += tick.in_flight;
+    summary_.users_running += tick.users_running;
     absorb(std::move(tick));
   }
-  summary_.users_running = running_;
   summary_.stop_reason = reason;
   if (interval_.completed() > 0 || elapsed > second_start_) close_second(elapsed);
   return std::move(summary_);
@@ -55,6 +51,8 @@ void Collector::close_second(std::chrono::nanoseconds elapsed) {
   summary_.add_second(interval_, elapsed - second_start_, summary_.users_running);
   second_start_ = elapsed;
   interval_.reset();
+  running_ = 0;
+  received_ = 0;
 }
 
 }  // namespace stampede::statistics

@@ -16,6 +16,7 @@ struct Tick {
   Metrics delta;
   std::uint64_t users_running = 0;
   std::uint64_t in_flight = 0;
+  std::chrono::nanoseconds elapsed{0};  ///< since the run's start, when the tick was asked for
 };
 
 /// Threads send Ticks here; only the collector receives.
@@ -35,11 +36,16 @@ class Collector {
   /// The channel the threads send on (room for two ticks a thread).
   TickChannel& channel() { return channel_; }
 
-  /// Receives one Tick from every source, closes the second ending at `elapsed` and calls
-  /// the tick handler. If cancelled part-way, what arrived is kept for finish().
-  boost::asio::awaitable<void> collect_second(std::chrono::nanoseconds elapsed);
+  /// The actor's loop: merges every Tick; once each source's Tick for a second has arrived,
+  /// closes that second and calls the tick handler. Ends when the channel is closed.
+  /// Never cancel it: in Asio 1.81 a cancelled receive leaves a buffered channel refusing
+  /// every later try_send, which would drop a thread's metrics. Close the channel instead.
+  boost::asio::awaitable<void> run();
 
-  /// After every thread has stopped: takes what is still queued and each thread's remainder,
+  /// Ends run() once every Tick already sent has been received.
+  void close() { channel_.close(); }
+
+  /// After the threads have stopped and run() has ended: merges each thread's remainder,
   /// closes the last (partial) second and returns the final Summary.
   Summary finish(std::vector<Tick> remainders, std::chrono::nanoseconds elapsed,
                  StopReason reason);
@@ -54,6 +60,7 @@ class Collector {
   Summary summary_;
   Metrics interval_;                  ///< this second's metrics so far
   std::uint64_t running_ = 0;         ///< users running, summed over this second's ticks
+  std::size_t received_ = 0;          ///< ticks received for this second
   std::chrono::nanoseconds second_start_{0};
 };
 

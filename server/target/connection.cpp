@@ -1,16 +1,15 @@
 // One client connection of the target server: parse requests out of one buffer, batch answers.
 #include "server/target/connection.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
-#include <memory>
 #include <optional>
 #include <span>
 
 #include <boost/asio/as_tuple.hpp>
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/error.hpp>
@@ -41,45 +40,32 @@ constexpr std::size_t max_pending = 32;
 constexpr std::size_t linger_bytes = 256 * 1024;
 constexpr std::chrono::seconds linger_time{2};
 
-/// What a connection's two coroutines (the request loop and its idle watchdog) share. One
-/// allocation per connection; nothing per request.
+/// One connection's state, kept in its coroutine's frame: nothing is allocated per request.
 struct Connection {
-  Connection(tcp::socket accepted, std::chrono::milliseconds idle)
-      : socket(std::move(accepted)),
-        watchdog(socket.get_executor()),
-        pause(socket.get_executor()),
-        idle_timeout(idle) {}
+  Connection(tcp::socket accepted, ConnectionSet* set)
+      : socket(std::move(accepted)), pause(socket.get_executor()), connections(set) {
+    entry.socket = &socket;
+    touch();
+    connections->join(entry);
+  }
+  ~Connection() { connections->leave(entry); }
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
 
   /// Moves the idle deadline forward: something just happened.
-  void touch() { deadline = Clock::now() + idle_timeout; }
+  void touch() { entry.deadline = Clock::now() + connections->idle_timeout(); }
 
   tcp::socket socket;
-  net::steady_timer watchdog;  // closes the socket once `deadline` passes
-  net::steady_timer pause;     // /delay/{ms}
-  std::chrono::milliseconds idle_timeout;
-  Clock::time_point deadline;
-  bool finished = false;
-  std::size_t begin = 0;  // unparsed input is input[begin, end)
+  net::steady_timer pause;  // /delay/{ms}
+  ConnectionSet* connections;
+  ConnectionSet::Entry entry;  // the idle sweep closes `socket` once entry.deadline passes
+  std::size_t begin = 0;       // unparsed input is input[begin, end)
   std::size_t end = 0;
   std::size_t pending_count = 0;  // responses (views of static bytes) awaiting flush()
   std::array<net::const_buffer, max_pending> pending;
   std::array<char, bytes_head_capacity> bytes_head;  // the one response head not pre-built
   std::array<char, input_capacity> input;
 };
-
-/// Closes the socket when the deadline passes. The request loop only moves `deadline` (no timer
-/// operation per request); the watchdog re-arms itself when it wakes early.
-net::awaitable<void> watch(std::shared_ptr<Connection> c) {
-  while (!c->finished) {
-    c->watchdog.expires_at(c->deadline);
-    co_await c->watchdog.async_wait(use_tuple);
-    if (!c->finished && Clock::now() >= c->deadline) {
-      error_code ignored;
-      c->socket.close(ignored);  // the request loop's pending operation fails; it finishes
-      co_return;
-    }
-  }
-}
 
 /// Writes every queued response in one gathered write.
 net::awaitable<bool> flush(Connection* c) {
@@ -120,8 +106,7 @@ net::awaitable<bool> refill(Connection* c) {
 net::awaitable<void> linger(Connection* c) {
   error_code ec;
   c->socket.shutdown(tcp::socket::shutdown_send, ec);
-  c->deadline = Clock::now() + linger_time;
-  c->watchdog.cancel();  // wakes the watchdog to re-arm at the nearer deadline
+  c->entry.deadline = Clock::now() + linger_time;
   for (std::size_t drained = 0; !ec && drained < linger_bytes;) {
     const auto [read_ec, received] =
         co_await c->socket.async_read_some(net::buffer(c->input), use_tuple);
@@ -162,7 +147,7 @@ net::awaitable<bool> answer_later(Connection* c, Route route, bool head_only,
   if (route.delay.count() > 0) {
     // Earlier answers should not wait for this one.
     if (const bool ok = co_await flush(c); !ok) co_return false;
-    c->deadline = Clock::now() + route.delay + c->idle_timeout;
+    c->entry.deadline = Clock::now() + route.delay + c->connections->idle_timeout();
     c->pause.expires_after(route.delay);
     const auto [ec] = co_await c->pause.async_wait(use_tuple);
     if (ec) co_return false;
@@ -230,7 +215,8 @@ net::awaitable<void> serve_requests(Connection* c) {
     parser.reset();
     if (persistence == Persistence::close) {
       if (const bool ok = co_await flush(c); !ok) co_return;
-      co_await linger(c);
+      // A client that asked to close sends nothing more: linger only if it already did.
+      if (c->begin < c->end) co_await linger(c);
       co_return;
     }
   }
@@ -238,16 +224,54 @@ net::awaitable<void> serve_requests(Connection* c) {
 
 }  // namespace
 
-net::awaitable<void> serve_connection(tcp::socket socket, std::chrono::milliseconds idle_timeout) {
-  error_code ignored;
-  socket.set_option(tcp::no_delay(true), ignored);  // every write is a whole response
-  auto c = std::make_shared<Connection>(std::move(socket), idle_timeout);
-  c->touch();
-  net::co_spawn(c->socket.get_executor(), watch(c), net::detached);
-  co_await serve_requests(c.get());
-  c->finished = true;
-  c->socket.close(ignored);
-  c->watchdog.cancel();
+std::chrono::milliseconds ConnectionSet::sweep_period() const {
+  return std::clamp(idle_timeout_ / 10, std::chrono::milliseconds(10),
+                    std::chrono::milliseconds(1000));
+}
+
+void ConnectionSet::join(Entry& entry) {
+  entry.previous = nullptr;
+  entry.next = first_;
+  if (first_ != nullptr) first_->previous = &entry;
+  first_ = &entry;
+  ++size_;
+}
+
+void ConnectionSet::leave(Entry& entry) {
+  if (entry.previous != nullptr) entry.previous->next = entry.next;
+  if (entry.next != nullptr) entry.next->previous = entry.previous;
+  if (first_ == &entry) first_ = entry.next;
+  entry.previous = entry.next = nullptr;
+  --size_;
+}
+
+std::size_t ConnectionSet::close_idle(Clock::time_point now) {
+  std::size_t closed = 0;
+  // Closing only queues the failure of the connection's pending operation; its coroutine leaves
+  // the set later, so the list does not change under this loop.
+  for (Entry* entry = first_; entry != nullptr; entry = entry->next) {
+    if (entry->deadline >= now) continue;
+    error_code ignored;
+    entry->socket->close(ignored);
+    entry->deadline = Clock::time_point::max();  // closed once
+    ++closed;
+  }
+  return closed;
+}
+
+net::awaitable<void> serve_connection(tcp::socket socket, ConnectionSet* connections) {
+  Connection connection(std::move(socket), connections);
+  co_await serve_requests(&connection);
+}
+
+net::awaitable<void> sweep_idle(ConnectionSet* connections) {
+  net::steady_timer timer(co_await net::this_coro::executor);
+  for (;;) {
+    timer.expires_after(connections->sweep_period());
+    const auto [ec] = co_await timer.async_wait(use_tuple);
+    if (ec) co_return;
+    connections->close_idle(Clock::now());
+  }
 }
 
 }  // namespace stampede::target

@@ -62,6 +62,9 @@ tcp::acceptor listen(net::io_context& context, const ServeOptions& options) {
   // SO_REUSEADDR lets a restarted server bind while old connections sit in TIME_WAIT. Not
   // SO_REUSEPORT: it would let two servers share a port silently instead of failing here.
   if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
+  // Linux hands TCP_NODELAY down to accepted sockets: one setsockopt instead of one per
+  // connection. Each write is a whole response; Nagle would only delay a /bytes tail.
+  if (!ec) acceptor.set_option(tcp::no_delay(true), ec);
   if (!ec) acceptor.bind(endpoint, ec);
   if (!ec) acceptor.listen(tcp::acceptor::max_listen_connections, ec);
   if (ec) cannot_listen(options, ec.message());
@@ -77,16 +80,20 @@ Contexts make_contexts(unsigned threads) {
   return contexts;
 }
 
+/// One thread's share of the server: its io_context and the connections living on it.
+struct Shard {
+  net::io_context* context;
+  ConnectionSet* connections;
+};
+
 /// Accepts on the first context and deals connections round-robin to all of them; each
 /// connection then lives on its context's thread alone (no locks on the request path).
-net::awaitable<void> accept_connections(tcp::acceptor* acceptor,
-                                        std::vector<net::io_context*> contexts,
-                                        std::chrono::milliseconds idle_timeout) {
+net::awaitable<void> accept_connections(tcp::acceptor* acceptor, std::vector<Shard> shards) {
   constexpr auto use_tuple = net::as_tuple(net::use_awaitable);
   net::steady_timer backoff(acceptor->get_executor());
   for (std::size_t next = 0;; ++next) {
-    net::io_context& context = *contexts[next % contexts.size()];
-    auto [ec, socket] = co_await acceptor->async_accept(context, use_tuple);
+    const Shard shard = shards[next % shards.size()];
+    auto [ec, socket] = co_await acceptor->async_accept(*shard.context, use_tuple);
     if (ec == net::error::operation_aborted || !acceptor->is_open()) co_return;
     if (ec) {
       spdlog::warn("target server: accept failed: {}", ec.message());
@@ -94,7 +101,8 @@ net::awaitable<void> accept_connections(tcp::acceptor* acceptor,
       co_await backoff.async_wait(use_tuple);
       continue;
     }
-    net::co_spawn(context, serve_connection(std::move(socket), idle_timeout), net::detached);
+    net::co_spawn(*shard.context, serve_connection(std::move(socket), shard.connections),
+                  net::detached);
   }
 }
 
@@ -106,11 +114,15 @@ struct Server::Impl {
         contexts(make_contexts(options.threads)),
         acceptor(listen(*contexts.front(), options)),
         port(acceptor->local_endpoint().port()) {
-    for (const auto& context : contexts) guards.push_back(net::make_work_guard(*context));
+    for (const auto& context : contexts) {
+      connections.push_back(std::make_unique<ConnectionSet>(options.idle_timeout));
+      guards.push_back(net::make_work_guard(*context));
+    }
   }
 
-  // A pending accept holds a socket of another context; connections hold sockets of their own.
-  // So: acceptor first, then the contexts first to last, each while those it refers to live.
+  // A pending accept holds a socket of another context; a connection holds a socket of its own
+  // and leaves its ConnectionSet when destroyed. So: the acceptor, then the contexts first to
+  // last (each while what it refers to lives), then the ConnectionSets.
   ~Impl() {
     acceptor.reset();
     guards.clear();
@@ -124,6 +136,7 @@ struct Server::Impl {
   Contexts contexts;
   std::optional<tcp::acceptor> acceptor;
   unsigned short port;
+  std::vector<std::unique_ptr<ConnectionSet>> connections;  // one per context
   std::vector<WorkGuard> guards;  // threads without connections yet must keep running
 };
 
@@ -134,16 +147,17 @@ Server::~Server() = default;
 unsigned short Server::port() const { return impl_->port; }
 
 void Server::run() {
-  std::vector<net::io_context*> contexts;
-  for (const auto& context : impl_->contexts) contexts.push_back(context.get());
-  net::co_spawn(*contexts.front(),
-                accept_connections(&*impl_->acceptor, contexts, impl_->options.idle_timeout),
-                net::detached);
-  spdlog::debug("target server: listening on port {} with {} threads", impl_->port,
-                contexts.size());
+  const auto& contexts = impl_->contexts;
+  std::vector<Shard> shards;
+  for (std::size_t i = 0; i < contexts.size(); ++i) {
+    shards.push_back({contexts[i].get(), impl_->connections[i].get()});
+    net::co_spawn(*contexts[i], sweep_idle(impl_->connections[i].get()), net::detached);
+  }
+  net::co_spawn(*contexts.front(), accept_connections(&*impl_->acceptor, shards), net::detached);
+  spdlog::debug("target server: listening on port {} with {} threads", impl_->port, shards.size());
   std::vector<std::jthread> threads;
   for (std::size_t i = 1; i < contexts.size(); ++i) {
-    threads.emplace_back([context = contexts[i]] { context->run(); });
+    threads.emplace_back([context = contexts[i].get()] { context->run(); });
   }
   try {
     contexts.front()->run();

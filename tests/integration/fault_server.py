@@ -117,7 +117,8 @@ class Connection:
         return self.path_ok(close)
 
     def path_unknown(self, close):
-        self.sock.sendall(response("404 Not Found", [("Content-Length", 0)] + ([("Connection", "close")] if close else [])))
+        headers = [("Content-Length", 0)] + ([("Connection", "close")] if close else [])
+        self.sock.sendall(response("404 Not Found", headers))
         return not close
 
     def path_reset(self, close):
@@ -161,7 +162,8 @@ class Connection:
         return not close
 
     def path_noclen(self, close):
-        self.sock.sendall(response("200 OK", [("Connection", "close")], b"delimited by the end of the connection\n"))
+        body = b"delimited by the end of the connection\n"
+        self.sock.sendall(response("200 OK", [("Connection", "close")], body))
         return False
 
     def path_idleclose(self, close):
