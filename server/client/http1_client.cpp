@@ -25,8 +25,10 @@ constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
 constexpr std::size_t read_size = 16 * 1024;
 constexpr std::size_t debug_bytes = 4096;
 
-/// A server may close an idle keep-alive connection just as we reuse it; such a request
-/// never reached the server, so it is retried once on a new connection (as browsers do).
+/// A server may close an idle keep-alive connection just as we reuse it. A request that then
+/// fails before any response byte is retried once on a new connection, but only when its
+/// method is idempotent (RFC 9110 9.2.2), as browsers and Go's client do: the server may
+/// have read it.
 bool stale_connection(const boost::system::error_code& error) {
   return error == net::error::eof || error == net::error::connection_reset ||
          error == net::error::broken_pipe || error == net::ssl::error::stream_truncated;
@@ -89,7 +91,7 @@ class Http1Client final : public Client {
         co_await net::async_write(*stream_, net::buffer(request.bytes), as_tuple);
     response.bytes_sent += written;
     if (error) {
-      if (reused && stale_connection(error)) co_return false;
+      if (reused && request.idempotent && stale_connection(error)) co_return false;
       response.error = classify(Phase::write, error);
       co_return true;
     }
@@ -133,11 +135,16 @@ class Http1Client final : public Client {
   net::awaitable<bool> receive(const PreparedRequest& request, model::Response& response,
                                bool reused) {
     const auto written = Clock::now();
-    ResponseSink parser(response, setup_.keep_body);
-    if (request.head) parser.skip(true);
+    std::optional<ResponseSink> parser;
+    start_parser(parser, request, response);
     std::string debug;
     const bool debugging = setup_.debug_budget.fetch_sub(1, std::memory_order_relaxed) > 0;
-    while (!parse_buffered(parser, response)) {
+    for (;;) {
+      if (parse_buffered(*parser, response)) {
+        if (!interim(response.status)) break;
+        start_parser(parser, request, response);  // a 1xx: the final response follows
+        continue;
+      }
       if (response.error != model::ErrorKind::none) co_return true;
       const auto [error, n] = co_await stream_->async_read_some(buffer_.prepare(read_size), as_tuple);
       buffer_.commit(n);
@@ -145,16 +152,30 @@ class Http1Client final : public Client {
       if (n > 0 && response.bytes_received == 0) response.waiting = Clock::now() - written;
       response.bytes_received += n;
       if (!error) continue;
-      if (end_of_stream(error) && finish_at_eof(parser)) break;
-      if (reused && response.bytes_received == 0 && stale_connection(error)) co_return false;
+      if (end_of_stream(error) && finish_at_eof(*parser)) break;
+      if (reused && request.idempotent && response.bytes_received == 0 &&
+          stale_connection(error)) {
+        co_return false;
+      }
       fail(response, Phase::read, error);
       co_return true;
     }
     if (debugging) log_exchange(request, debug);
-    response.keep_alive = parser.keep_alive();
+    response.keep_alive = parser->keep_alive();
     if (!setup_.keep_alive || !response.keep_alive) close();
     co_return true;
   }
+
+  /// A fresh parser for the next response head (Beast's parsers parse one message each).
+  void start_parser(std::optional<ResponseSink>& parser, const PreparedRequest& request,
+                    model::Response& response) const {
+    parser.emplace(response, setup_.keep_body);
+    if (request.head) parser->skip(true);
+  }
+
+  /// RFC 9110 15.2: a client skips 1xx responses (100 Continue, 103 Early Hints) it did not
+  /// ask to switch protocols with.
+  static bool interim(int status) { return status >= 100 && status < 200 && status != 101; }
 
   /// Feeds buffered bytes to the parser; true when the response is complete.
   bool parse_buffered(ResponseSink& parser, model::Response& response) {

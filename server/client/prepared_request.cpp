@@ -58,7 +58,10 @@ PreparedRequest prepare(const model::Request& request) {
   if (needs_length) message.prepare_payload();
   std::ostringstream out;
   out << message;
-  return {out.str(), request.method == "HEAD"};
+  const auto& method = request.method;
+  const bool idempotent = method == "GET" || method == "HEAD" || method == "PUT" ||
+                          method == "DELETE" || method == "OPTIONS" || method == "TRACE";
+  return {out.str(), method == "HEAD", idempotent};
 }
 
 }  // namespace stampede::client

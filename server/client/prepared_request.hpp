@@ -11,6 +11,7 @@ namespace stampede::client {
 struct PreparedRequest {
   std::string bytes;  ///< request line, headers and body
   bool head = false;  ///< HEAD: the response has no body whatever its Content-Length says
+  bool idempotent = true;  ///< safe to resend when a reused connection turns out closed
 };
 
 /// Serializes `request` as HTTP/1.1 with Host, User-Agent, Accept, Content-Type (for a body,

@@ -22,11 +22,10 @@ void Metrics::add(const model::Result& result) {
     ++failed;
     ++errors[static_cast<std::size_t>(result.error)];  // errors[none] stays 0
   }
-  if (result.status != 0) {
-    ++status_codes[result.status];
-  }
-  // A rejected response still made a whole exchange; a timeout's latency is just the timeout.
+  // Only whole responses count: a status line followed by a reset is a read failure, not a
+  // response. A rejected response still made a whole exchange.
   if (result.error == model::ErrorKind::none || result.error == model::ErrorKind::verify) {
+    if (result.status != 0) ++status_codes[result.status];
     latency.record(ns(result.latency));
     processing.record(ns(result.latency - result.connect));
   }

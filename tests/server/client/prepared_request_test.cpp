@@ -55,5 +55,17 @@ TEST(Prepare, FormDefaultContentTypeIpv6HostAndHead) {
             std::string::npos);
 }
 
+TEST(Prepare, OnlyIdempotentMethodsMayBeResent) {
+  auto r = request();
+  for (const char* method : {"GET", "HEAD", "PUT", "DELETE", "OPTIONS"}) {
+    r.method = method;
+    EXPECT_TRUE(prepare(r).idempotent) << method;
+  }
+  for (const char* method : {"POST", "PATCH"}) {
+    r.method = method;
+    EXPECT_FALSE(prepare(r).idempotent) << method;
+  }
+}
+
 }  // namespace
 }  // namespace stampede::client
