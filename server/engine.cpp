@@ -139,7 +139,13 @@ statistics::Summary Engine::run(const statistics::TickHandler& on_tick) {
   net::io_context main(1);
   statistics::Collector collector(main.get_executor(), threads,
                                   run_info(request_, plan_, threads), on_tick);
+  // Declared before the pool: users' clients, destroyed with the pool, unregister from them.
+  std::vector<std::unique_ptr<client::Watchdog>> watchdogs;
   ThreadPool pool(threads);
+  for (unsigned i = 0; i < threads; ++i) {
+    watchdogs.push_back(std::make_unique<client::Watchdog>(plan_.request_timeout));
+    net::co_spawn(pool.context(i), watchdogs.back()->run(), net::detached);
+  }
   std::atomic<std::uint64_t> users_left{plan_.users};
   net::steady_timer users_done(main, Clock::time_point::max());
   const auto on_finish = [&] {
@@ -149,8 +155,8 @@ statistics::Summary Engine::run(const statistics::TickHandler& on_tick) {
     auto& shard = shards[user % threads];
     ++shard.users_running;
     net::co_spawn(pool.context(user % threads),
-                  run_user({&shard, &setup_, &prepared_, verifier_.get(), plan_.requests_per_user,
-                            on_finish}),
+                  run_user({&shard, &setup_, &prepared_, verifier_.get(), watchdogs[user % threads].get(),
+                            plan_.requests_per_user, on_finish}),
                   net::detached);
   }
 

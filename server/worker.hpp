@@ -17,6 +17,8 @@ struct UserTask {
   const client::ClientSetup* setup = nullptr;
   const client::PreparedRequest* request = nullptr;
   const verify::Verifier* verifier = nullptr;
+  client::Watchdog* watchdog = nullptr;  ///< the user's thread's
+
   std::uint64_t requests = 0;        ///< 0: until the run is stopped
   std::function<void()> on_finish;   ///< called on the user's thread when it is done
 };

@@ -2,14 +2,12 @@
 #include "server/client/classify.hpp"
 
 #include <boost/asio/ssl/error.hpp>
-#include <boost/beast/core/error.hpp>
 #include <boost/beast/http/error.hpp>
 
 namespace stampede::client {
 
 model::ErrorKind classify(Phase phase, const boost::system::error_code& error) {
   using model::ErrorKind;
-  if (error == boost::beast::error::timeout) return ErrorKind::timeout;
   if (error.category() == make_error_code(boost::beast::http::error::need_more).category()) {
     return ErrorKind::protocol;
   }

@@ -15,6 +15,7 @@
 #include "model/request.hpp"
 #include "model/response.hpp"
 #include "server/client/prepared_request.hpp"
+#include "server/client/watchdog.hpp"
 
 namespace stampede::client {
 
@@ -48,7 +49,9 @@ class Client {
                                         model::Response& response) = 0;
 };
 
-/// The protocol switch: HTTP/1.1, over TLS when `setup.tls` is set.
-std::unique_ptr<Client> make_client(net::any_io_executor executor, const ClientSetup& setup);
+/// The protocol switch: HTTP/1.1, over TLS when `setup.tls` is set. `watchdog` belongs to the
+/// executor's thread and enforces `setup.timeout`; it outlives the client.
+std::unique_ptr<Client> make_client(net::any_io_executor executor, const ClientSetup& setup,
+                                    Watchdog& watchdog);
 
 }  // namespace stampede::client

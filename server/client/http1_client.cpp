@@ -1,10 +1,11 @@
 // HTTP/1.1 client over plain TCP or TLS: one connection per user, reused with keep-alive.
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/connect.hpp>
 #include <boost/asio/ssl/host_name_verification.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
-#include <boost/beast/ssl/ssl_stream.hpp>
 #include <optional>
 #include <spdlog/spdlog.h>
 #include <type_traits>
@@ -20,7 +21,8 @@ namespace {
 
 namespace beast = boost::beast;
 using Clock = std::chrono::steady_clock;
-using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+using TcpStream = net::ip::tcp::socket;
+using TlsStream = net::ssl::stream<TcpStream>;
 constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
 constexpr std::size_t read_size = 16 * 1024;
 constexpr std::size_t debug_bytes = 4096;
@@ -39,34 +41,59 @@ bool end_of_stream(const boost::system::error_code& error) {
 }
 
 template <class Stream>
-class Http1Client final : public Client {
+class Http1Client final : public Client, Watchdog::Guarded {
  public:
-  Http1Client(net::any_io_executor executor, const ClientSetup& setup)
-      : executor_(std::move(executor)), setup_(setup) {}
+  Http1Client(net::any_io_executor executor, const ClientSetup& setup, Watchdog& watchdog)
+      : executor_(std::move(executor)), setup_(setup), watchdog_(watchdog) {
+    watchdog_.watch(this);
+  }
+  ~Http1Client() { watchdog_.forget(this); }
+  Http1Client(const Http1Client&) = delete;
+  Http1Client& operator=(const Http1Client&) = delete;
 
   net::awaitable<void> exchange(const PreparedRequest& request,
                                 model::Response& response) override {
     response.clear();
-    const auto deadline = Clock::now() + setup_.timeout;
-    co_await send(request, response, deadline);
-    if (setup_.follow_redirects_of != nullptr) co_await follow(response, deadline);
+    timed_out_ = false;
+    deadline_ = Clock::now() + setup_.timeout;
+    co_await send(request, response);
+    if (setup_.follow_redirects_of != nullptr) co_await follow(response);
+    deadline_ = Clock::time_point::max();
     if (response.error != model::ErrorKind::none) close();
   }
 
+  [[nodiscard]] Clock::time_point deadline() const override { return deadline_; }
+
+  /// Past the deadline: closing the socket fails the pending operation, which then reports
+  /// a timeout.
+  void expire() override {
+    timed_out_ = true;
+    if (!stream_) return;
+    boost::system::error_code ignored;
+    socket().close(ignored);
+  }
+
  private:
+  TcpStream& socket() {
+    if constexpr (std::is_same_v<Stream, TlsStream>) {
+      return stream_->next_layer();
+    } else {
+      return *stream_;
+    }
+  }
+
   /// One request and its response, retried once when a kept-alive connection was stale.
-  net::awaitable<void> send(const PreparedRequest& request, model::Response& response,
-                            Clock::time_point deadline) {
+  net::awaitable<void> send(const PreparedRequest& request, model::Response& response) {
     const bool reused = stream_.has_value();
-    if (!co_await attempt(request, response, deadline) && reused) {
+    if (!co_await attempt(request, response) && reused) {
       close();
       response.clear();
-      co_await attempt(request, response, deadline);
+      co_await attempt(request, response);
     }
   }
 
   /// -redirect: same-origin hops within the same deadline; the last response is the result.
-  net::awaitable<void> follow(model::Response& response, Clock::time_point deadline) {
+  net::awaitable<void> follow(model::Response& response) {
     const auto& origin = *setup_.follow_redirects_of;
     std::string target = origin.target;
     for (int hop = 0; hop < max_redirects && response.error == model::ErrorKind::none &&
@@ -77,16 +104,14 @@ class Http1Client final : public Client {
       target = std::move(next->target);
       response.body.clear();
       response.body_bytes = 0;
-      co_await send(next->prepared, response, deadline);
+      co_await send(next->prepared, response);
     }
   }
 
   /// One try; false when a reused connection turned out stale before any response byte.
-  net::awaitable<bool> attempt(const PreparedRequest& request, model::Response& response,
-                               Clock::time_point deadline) {
+  net::awaitable<bool> attempt(const PreparedRequest& request, model::Response& response) {
     const bool reused = stream_.has_value();
-    if (!reused && !co_await open(response, deadline)) co_return true;
-    beast::get_lowest_layer(*stream_).expires_at(deadline);
+    if (!reused && !co_await open(response)) co_return true;
     const auto [error, written] =
         co_await net::async_write(*stream_, net::buffer(request.bytes), as_tuple);
     response.bytes_sent += written;
@@ -99,19 +124,17 @@ class Http1Client final : public Client {
   }
 
   /// Connects (and shakes hands over TLS); false with response.error set on failure.
-  net::awaitable<bool> open(model::Response& response, Clock::time_point deadline) {
+  net::awaitable<bool> open(model::Response& response) {
     const auto start = Clock::now();
     if constexpr (std::is_same_v<Stream, TlsStream>) {
       stream_.emplace(executor_, *setup_.tls);
     } else {
       stream_.emplace(executor_);
     }
-    auto& tcp = beast::get_lowest_layer(*stream_);
-    tcp.expires_at(deadline);
-    const auto [error, endpoint] = co_await tcp.async_connect(setup_.endpoints, as_tuple);
+    const auto [error, endpoint] = co_await net::async_connect(socket(), setup_.endpoints, as_tuple);
     if (error) co_return fail(response, Phase::connect, error);
     boost::system::error_code ignored;
-    tcp.socket().set_option(net::ip::tcp::no_delay(true), ignored);
+    socket().set_option(net::ip::tcp::no_delay(true), ignored);
     if constexpr (std::is_same_v<Stream, TlsStream>) {
       if (!co_await handshake(response)) co_return false;
     }
@@ -200,7 +223,7 @@ class Http1Client final : public Client {
   }
 
   bool fail(model::Response& response, Phase phase, const boost::system::error_code& error) {
-    response.error = classify(phase, error);
+    response.error = timed_out_ ? model::ErrorKind::timeout : classify(phase, error);
     log_first_failure(response.error, error);
     close();
     return false;
@@ -209,6 +232,11 @@ class Http1Client final : public Client {
   void log_first_failure(model::ErrorKind kind, const boost::system::error_code& error) {
     auto& flag = setup_.failure_logged[static_cast<std::size_t>(kind)];
     if (flag.test_and_set(std::memory_order_relaxed)) return;
+    if (kind == model::ErrorKind::timeout) {
+      spdlog::warn("first timeout failure: no complete response within {:g} s (-t)",
+                   std::chrono::duration<double>(setup_.timeout).count());
+      return;
+    }
     const bool certificate = kind == model::ErrorKind::tls && !setup_.insecure;
     spdlog::warn("first {} failure: {}{}", model::to_string(kind), error.message(),
                  certificate ? " (for a self-signed test server, use --insecure)" : "");
@@ -233,15 +261,21 @@ class Http1Client final : public Client {
 
   net::any_io_executor executor_;
   const ClientSetup& setup_;
+  Watchdog& watchdog_;
   std::optional<Stream> stream_;
   beast::flat_buffer buffer_;
+  Clock::time_point deadline_ = Clock::time_point::max();
+  bool timed_out_ = false;
 };
 
 }  // namespace
 
-std::unique_ptr<Client> make_client(net::any_io_executor executor, const ClientSetup& setup) {
-  if (setup.tls != nullptr) return std::make_unique<Http1Client<TlsStream>>(executor, setup);
-  return std::make_unique<Http1Client<beast::tcp_stream>>(executor, setup);
+std::unique_ptr<Client> make_client(net::any_io_executor executor, const ClientSetup& setup,
+                                    Watchdog& watchdog) {
+  if (setup.tls != nullptr) {
+    return std::make_unique<Http1Client<TlsStream>>(executor, setup, watchdog);
+  }
+  return std::make_unique<Http1Client<TcpStream>>(executor, setup, watchdog);
 }
 
 }  // namespace stampede::client

@@ -29,7 +29,7 @@ using Clock = std::chrono::steady_clock;
 constexpr auto use_tuple = net::as_tuple(net::use_awaitable);
 
 // GCC 12 miscompiles `if (co_await f())` (the coroutine crashes once f() completes), so every
-// awaited condition here goes through an if-initializer: `if (const bool ok = co_await f(); !ok)`.
+// awaited condition here goes through a declaration: `if (const bool ok = co_await f(); !ok)`.
 
 /// Input room: a whole head (header_limit) plus whatever follows it in the same read.
 constexpr std::size_t input_capacity = 12 * 1024;
@@ -67,37 +67,50 @@ struct Connection {
   std::array<char, input_capacity> input;
 };
 
-/// Writes every queued response in one gathered write.
-net::awaitable<bool> flush(Connection* c) {
-  if (c->pending_count == 0) co_return true;
-  const auto queued = std::span(c->pending.data(), c->pending_count);
-  const auto [ec, written] = co_await net::async_write(c->socket, queued, use_tuple);
-  c->pending_count = 0;
-  co_return !ec;
+/// Queues `bytes` (static, or the connection's own) for the next write. The caller makes sure
+/// there is a free slot.
+void queue(Connection& c, std::string_view bytes) {
+  c.pending[c.pending_count++] = net::buffer(bytes);
 }
 
-/// Queues `bytes` (which must outlive the write) for the next flush(), flushing if full.
-net::awaitable<bool> push(Connection* c, std::string_view bytes) {
-  if (c->pending_count == max_pending) {
-    if (const bool ok = co_await flush(c); !ok) co_return false;
+// The two operations below are plain functions returning Asio's awaitable: awaiting them
+// directly adds no coroutine frame. With at most one frame of ours above each operation, Asio's
+// per-thread frame cache (two blocks) recycles every frame, so a request allocates nothing.
+
+/// Writes every queued response in one gathered write. The queue is emptied at once; the write
+/// still views its entries, which stay untouched while the caller awaits it.
+auto write_pending(Connection& c) {
+  const auto queued = std::span(c.pending.data(), c.pending_count);
+  c.pending_count = 0;
+  return net::async_write(c.socket, queued, use_tuple);
+}
+
+/// Reads more input behind the unparsed rest; call make_room() first.
+auto read_more(Connection& c) {
+  c.touch();
+  return c.socket.async_read_some(net::buffer(c.input.data() + c.end, c.input.size() - c.end),
+                                  use_tuple);
+}
+
+/// Moves the unparsed rest to the front of the buffer. False if it fills the buffer, which only
+/// a chunk-size line can (heads stop at header_limit): such a client is given up on.
+bool make_room(Connection& c) {
+  if (c.begin > 0) {
+    std::memmove(c.input.data(), c.input.data() + c.begin, c.end - c.begin);
+    c.end -= c.begin;
+    c.begin = 0;
   }
-  c->pending[c->pending_count++] = net::buffer(bytes);
-  co_return true;
+  return c.end < c.input.size();
 }
 
-/// Answers what was parsed so far, then reads more input behind any unparsed rest.
+/// Answers what was parsed so far, then waits for more input.
 net::awaitable<bool> refill(Connection* c) {
-  if (const bool ok = co_await flush(c); !ok) co_return false;
-  if (c->begin > 0) {
-    std::memmove(c->input.data(), c->input.data() + c->begin, c->end - c->begin);
-    c->end -= c->begin;
-    c->begin = 0;
+  if (c->pending_count > 0) {
+    const auto [ec, written] = co_await write_pending(*c);
+    if (ec) co_return false;
   }
-  // Only a chunk-size line can fill the buffer (heads stop at header_limit): give up on it.
-  if (c->end == c->input.size()) co_return false;
-  c->touch();
-  const auto room = net::buffer(c->input.data() + c->end, c->input.size() - c->end);
-  const auto [ec, received] = co_await c->socket.async_read_some(room, use_tuple);
+  if (!make_room(*c)) co_return false;
+  const auto [ec, received] = co_await read_more(*c);
   c->end += received;
   co_return !ec;
 }
@@ -115,58 +128,46 @@ net::awaitable<void> linger(Connection* c) {
   }
 }
 
-/// Answers a request that cannot be parsed with `status`, then closes.
+/// Answers the queued requests, then `status` for the one that cannot be parsed, then closes.
 net::awaitable<void> refuse(Connection* c, unsigned status) {
-  const auto& response = prebuilt(Page::status, status, Persistence::close);
-  if (const bool ok = co_await push(c, response.full); !ok) co_return;
-  if (const bool ok = co_await flush(c); !ok) co_return;
-  co_await linger(c);
+  queue(*c, prebuilt(Page::status, status, Persistence::close).full);
+  const auto [ec, written] = co_await write_pending(*c);
+  if (!ec) co_await linger(c);
 }
 
-/// A /bytes response: its head, then the body from the shared filler block, piece by piece.
-net::awaitable<bool> send_bytes(Connection* c, std::uint64_t size, bool head_only,
-                                Persistence persistence) {
-  const auto head_size = format_bytes_head(size, persistence, c->bytes_head);
-  const auto head = std::string_view(c->bytes_head.data(), head_size);
-  if (const bool ok = co_await push(c, head); !ok) co_return false;
-  const auto block = filler();
-  for (auto left = head_only ? 0 : size; left > 0;) {
-    const auto piece = std::min<std::uint64_t>(left, block.size());
-    c->touch();  // a slow reader of a large body is not idle while it makes progress
-    const auto body = std::string_view(block.data(), piece);
-    if (const bool ok = co_await push(c, body); !ok) co_return false;
-    if (const bool ok = co_await flush(c); !ok) co_return false;
-    left -= piece;
-  }
-  co_return co_await flush(c);  // bytes_head is reused by the next /bytes response
-}
-
-/// The slow path: answers after a /delay, or with a /bytes body.
-net::awaitable<bool> answer_later(Connection* c, Route route, bool head_only,
-                                  Persistence persistence) {
-  if (route.delay.count() > 0) {
-    // Earlier answers should not wait for this one.
-    if (const bool ok = co_await flush(c); !ok) co_return false;
-    c->entry.deadline = Clock::now() + route.delay + c->connections->idle_timeout();
-    c->pause.expires_after(route.delay);
-    const auto [ec] = co_await c->pause.async_wait(use_tuple);
+/// Waits for /delay/{ms}, having sent the earlier answers: they should not wait for this one.
+net::awaitable<bool> wait_delay(Connection* c, std::chrono::milliseconds delay) {
+  if (c->pending_count > 0) {
+    const auto [ec, written] = co_await write_pending(*c);
     if (ec) co_return false;
   }
-  if (route.page == Page::bytes) {
-    co_return co_await send_bytes(c, route.size, head_only, persistence);
-  }
-  const auto& response = prebuilt(route.page, route.status, persistence);
-  co_return co_await push(c, head_only ? response.head : response.full);
+  c->entry.deadline = Clock::now() + delay + c->connections->idle_timeout();
+  c->pause.expires_after(delay);
+  const auto [ec] = co_await c->pause.async_wait(use_tuple);
+  co_return !ec;
 }
 
-/// The fast path: queues a pre-built answer; false if the route needs the slow path.
-/// The caller guarantees a free pending slot.
-bool answer_now(Connection& c, const RequestParser& parser, Persistence persistence) {
-  const Route& route = parser.route();
-  if (route.page == Page::bytes || route.delay.count() > 0) return false;
-  const auto& response = prebuilt(route.page, route.status, persistence);
-  c.pending[c.pending_count++] = net::buffer(parser.is_head() ? response.head : response.full);
-  return true;
+/// A /bytes response: its head (with the queued answers), then the body from the shared filler
+/// block, piece by piece.
+net::awaitable<bool> send_bytes(Connection* c, std::uint64_t size, bool head_only,
+                                Persistence persistence) {
+  if (c->pending_count + 2 > max_pending) {
+    const auto [ec, written] = co_await write_pending(*c);
+    if (ec) co_return false;
+  }
+  const auto head_size = format_bytes_head(size, persistence, c->bytes_head);
+  queue(*c, std::string_view(c->bytes_head.data(), head_size));
+  const auto block = filler();
+  auto left = head_only ? 0 : size;
+  do {
+    const auto piece = std::min<std::uint64_t>(left, block.size());
+    if (piece > 0) queue(*c, std::string_view(block.data(), piece));
+    left -= piece;
+    c->touch();  // a slow reader of a large body is not idle while it makes progress
+    const auto [ec, written] = co_await write_pending(*c);
+    if (ec) co_return false;
+  } while (left > 0);
+  co_return true;
 }
 
 Persistence persistence_of(const RequestParser& parser) {
@@ -180,43 +181,68 @@ void skip_blank_lines(Connection& c) {
   while (c.begin < c.end && (c.input[c.begin] == '\r' || c.input[c.begin] == '\n')) ++c.begin;
 }
 
-/// Parses request after request out of the input buffer, answering each in order.
+/// What the parser made of the buffered input.
+enum class Parsed { need_more, complete, malformed, too_large };
+
+/// Feeds the buffered input to `parser` until a request is complete or the input runs out.
+/// Queues "100 Continue" when a client waits for it; the caller leaves a free slot.
+Parsed parse(Connection& c, RequestParser& parser) {
+  for (;;) {
+    if (!parser.got_some()) skip_blank_lines(c);
+    if (c.begin == c.end) return Parsed::need_more;
+    error_code ec;
+    const auto used = parser.put(net::buffer(c.input.data() + c.begin, c.end - c.begin), ec);
+    c.begin += used;
+    if (ec == http::error::need_more) return Parsed::need_more;
+    if (ec) return ec == http::error::header_limit ? Parsed::too_large : Parsed::malformed;
+    if (parser.is_done()) return Parsed::complete;
+    if (parser.is_header_done() && parser.take_expect_continue()) queue(c, continue_response);
+    if (used == 0) return Parsed::need_more;
+  }
+}
+
+/// Writes the last answers and closes. A client that asked to close sends nothing more:
+/// linger only if it already did.
+net::awaitable<void> finish(Connection* c) {
+  const auto [ec, written] = co_await write_pending(*c);
+  if (!ec && c->begin < c->end) co_await linger(c);
+}
+
+/// Parses request after request out of the input buffer, answering each in order; answers
+/// of pipelined requests are written together, when the input runs out.
 net::awaitable<void> serve_requests(Connection* c) {
   std::optional<RequestParser> parser;
   for (;;) {
-    if (!parser) parser.emplace();
-    if (!parser->got_some()) skip_blank_lines(*c);
-    error_code ec = http::error::need_more;
-    if (c->begin < c->end) {
-      const auto unparsed = net::buffer(c->input.data() + c->begin, c->end - c->begin);
-      c->begin += parser->put(unparsed, ec);
+    if (c->pending_count == max_pending) {
+      const auto [ec, written] = co_await write_pending(*c);
+      if (ec) co_return;
     }
-    if (ec && ec != http::error::need_more) {
-      co_await refuse(c, ec == http::error::header_limit ? 431 : 400);
+    if (!parser) parser.emplace();
+    const auto parsed = parse(*c, *parser);
+    if (parsed == Parsed::malformed || parsed == Parsed::too_large) {
+      co_await refuse(c, parsed == Parsed::too_large ? 431 : 400);
       co_return;
     }
-    if (c->pending_count == max_pending) {
-      if (const bool ok = co_await flush(c); !ok) co_return;
-    }
-    if (!parser->is_done()) {
-      if (parser->is_header_done() && parser->take_expect_continue()) {
-        c->pending[c->pending_count++] = net::buffer(continue_response);
-      }
-      if (c->begin == c->end || ec) {
-        if (const bool ok = co_await refill(c); !ok) co_return;
-      }
+    if (parsed == Parsed::need_more) {
+      if (const bool ok = co_await refill(c); !ok) co_return;
       continue;
     }
     const auto persistence = persistence_of(*parser);
-    if (!answer_now(*c, *parser, persistence)) {
-      const bool ok = co_await answer_later(c, parser->route(), parser->is_head(), persistence);
-      if (!ok) co_return;
-    }
+    const Route route = parser->route();
+    const bool head_only = parser->is_head();
     parser.reset();
+    if (route.delay.count() > 0) {
+      if (const bool ok = co_await wait_delay(c, route.delay); !ok) co_return;
+    }
+    if (route.page == Page::bytes) {
+      const bool ok = co_await send_bytes(c, route.size, head_only, persistence);
+      if (!ok) co_return;
+    } else {  // the common case: a pre-built answer, queued
+      const auto& response = prebuilt(route.page, route.status, persistence);
+      queue(*c, head_only ? response.head : response.full);
+    }
     if (persistence == Persistence::close) {
-      if (const bool ok = co_await flush(c); !ok) co_return;
-      // A client that asked to close sends nothing more: linger only if it already did.
-      if (c->begin < c->end) co_await linger(c);
+      co_await finish(c);
       co_return;
     }
   }

@@ -16,8 +16,9 @@
 // 431, both followed by a close. Connections idle for idle_timeout are closed.
 //
 // Made to stay out of the way of the load it receives: responses are pre-built, a request
-// allocates nothing, pipelined answers go out in one write, and each thread has its own
-// io_context (one acceptor deals connections round-robin to the threads).
+// allocates nothing and costs one read and one write (pipelined answers share the write), idle
+// connections are found by one sweep per thread rather than a timer each, and each thread has
+// its own io_context (one acceptor deals connections round-robin to the threads).
 #pragma once
 
 #include <chrono>

@@ -211,6 +211,34 @@ TEST(TargetServer, AnswersPipelinedRequestsInOrder) {
   EXPECT_EQ(client.receive().result_int(), 202U);
 }
 
+TEST(TargetServer, AnswersLongPipelinesInOrder) {
+  RunningServer server;
+  Client client(server.port());
+  constexpr int count = 100;  // more answers than one gathered write holds
+  std::string burst;
+  for (int i = 0; i < count; ++i) {
+    burst += "GET /status/" + std::to_string(200 + i) + " HTTP/1.1\r\nHost: test\r\n\r\n";
+  }
+  client.send(burst);
+  for (int i = 0; i < count; ++i) {
+    EXPECT_EQ(client.receive().result_int(), 200U + i);
+  }
+}
+
+TEST(TargetServer, KeepsOrderAcrossSlowAnswers) {
+  RunningServer server;
+  Client client(server.port());
+  client.send(
+      "GET /status/201 HTTP/1.1\r\nHost: test\r\n\r\n"
+      "GET /delay/30 HTTP/1.1\r\nHost: test\r\n\r\n"
+      "GET /bytes/10 HTTP/1.1\r\nHost: test\r\n\r\n"
+      "GET /status/202 HTTP/1.1\r\nHost: test\r\n\r\n");
+  EXPECT_EQ(client.receive().result_int(), 201U);
+  expect_response(client.receive(), 200, "hello stampede\n");
+  expect_response(client.receive(), 200, "xxxxxxxxxx");
+  EXPECT_EQ(client.receive().result_int(), 202U);
+}
+
 TEST(TargetServer, ReassemblesRequestsSplitAcrossReads) {
   RunningServer server;
   Client client(server.port());
