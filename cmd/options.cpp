@@ -13,9 +13,9 @@ namespace {
 /// Go's flag package lets a boolean take a value (`-k=true`, go-stress-testing's `-d true`);
 /// program_options does not, so such words are rewritten to `--name=value` first.
 const std::map<std::string, std::string, std::less<>> bool_flags{
-    {"k", "keepalive"}, {"keepalive", "keepalive"}, {"d", "debug"},         {"debug", "debug"},
-    {"redirect", "redirect"}, {"insecure", "insecure"}, {"h", "help"},   {"help", "help"},
-    {"version", "version"}};
+    {"k", "keepalive"}, {"keepalive", "keepalive"}, {"d", "debug"},
+    {"debug", "debug"}, {"redirect", "redirect"},   {"insecure", "insecure"},
+    {"h", "help"},      {"help", "help"},           {"version", "version"}};
 
 bool is_bool_word(std::string_view word) { return word == "true" || word == "false"; }
 
@@ -43,25 +43,15 @@ std::vector<std::string> normalize_bools(std::span<const char* const> args) {
 
 po::options_description describe(Options& o) {
   po::options_description d;
-  d.add_options()
-      ("concurrency,c", po::value(&o.users))
-      ("requests,n", po::value(&o.requests))
-      ("url,u", po::value(&o.url))
-      ("header,H", po::value(&o.headers)->composing())
-      ("data", po::value(&o.data))
-      ("method,X", po::value(&o.method))
-      ("keepalive", po::value(&o.keep_alive))
-      ("request-timeout,t", po::value(&o.request_timeout_s))
-      ("timeout", po::value(&o.run_timeout_s))
-      ("cpuNumber", po::value(&o.threads))
-      ("verify,v", po::value(&o.verify))
-      ("code", po::value(&o.code))
-      ("redirect", po::value(&o.redirect))
-      ("debug", po::value(&o.debug))
-      ("insecure", po::value(&o.insecure))
-      ("output", po::value(&o.output))
-      ("help", po::value(&o.help))
-      ("version", po::value(&o.version));
+  d.add_options()("concurrency,c", po::value(&o.users))("requests,n", po::value(&o.requests))(
+      "url,u", po::value(&o.url))("header,H", po::value(&o.headers)->composing())(
+      "data", po::value(&o.data))("method,X", po::value(&o.method))(
+      "keepalive", po::value(&o.keep_alive))("request-timeout,t", po::value(&o.request_timeout_s))(
+      "timeout", po::value(&o.run_timeout_s))("cpuNumber", po::value(&o.threads))(
+      "verify,v", po::value(&o.verify))("code", po::value(&o.code))(
+      "redirect", po::value(&o.redirect))("debug", po::value(&o.debug))(
+      "insecure", po::value(&o.insecure))("output", po::value(&o.output))(
+      "help", po::value(&o.help))("version", po::value(&o.version));
   return d;
 }
 
@@ -96,9 +86,9 @@ Options parse_options(std::span<const char* const> args) {
   const auto description = describe(options);
   po::positional_options_description positional;
   positional.add("url", 1);
-  const auto style = (po::command_line_style::default_style |
-                      po::command_line_style::allow_long_disguise) &
-                     ~po::command_line_style::allow_guessing;
+  const auto style =
+      (po::command_line_style::default_style | po::command_line_style::allow_long_disguise) &
+      ~po::command_line_style::allow_guessing;
   try {
     po::variables_map values;
     po::store(po::command_line_parser(words)

@@ -19,17 +19,17 @@ class UsageError : public std::runtime_error {
 struct Options {
   bool help = false;
   bool version = false;
-  std::int64_t users = 1;     ///< -c
-  std::int64_t requests = 1;  ///< -n, per user
-  std::string url;            ///< -u or the one positional argument
+  std::int64_t users = 1;            ///< -c
+  std::int64_t requests = 1;         ///< -n, per user
+  std::string url;                   ///< -u or the one positional argument
   std::vector<std::string> headers;  ///< -H 'Name: value', repeatable
   std::string data;                  ///< -data, "@file" reads a file
   bool has_data = false;
-  std::string method;                ///< -X; empty: GET, or POST with -data
-  bool keep_alive = false;           ///< -k
-  double request_timeout_s = 30;     ///< -t
-  double run_timeout_s = 0;          ///< -timeout; 0: no limit
-  std::int64_t threads = 0;          ///< -cpuNumber; 0: every core
+  std::string method;                 ///< -X; empty: GET, or POST with -data
+  bool keep_alive = false;            ///< -k
+  double request_timeout_s = 30;      ///< -t
+  double run_timeout_s = 0;           ///< -timeout; 0: no limit
+  std::int64_t threads = 0;           ///< -cpuNumber; 0: every core
   std::string verify = "statusCode";  ///< -v
   int code = 200;                     ///< -code
   bool redirect = false;              ///< -redirect

@@ -84,9 +84,7 @@ RunConfig make_run_config(const Options& options) {
   if (!options.data.empty() || options.has_data) {
     request.body = options.data.starts_with("@") ? read_file(options.data.substr(1)) : options.data;
   }
-  request.method = !options.method.empty() ? options.method
-                   : options.has_data      ? "POST"
-                                           : "GET";
+  request.method = !options.method.empty() ? options.method : options.has_data ? "POST" : "GET";
   request.keep_alive = options.keep_alive;
   request.follow_redirects = options.redirect;
   request.insecure = options.insecure;

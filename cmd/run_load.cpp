@@ -1,9 +1,9 @@
 // run_load(): parse, build the run, let the engine work, print the rows and the report.
 #include <sys/resource.h>
 
-#include <cstdio>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
+#include <cstdio>
 
 #include "cmd/commands.hpp"
 #include "cmd/run_config.hpp"
@@ -26,8 +26,9 @@ void raise_open_file_limit(std::uint64_t users) {
   setrlimit(RLIMIT_NOFILE, &limit);
   constexpr rlim_t reserve = 64;  // stdio, the event loops, the resolver
   if (limit.rlim_cur != RLIM_INFINITY && users + reserve > limit.rlim_cur) {
-    spdlog::warn("-c {} needs about {} open files but the limit is {}; connects beyond it will fail",
-                 users, users + reserve, limit.rlim_cur);
+    spdlog::warn(
+        "-c {} needs about {} open files but the limit is {}; connects beyond it will fail", users,
+        users + reserve, limit.rlim_cur);
   }
 }
 

@@ -1,8 +1,8 @@
 // run_serve(): `stampede serve`, the built-in target, until SIGINT or SIGTERM.
+#include <pthread.h>
 #include <boost/program_options.hpp>
 #include <csignal>
 #include <cstdio>
-#include <pthread.h>
 #include <thread>
 
 #include "cmd/commands.hpp"
@@ -21,9 +21,9 @@ target::ServeOptions parse_serve_options(std::span<const char* const> args) {
   po::options_description description;
   description.add_options()("port", po::value(&options.port))("bind", po::value(&options.bind))(
       "threads", po::value(&options.threads));
-  const auto style = (po::command_line_style::default_style |
-                      po::command_line_style::allow_long_disguise) &
-                     ~po::command_line_style::allow_guessing;
+  const auto style =
+      (po::command_line_style::default_style | po::command_line_style::allow_long_disguise) &
+      ~po::command_line_style::allow_guessing;
   try {
     po::variables_map values;
     po::store(po::command_line_parser(std::vector<std::string>(args.begin(), args.end()))

@@ -24,8 +24,8 @@ inline constexpr std::size_t error_kind_count = 8;
 
 /// Every failure kind (not `none`), in report order.
 inline constexpr std::array<ErrorKind, error_kind_count - 1> failure_kinds{
-    ErrorKind::connect, ErrorKind::timeout,  ErrorKind::read,  ErrorKind::write,
-    ErrorKind::protocol, ErrorKind::tls, ErrorKind::verify};
+    ErrorKind::connect,  ErrorKind::timeout, ErrorKind::read,  ErrorKind::write,
+    ErrorKind::protocol, ErrorKind::tls,     ErrorKind::verify};
 
 /// Lower-case name used in reports and JSON ("timeout").
 constexpr std::string_view to_string(ErrorKind kind) {

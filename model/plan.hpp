@@ -13,7 +13,7 @@ struct Plan {
   unsigned threads = 1;                 ///< io_context threads (-cpuNumber)
   std::chrono::milliseconds request_timeout{30'000};  ///< one exchange, connect included (-t)
   std::chrono::milliseconds run_timeout{0};           ///< whole run; 0 means no limit (-timeout)
-  unsigned debug_exchanges = 0;  ///< how many exchanges to log in full (-d)
+  unsigned debug_exchanges = 0;                       ///< how many exchanges to log in full (-d)
 };
 
 }  // namespace stampede::model

@@ -13,17 +13,17 @@ namespace stampede::model {
 /// strings keep their capacity and a steady-state request allocates nothing.
 struct Response {
   ErrorKind error = ErrorKind::none;
-  int status = 0;                      ///< HTTP status, 0 when no status line arrived
-  std::string body;                    ///< kept only when the verifier needs it
-  std::string server;                  ///< the Server header, for the report
-  std::string location;                ///< the Location header (followed with -redirect)
-  std::uint64_t bytes_received = 0;    ///< header and body bytes on the wire
-  std::uint64_t body_bytes = 0;        ///< body bytes (ab's "HTML transferred")
+  int status = 0;                    ///< HTTP status, 0 when no status line arrived
+  std::string body;                  ///< kept only when the verifier needs it
+  std::string server;                ///< the Server header, for the report
+  std::string location;              ///< the Location header (followed with -redirect)
+  std::uint64_t bytes_received = 0;  ///< header and body bytes on the wire
+  std::uint64_t body_bytes = 0;      ///< body bytes (ab's "HTML transferred")
   std::uint64_t bytes_sent = 0;
-  bool new_connection = false;         ///< this exchange opened a connection
-  bool keep_alive = false;             ///< the connection stays open for the next request
-  std::chrono::nanoseconds connect{0}; ///< connect and TLS handshake, 0 on a reused connection
-  std::chrono::nanoseconds waiting{0}; ///< request written -> first response byte
+  bool new_connection = false;          ///< this exchange opened a connection
+  bool keep_alive = false;              ///< the connection stays open for the next request
+  std::chrono::nanoseconds connect{0};  ///< connect and TLS handshake, 0 on a reused connection
+  std::chrono::nanoseconds waiting{0};  ///< request written -> first response byte
 
   /// Forget the previous exchange but keep the buffers' capacity.
   void clear() {

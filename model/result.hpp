@@ -11,8 +11,8 @@ namespace stampede::model {
 
 /// What the statistics keep of one request: no body, no headers, fixed size.
 struct Result {
-  ErrorKind error = ErrorKind::none;  ///< none: succeeded
-  int status = 0;                     ///< 0 when no status line arrived
+  ErrorKind error = ErrorKind::none;    ///< none: succeeded
+  int status = 0;                       ///< 0 when no status line arrived
   std::chrono::nanoseconds latency{0};  ///< the whole exchange, connect included
   std::chrono::nanoseconds connect{0};  ///< 0 on a reused connection
   std::chrono::nanoseconds waiting{0};  ///< request written -> first response byte

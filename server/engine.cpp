@@ -132,13 +132,12 @@ Engine::Engine(model::Request request, model::Plan plan,
 }
 
 statistics::Summary Engine::run(const statistics::TickHandler& on_tick) {
-
   const auto threads = static_cast<unsigned>(
       std::max<std::uint64_t>(1, std::min<std::uint64_t>(plan_.threads, plan_.users)));
   std::vector<Shard> shards(threads);
   net::io_context main(1);
-  statistics::Collector collector(main.get_executor(), threads,
-                                  run_info(request_, plan_, threads), on_tick);
+  statistics::Collector collector(main.get_executor(), threads, run_info(request_, plan_, threads),
+                                  on_tick);
   // Declared before the pool: users' clients, destroyed with the pool, unregister from them.
   std::vector<std::unique_ptr<client::Watchdog>> watchdogs;
   ThreadPool pool(threads);
@@ -155,8 +154,8 @@ statistics::Summary Engine::run(const statistics::TickHandler& on_tick) {
     auto& shard = shards[user % threads];
     ++shard.users_running;
     net::co_spawn(pool.context(user % threads),
-                  run_user({&shard, &setup_, &prepared_, verifier_.get(), watchdogs[user % threads].get(),
-                            plan_.requests_per_user, on_finish}),
+                  run_user({&shard, &setup_, &prepared_, verifier_.get(),
+                            watchdogs[user % threads].get(), plan_.requests_per_user, on_finish}),
                   net::detached);
   }
 
@@ -164,13 +163,13 @@ statistics::Summary Engine::run(const statistics::TickHandler& on_tick) {
   pool.start();
   net::co_spawn(main, collector.run(), net::detached);
   std::optional<StopReason> reason;
-  net::co_spawn(main,
-                supervise({&collector, &pool, &shards, &users_done, &users_left, start,
-                           plan_.run_timeout}),
-                [&](const std::exception_ptr& error, StopReason first) {
-                  if (error) std::rethrow_exception(error);
-                  reason = first;
-                });
+  net::co_spawn(
+      main,
+      supervise({&collector, &pool, &shards, &users_done, &users_left, start, plan_.run_timeout}),
+      [&](const std::exception_ptr& error, StopReason first) {
+        if (error) std::rethrow_exception(error);
+        reason = first;
+      });
   while (!reason) main.run_one();
   const auto elapsed = Clock::now() - start;
   pool.stop();  // in-flight requests are abandoned: never recorded, counted in `abandoned`

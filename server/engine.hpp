@@ -17,7 +17,8 @@ class Engine {
  public:
   /// Resolves the host and prepares the request and TLS context. Throws std::runtime_error
   /// when the run cannot start at all (the host does not resolve).
-  Engine(model::Request request, model::Plan plan, std::shared_ptr<const verify::Verifier> verifier);
+  Engine(model::Request request, model::Plan plan,
+         std::shared_ptr<const verify::Verifier> verifier);
 
   /// Runs until every user is done, the run's time limit passes, or SIGINT/SIGTERM arrives;
   /// calls `on_tick` once a second from the calling thread.

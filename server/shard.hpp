@@ -10,9 +10,9 @@ namespace stampede::server {
 /// Per-thread state. Only the owning thread reads or writes it while the run is on, so
 /// recording a request costs no lock and no atomic.
 struct Shard {
-  statistics::Metrics metrics;       ///< since the last tick
+  statistics::Metrics metrics;  ///< since the last tick
   std::uint64_t users_running = 0;
-  std::uint64_t in_flight = 0;       ///< requests sent and not yet recorded
+  std::uint64_t in_flight = 0;  ///< requests sent and not yet recorded
 
   /// Hands over the metrics since the last tick and starts a new interval.
   statistics::Tick take() {

@@ -29,8 +29,7 @@ model::Result to_result(const model::Response& response, std::chrono::nanosecond
 }
 
 net::awaitable<void> run_user(UserTask task) {
-  auto client =
-      client::make_client(co_await net::this_coro::executor, *task.setup, *task.watchdog);
+  auto client = client::make_client(co_await net::this_coro::executor, *task.setup, *task.watchdog);
   model::Response response;
   Shard& shard = *task.shard;
   for (std::uint64_t sent = 0; task.requests == 0 || sent < task.requests; ++sent) {

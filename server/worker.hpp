@@ -19,8 +19,8 @@ struct UserTask {
   const verify::Verifier* verifier = nullptr;
   client::Watchdog* watchdog = nullptr;  ///< the user's thread's
 
-  std::uint64_t requests = 0;        ///< 0: until the run is stopped
-  std::function<void()> on_finish;   ///< called on the user's thread when it is done
+  std::uint64_t requests = 0;       ///< 0: until the run is stopped
+  std::function<void()> on_finish;  ///< called on the user's thread when it is done
 };
 
 /// The user loop: exchange -> measure -> verify -> record, `requests` times.

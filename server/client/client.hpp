@@ -23,9 +23,9 @@ namespace net = boost::asio;
 
 /// What every connection of a run shares; built once by the engine, read-only afterwards.
 struct ClientSetup {
-  std::vector<net::ip::tcp::endpoint> endpoints;  ///< resolved once, tried in order
-  std::string host;                               ///< for SNI and certificate checks
-  net::ssl::context* tls = nullptr;               ///< null for plain http
+  std::vector<net::ip::tcp::endpoint> endpoints;               ///< resolved once, tried in order
+  std::string host;                                            ///< for SNI and certificate checks
+  net::ssl::context* tls = nullptr;                            ///< null for plain http
   std::chrono::nanoseconds timeout{std::chrono::seconds(30)};  ///< one whole exchange
   bool keep_alive = false;
   /// The user's request; -redirect builds the next hop's request from it (null: no redirects).

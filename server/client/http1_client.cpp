@@ -1,4 +1,5 @@
 // HTTP/1.1 client over plain TCP or TLS: one connection per user, reused with keep-alive.
+#include <spdlog/spdlog.h>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ssl/host_name_verification.hpp>
@@ -7,7 +8,6 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <optional>
-#include <spdlog/spdlog.h>
 #include <type_traits>
 
 #include "server/client/classify.hpp"
@@ -131,7 +131,8 @@ class Http1Client final : public Client, Watchdog::Guarded {
     } else {
       stream_.emplace(executor_);
     }
-    const auto [error, endpoint] = co_await net::async_connect(socket(), setup_.endpoints, as_tuple);
+    const auto [error, endpoint] =
+        co_await net::async_connect(socket(), setup_.endpoints, as_tuple);
     if (error) co_return fail(response, Phase::connect, error);
     boost::system::error_code ignored;
     socket().set_option(net::ip::tcp::no_delay(true), ignored);
@@ -169,15 +170,15 @@ class Http1Client final : public Client, Watchdog::Guarded {
         continue;
       }
       if (response.error != model::ErrorKind::none) co_return true;
-      const auto [error, n] = co_await stream_->async_read_some(buffer_.prepare(read_size), as_tuple);
+      const auto [error, n] =
+          co_await stream_->async_read_some(buffer_.prepare(read_size), as_tuple);
       buffer_.commit(n);
       if (debugging) keep_debug_copy(debug, n);
       if (n > 0 && response.bytes_received == 0) response.waiting = Clock::now() - written;
       response.bytes_received += n;
       if (!error) continue;
       if (end_of_stream(error) && finish_at_eof(*parser)) break;
-      if (reused && request.idempotent && response.bytes_received == 0 &&
-          stale_connection(error)) {
+      if (reused && request.idempotent && response.bytes_received == 0 && stale_connection(error)) {
         co_return false;
       }
       fail(response, Phase::read, error);

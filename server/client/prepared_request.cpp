@@ -45,7 +45,8 @@ PreparedRequest prepare(const model::Request& request) {
   }
   for (const auto& [name, value] : request.headers) {
     if (const auto field = http::string_to_field(name); field == http::field::host ||
-        field == http::field::user_agent || field == http::field::accept) {
+                                                        field == http::field::user_agent ||
+                                                        field == http::field::accept) {
       message.set(field, value);
     } else {
       message.insert(name, value);

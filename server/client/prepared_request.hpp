@@ -9,8 +9,8 @@ namespace stampede::client {
 
 /// The HTTP/1.1 bytes of one request, plus what the response parser must know about it.
 struct PreparedRequest {
-  std::string bytes;  ///< request line, headers and body
-  bool head = false;  ///< HEAD: the response has no body whatever its Content-Length says
+  std::string bytes;       ///< request line, headers and body
+  bool head = false;       ///< HEAD: the response has no body whatever its Content-Length says
   bool idempotent = true;  ///< safe to resend when a reused connection turns out closed
 };
 

@@ -17,8 +17,8 @@ void ResponseSink::on_response_impl(int code, boost::beast::string_view, int,
   response_.status = code;
 }
 
-void ResponseSink::on_field_impl(http::field name, boost::beast::string_view, boost::beast::string_view value,
-                                 boost::system::error_code&) {
+void ResponseSink::on_field_impl(http::field name, boost::beast::string_view,
+                                 boost::beast::string_view value, boost::system::error_code&) {
   // assign() reuses the string's capacity: after the first response this allocates nothing.
   if (name == http::field::server) response_.server.assign(value.data(), value.size());
   if (name == http::field::location) response_.location.assign(value.data(), value.size());

@@ -21,7 +21,8 @@ class ResponseSink final : public http::basic_parser<false> {
  private:
   void on_request_impl(http::verb, boost::beast::string_view, boost::beast::string_view, int,
                        boost::system::error_code&) override {}
-  void on_response_impl(int code, boost::beast::string_view, int, boost::system::error_code&) override;
+  void on_response_impl(int code, boost::beast::string_view, int,
+                        boost::system::error_code&) override;
   void on_field_impl(http::field name, boost::beast::string_view, boost::beast::string_view value,
                      boost::system::error_code&) override;
   void on_header_impl(boost::system::error_code&) override {}

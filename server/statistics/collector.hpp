@@ -47,8 +47,7 @@ class Collector {
 
   /// After the threads have stopped and run() has ended: merges each thread's remainder,
   /// closes the last (partial) second and returns the final Summary.
-  Summary finish(std::vector<Tick> remainders, std::chrono::nanoseconds elapsed,
-                 StopReason reason);
+  Summary finish(std::vector<Tick> remainders, std::chrono::nanoseconds elapsed, StopReason reason);
 
  private:
   void absorb(Tick tick);
@@ -58,9 +57,9 @@ class Collector {
   std::size_t sources_;
   TickHandler on_tick_;
   Summary summary_;
-  Metrics interval_;                  ///< this second's metrics so far
-  std::uint64_t running_ = 0;         ///< users running, summed over this second's ticks
-  std::size_t received_ = 0;          ///< ticks received for this second
+  Metrics interval_;           ///< this second's metrics so far
+  std::uint64_t running_ = 0;  ///< users running, summed over this second's ticks
+  std::size_t received_ = 0;   ///< ticks received for this second
   std::chrono::nanoseconds second_start_{0};
 };
 

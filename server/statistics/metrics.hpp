@@ -18,11 +18,11 @@ struct Metrics {
   std::uint64_t succeeded = 0;
   std::uint64_t failed = 0;
   std::array<std::uint64_t, model::error_kind_count> errors{};  ///< indexed by ErrorKind
-  std::map<int, std::uint64_t> status_codes;  ///< every whole response, by status
+  std::map<int, std::uint64_t> status_codes;                    ///< every whole response, by status
   Histogram latency;  ///< exchange time of every request that got a whole response (ok or verify)
   Histogram connect;  ///< only requests that opened a connection
   Histogram processing;  ///< ab's Processing: latency minus connect, where latency is recorded
-  Histogram waiting;  ///< only requests that got a first response byte
+  Histogram waiting;     ///< only requests that got a first response byte
   std::uint64_t bytes_received = 0;
   std::uint64_t body_bytes = 0;
   std::uint64_t bytes_sent = 0;

@@ -35,9 +35,9 @@ TEST(Options, Defaults) {
 }
 
 TEST(Options, GoStressTestingSpellings) {
-  const auto o = parse({"-c", "100", "-n", "20", "-u", "http://h/", "-H", "A: 1", "-H", "B: 2",
-                        "-data", "x=1", "-k", "-timeout", "9", "-cpuNumber", "3", "-v", "json",
-                        "-code", "201", "-redirect", "-d", "true"});
+  const auto o = parse({"-c", "100",  "-n",    "20",    "-u",  "http://h/", "-H", "A: 1",
+                        "-H", "B: 2", "-data", "x=1",   "-k",  "-timeout",  "9",  "-cpuNumber",
+                        "3",  "-v",   "json",  "-code", "201", "-redirect", "-d", "true"});
   EXPECT_EQ(o.users, 100);
   EXPECT_EQ(o.requests, 20);
   EXPECT_EQ(o.url, "http://h/");
@@ -54,10 +54,10 @@ TEST(Options, GoStressTestingSpellings) {
 }
 
 TEST(Options, LongFormsAndGoBooleanValues) {
-  const auto o = parse({"--concurrency", "5", "--requests=7", "--url", "http://h/", "--header",
-                        "A: 1", "--data", "d", "--keepalive=false", "--request-timeout", "1.5",
-                        "--timeout", "3", "--cpuNumber=2", "--insecure", "--output", "json",
-                        "-d=false"});
+  const auto o =
+      parse({"--concurrency", "5", "--requests=7", "--url", "http://h/", "--header", "A: 1",
+             "--data", "d", "--keepalive=false", "--request-timeout", "1.5", "--timeout", "3",
+             "--cpuNumber=2", "--insecure", "--output", "json", "-d=false"});
   EXPECT_EQ(o.users, 5);
   EXPECT_EQ(o.requests, 7);
   EXPECT_FALSE(o.keep_alive);

@@ -36,8 +36,8 @@ TEST(ApplyUrl, SchemesPortsAndTargets) {
 }
 
 TEST(ApplyUrl, MalformedUrlsAreUsageErrors) {
-  for (const char* bad : {"http://", "ftp://x/", "http://h:0/", "http://h:99999/", "http://a b/",
-                          "://x"}) {
+  for (const char* bad :
+       {"http://", "ftp://x/", "http://h:0/", "http://h:99999/", "http://a b/", "://x"}) {
     EXPECT_THROW(url(bad), UsageError) << bad;
   }
 }
