@@ -85,7 +85,9 @@ class Http1Client final : public Client, Watchdog::Guarded {
   /// One request and its response, retried once when a kept-alive connection was stale.
   net::awaitable<void> send(const PreparedRequest& request, model::Response& response) {
     const bool reused = stream_.has_value();
-    if (!co_await attempt(request, response) && reused) {
+    // GCC 12 miscompiles `co_await` inside an if condition: results are named first.
+    const bool answered = co_await attempt(request, response);
+    if (!answered && reused) {
       close();
       response.clear();
       co_await attempt(request, response);
@@ -111,7 +113,10 @@ class Http1Client final : public Client, Watchdog::Guarded {
   /// One try; false when a reused connection turned out stale before any response byte.
   net::awaitable<bool> attempt(const PreparedRequest& request, model::Response& response) {
     const bool reused = stream_.has_value();
-    if (!reused && !co_await open(response)) co_return true;
+    if (!reused) {
+      const bool opened = co_await open(response);
+      if (!opened) co_return true;
+    }
     const auto [error, written] =
         co_await net::async_write(*stream_, net::buffer(request.bytes), as_tuple);
     response.bytes_sent += written;
@@ -137,7 +142,8 @@ class Http1Client final : public Client, Watchdog::Guarded {
     boost::system::error_code ignored;
     socket().set_option(net::ip::tcp::no_delay(true), ignored);
     if constexpr (std::is_same_v<Stream, TlsStream>) {
-      if (!co_await handshake(response)) co_return false;
+      const bool secured = co_await handshake(response);
+      if (!secured) co_return false;
     }
     response.connect = Clock::now() - start;
     response.new_connection = true;

@@ -90,8 +90,8 @@ std::string counts_block(const Summary& summary) {
   }
   text += line("Total transferred:", std::to_string(total.bytes_received) + " bytes");
   if (total.bytes_sent > 0) {
-    // ab's label; like ab's own figure it counts whole requests, headers included.
-    text += line("Total body sent:", std::to_string(total.bytes_sent));
+    // Whole requests, headers included (ab prints a similar "Total body sent" for POSTs).
+    text += line("Total sent:", std::to_string(total.bytes_sent) + " bytes");
   }
   text += line("HTML transferred:", std::to_string(total.body_bytes) + " bytes");
   return text;

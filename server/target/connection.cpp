@@ -32,12 +32,12 @@ constexpr auto use_tuple = net::as_tuple(net::use_awaitable);
 // awaited condition here goes through a declaration: `if (const bool ok = co_await f(); !ok)`.
 
 /// Input room: a whole head (header_limit) plus whatever follows it in the same read.
-constexpr std::size_t input_capacity = 12 * 1024;
+constexpr std::size_t input_capacity = std::size_t{12} * 1024;
 /// Responses gathered into one write; a longer pipelined burst is written in several.
 constexpr std::size_t max_pending = 32;
 /// When closing, unread input is drained (this much, this long at most): closing a socket with
 /// unread data sends a reset, which can destroy the last response before the client reads it.
-constexpr std::size_t linger_bytes = 256 * 1024;
+constexpr std::size_t linger_bytes = std::size_t{256} * 1024;
 constexpr std::chrono::seconds linger_time{2};
 
 /// One connection's state, kept in its coroutine's frame: nothing is allocated per request.
@@ -61,7 +61,7 @@ struct Connection {
   ConnectionSet::Entry entry;  // the idle sweep closes `socket` once entry.deadline passes
   std::size_t begin = 0;       // unparsed input is input[begin, end)
   std::size_t end = 0;
-  std::size_t pending_count = 0;  // responses (views of static bytes) awaiting flush()
+  std::size_t pending_count = 0;  // answers (views of static bytes) awaiting write_pending()
   std::array<net::const_buffer, max_pending> pending;
   std::array<char, bytes_head_capacity> bytes_head;  // the one response head not pre-built
   std::array<char, input_capacity> input;

@@ -24,11 +24,11 @@ class ConnectionSet {
   /// `idle_timeout`: how long a connection may go without progress before it is closed.
   explicit ConnectionSet(std::chrono::milliseconds idle_timeout) : idle_timeout_(idle_timeout) {}
 
-  std::chrono::milliseconds idle_timeout() const { return idle_timeout_; }
+  [[nodiscard]] std::chrono::milliseconds idle_timeout() const { return idle_timeout_; }
   /// How often the sweep runs: a tenth of the timeout, between 10 ms and 1 s.
-  std::chrono::milliseconds sweep_period() const;
+  [[nodiscard]] std::chrono::milliseconds sweep_period() const;
   /// The number of connections in the set.
-  std::size_t size() const { return size_; }
+  [[nodiscard]] std::size_t size() const { return size_; }
 
   /// Adds `entry`, which must stay put until leave(entry).
   void join(Entry& entry);

@@ -21,11 +21,11 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
   RequestParser();
 
   /// The route of the request-target; valid once the header is done.
-  const Route& route() const { return route_; }
+  [[nodiscard]] const Route& route() const { return route_; }
   /// True for HEAD: the answer carries the head only.
-  bool is_head() const { return head_; }
+  [[nodiscard]] bool is_head() const { return head_; }
   /// True for an HTTP/1.0 request.
-  bool is_http10() const { return version_ == 10; }
+  [[nodiscard]] bool is_http10() const { return version_ == 10; }
   /// True once, if the client sent "Expect: 100-continue" and still waits for permission.
   bool take_expect_continue() { return std::exchange(expect_continue_, false); }
 

@@ -19,7 +19,7 @@ namespace http = boost::beast::http;
 constexpr unsigned first_status = 200;
 constexpr unsigned last_status = 599;
 constexpr std::size_t persistence_count = 3;
-constexpr std::size_t filler_size = 256 * 1024;
+constexpr std::size_t filler_size = std::size_t{256} * 1024;
 
 /// Appends to a fixed span; used both at startup and per /bytes response, so it must not allocate.
 class HeadWriter {
@@ -39,7 +39,7 @@ class HeadWriter {
     return *this << std::string_view(digits.data(), result.ptr);
   }
 
-  std::size_t size() const { return size_; }
+  [[nodiscard]] std::size_t size() const { return size_; }
 
  private:
   std::span<char> out_;
@@ -94,7 +94,7 @@ class Catalog {
     }
   }
 
-  const Prebuilt& get(Page page, unsigned status, Persistence persistence) const {
+  [[nodiscard]] const Prebuilt& get(Page page, unsigned status, Persistence persistence) const {
     const auto p = static_cast<std::size_t>(persistence);
     if (page == Page::json) return json_[p];
     if (page == Page::status) {

@@ -45,7 +45,7 @@ class Server {
   Server& operator=(const Server&) = delete;
 
   /// The port actually bound (the ephemeral one when options.port was 0).
-  unsigned short port() const;
+  [[nodiscard]] unsigned short port() const;
 
   /// Serves on options.threads threads (the caller's among them) until stop(). Call once.
   /// Open connections are closed when the Server is destroyed.

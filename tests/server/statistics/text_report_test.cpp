@@ -82,7 +82,7 @@ TEST(TextReport, AbServerAndTransferLines) {
                        "Document Length:        615 bytes\n\n"))
       << text;
   EXPECT_TRUE(contains(text, "Total transferred:      1024000 bytes\n"));
-  EXPECT_TRUE(contains(text, "Total body sent:        512000\n"));
+  EXPECT_TRUE(contains(text, "Total sent:             512000 bytes\n"));
   EXPECT_TRUE(contains(text, "HTML transferred:       615000 bytes\n"));
   EXPECT_TRUE(contains(text, "Status codes:           200:1000\n"));
 }
