@@ -1,4 +1,4 @@
-// classify(): timeouts, protocol errors and TLS errors are recognised by category.
+// classify(): protocol and TLS errors are recognised by category, the rest by phase.
 #include "server/client/classify.hpp"
 
 #include <boost/asio/ssl/error.hpp>

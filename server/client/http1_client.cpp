@@ -24,7 +24,10 @@ using Clock = std::chrono::steady_clock;
 using TcpStream = net::ip::tcp::socket;
 using TlsStream = net::ssl::stream<TcpStream>;
 constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
-constexpr std::size_t read_size = 16 * 1024;
+/// Reads start small, since most responses fit and an idle connection's buffer is memory
+/// per user, and grow while reads fill the buffer (large bodies then take fewer syscalls).
+constexpr std::size_t min_read_size = 4 * 1024;
+constexpr std::size_t max_read_size = 64 * 1024;
 constexpr std::size_t debug_bytes = 4096;
 
 /// A server may close an idle keep-alive connection just as we reuse it. A request that then
@@ -177,8 +180,9 @@ class Http1Client final : public Client, Watchdog::Guarded {
       }
       if (response.error != model::ErrorKind::none) co_return true;
       const auto [error, n] =
-          co_await stream_->async_read_some(buffer_.prepare(read_size), as_tuple);
+          co_await stream_->async_read_some(buffer_.prepare(read_size_), as_tuple);
       buffer_.commit(n);
+      if (n == read_size_) read_size_ = std::min(read_size_ * 2, max_read_size);
       if (debugging) keep_debug_copy(debug, n);
       if (n > 0 && response.bytes_received == 0) response.waiting = Clock::now() - written;
       response.bytes_received += n;
@@ -271,6 +275,7 @@ class Http1Client final : public Client, Watchdog::Guarded {
   Watchdog& watchdog_;
   std::optional<Stream> stream_;
   beast::flat_buffer buffer_;
+  std::size_t read_size_ = min_read_size;
   Clock::time_point deadline_ = Clock::time_point::max();
   bool timed_out_ = false;
 };
