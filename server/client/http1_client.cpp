@@ -26,7 +26,7 @@ using TlsStream = net::ssl::stream<TcpStream>;
 constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
 /// Reads start small, since most responses fit and an idle connection's buffer is memory
 /// per user, and grow while reads fill the buffer (large bodies then take fewer syscalls).
-constexpr std::size_t min_read_size = 4 * 1024;
+constexpr std::size_t min_read_size = 2 * 1024;
 constexpr std::size_t max_read_size = 64 * 1024;
 constexpr std::size_t debug_bytes = 4096;
 
