@@ -1,5 +1,6 @@
 // JSON report: parses, every documented field is there and matches known numbers, never null.
 #include "server/statistics/json_report.hpp"
+#include "tests/server/statistics/results.hpp"
 
 #include <gtest/gtest.h>
 
@@ -14,14 +15,6 @@ namespace {
 
 using namespace std::chrono_literals;
 using nlohmann::json;
-
-model::Result result(std::chrono::nanoseconds latency, model::ErrorKind error, int status) {
-  model::Result r;
-  r.error = error;
-  r.status = status;
-  r.latency = latency;
-  return r;
-}
 
 // 500 requests at 1 ms and 500 at 3 ms (first on a new 0.5 ms connection), 2 timeouts, 2 s.
 Summary sample() {

@@ -1,5 +1,6 @@
 // Live rows: go-stress-testing's fixed-width table, cumulative figures, stable column widths.
 #include "server/statistics/live_row.hpp"
+#include "tests/server/statistics/results.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,14 +12,6 @@ namespace stampede::statistics {
 namespace {
 
 using namespace std::chrono_literals;
-
-model::Result result(std::chrono::nanoseconds latency, model::ErrorKind error, int status) {
-  model::Result r;
-  r.error = error;
-  r.status = status;
-  r.latency = latency;
-  return r;
-}
 
 // Cells between the '│' bars, measured in characters (the bars are multi-byte UTF-8).
 std::vector<std::string> cells(const std::string& line) {

@@ -1,5 +1,6 @@
 // Text report: go-stress-testing's closing block and ApacheBench's layout, with known numbers.
 #include "server/statistics/text_report.hpp"
+#include "tests/server/statistics/results.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,14 +12,6 @@ namespace stampede::statistics {
 namespace {
 
 using namespace std::chrono_literals;
-
-model::Result result(std::chrono::nanoseconds latency, model::ErrorKind error, int status) {
-  model::Result r;
-  r.error = error;
-  r.status = status;
-  r.latency = latency;
-  return r;
-}
 
 // Each request opens a connection (2 ms), waits 7 ms for the first byte and takes 10 ms in all.
 model::Result timed_success() {
