@@ -171,7 +171,9 @@ class Http1Client final : public Client, Watchdog::Guarded {
     std::optional<ResponseSink> parser;
     start_parser(parser, request, response);
     std::string debug;
-    const bool debugging = setup_.debug_budget.fetch_sub(1, std::memory_order_relaxed) > 0;
+    // A plain load first: every thread shares this counter, so the hot path must not write it.
+    const bool debugging = setup_.debug_budget.load(std::memory_order_relaxed) > 0 &&
+                           setup_.debug_budget.fetch_sub(1, std::memory_order_relaxed) > 0;
     for (;;) {
       if (parse_buffered(*parser, response)) {
         if (!interim(response.status)) break;
