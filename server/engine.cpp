@@ -62,9 +62,12 @@ net::awaitable<StopReason> tick_every_second(Supervision s) {
       net::post(s.pool->context(i), [shard = &(*s.shards)[i], collector = s.collector, elapsed] {
         auto tick = shard->take();
         tick.elapsed = elapsed;
-        // The channel holds two ticks a thread and the collector drains it each second, so
-        // this cannot fail while the run is on.
-        collector->channel().try_send(boost::system::error_code{}, std::move(tick));
+        // The channel holds two ticks a thread; if a slow tick handler (a blocked terminal)
+        // lets it fill, the metrics go back to the shard for the next tick. Asio's try_send
+        // leaves its argument untouched when it refuses.
+        if (!collector->channel().try_send(boost::system::error_code{}, std::move(tick))) {
+          shard->give_back(std::move(tick));
+        }
       });
     }
   }

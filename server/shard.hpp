@@ -20,6 +20,9 @@ struct Shard {
     metrics = statistics::Metrics{};
     return tick;
   }
+
+  /// Takes back a Tick the collector could not accept, so no count is lost.
+  void give_back(statistics::Tick tick) { metrics.merge(tick.delta); }
 };
 
 }  // namespace stampede::server

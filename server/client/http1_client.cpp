@@ -125,7 +125,7 @@ class Http1Client final : public Client, Watchdog::Guarded {
     response.bytes_sent += written;
     if (error) {
       if (reused && request.idempotent && stale_connection(error)) co_return false;
-      response.error = classify(Phase::write, error);
+      fail(response, Phase::write, error);  // a write cut short by the watchdog is a timeout
       co_return true;
     }
     co_return co_await receive(request, response, reused);
