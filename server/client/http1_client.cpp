@@ -9,11 +9,12 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <optional>
 #include <type_traits>
+#include <utility>
 
 #include "server/client/classify.hpp"
 #include "server/client/client.hpp"
 #include "server/client/redirect.hpp"
-#include "server/client/response_sink.hpp"
+#include "server/client/response_parser.hpp"
 
 namespace stampede::client {
 
@@ -24,9 +25,10 @@ using Clock = std::chrono::steady_clock;
 using TcpStream = net::ip::tcp::socket;
 using TlsStream = net::ssl::stream<TcpStream>;
 constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
-/// Reads start small, since most responses fit and an idle connection's buffer is memory
-/// per user, and grow while reads fill the buffer (large bodies then take fewer syscalls).
-constexpr std::size_t min_read_size = 2 * 1024;
+/// Reads start small (1 KiB, as nginx's client_header_buffer_size), since an idle connection's
+/// buffer is memory per user and most API responses fit, and grow while reads fill the buffer
+/// (large bodies then take fewer syscalls; a user's buffer keeps its size across requests).
+constexpr std::size_t min_read_size = 1024;
 constexpr std::size_t max_read_size = 64 * 1024;
 constexpr std::size_t debug_bytes = 4096;
 
@@ -54,13 +56,41 @@ class Http1Client final : public Client, Watchdog::Guarded {
   Http1Client(const Http1Client&) = delete;
   Http1Client& operator=(const Http1Client&) = delete;
 
+  /// One frame for the whole exchange (retry, redirects, write and read loop): a user waiting
+  /// for its response holds this frame and its own, not one per step; each nested frame
+  /// stayed allocated while it waited, about 0.5 KB per connection.
   net::awaitable<void> exchange(const PreparedRequest& request,
                                 model::Response& response) override {
     response.clear();
     timed_out_ = false;
     deadline_ = Clock::now() + setup_.timeout;
-    co_await send(request, response);
-    if (setup_.follow_redirects_of != nullptr) co_await follow(response);
+    const PreparedRequest* current = &request;
+    bool may_retry = true;
+    for (int hops = 0;;) {
+      const bool reused = stream_.has_value();
+      if (!reused) {
+        // GCC 12 miscompiles `co_await` inside an if condition: results are named first.
+        const bool opened = co_await open(response);
+        if (!opened) break;
+      }
+      const auto [error, written] =
+          co_await net::async_write(*stream_, net::buffer(current->bytes), as_tuple);
+      response.bytes_sent += written;
+      auto step = error ? write_failed(*current, response, reused, error)
+                        : start_reading(*current, response);
+      while (step == Step::read) {
+        const auto [read_error, n] =
+            co_await stream_->async_read_some(buffer_.prepare(read_size_), as_tuple);
+        step = after_read(*current, response, reused, read_error, n);
+      }
+      if (step == Step::stale && std::exchange(may_retry, false)) {
+        close();
+        response.clear();
+        continue;
+      }
+      if (step != Step::done || (current = next_hop(hops, response)) == nullptr) break;
+      may_retry = true;
+    }
     deadline_ = Clock::time_point::max();
     if (response.error != model::ErrorKind::none) close();
   }
@@ -83,52 +113,6 @@ class Http1Client final : public Client, Watchdog::Guarded {
     } else {
       return *stream_;
     }
-  }
-
-  /// One request and its response, retried once when a kept-alive connection was stale.
-  net::awaitable<void> send(const PreparedRequest& request, model::Response& response) {
-    const bool reused = stream_.has_value();
-    // GCC 12 miscompiles `co_await` inside an if condition: results are named first.
-    const bool answered = co_await attempt(request, response);
-    if (!answered && reused) {
-      close();
-      response.clear();
-      co_await attempt(request, response);
-    }
-  }
-
-  /// -redirect: same-origin hops within the same deadline; the last response is the result.
-  net::awaitable<void> follow(model::Response& response) {
-    const auto& origin = *setup_.follow_redirects_of;
-    std::string target = origin.target;
-    for (int hop = 0; hop < max_redirects && response.error == model::ErrorKind::none &&
-                      is_redirect(response.status);
-         ++hop) {
-      auto next = follow_redirect(origin, target, response.status, response.location);
-      if (!next) co_return;
-      target = std::move(next->target);
-      response.body.clear();
-      response.body_bytes = 0;
-      co_await send(next->prepared, response);
-    }
-  }
-
-  /// One try; false when a reused connection turned out stale before any response byte.
-  net::awaitable<bool> attempt(const PreparedRequest& request, model::Response& response) {
-    const bool reused = stream_.has_value();
-    if (!reused) {
-      const bool opened = co_await open(response);
-      if (!opened) co_return true;
-    }
-    const auto [error, written] =
-        co_await net::async_write(*stream_, net::buffer(request.bytes), as_tuple);
-    response.bytes_sent += written;
-    if (error) {
-      if (reused && request.idempotent && stale_connection(error)) co_return false;
-      fail(response, Phase::write, error);  // a write cut short by the watchdog is a timeout
-      co_return true;
-    }
-    co_return co_await receive(request, response, reused);
   }
 
   /// Connects (and shakes hands over TLS); false with response.error set on failure.
@@ -164,49 +148,80 @@ class Http1Client final : public Client, Watchdog::Guarded {
     co_return true;
   }
 
-  /// Reads one response through ResponseSink; false only for a stale reused connection.
-  net::awaitable<bool> receive(const PreparedRequest& request, model::Response& response,
-                               bool reused) {
-    const auto written = Clock::now();
-    std::optional<ResponseSink> parser;
-    start_parser(parser, request, response);
-    std::string debug;
-    // A plain load first: every thread shares this counter, so the hot path must not write it.
-    const bool debugging = setup_.debug_budget.load(std::memory_order_relaxed) > 0 &&
-                           setup_.debug_budget.fetch_sub(1, std::memory_order_relaxed) > 0;
-    for (;;) {
-      if (parse_buffered(*parser, response)) {
-        if (!interim(response.status)) break;
-        start_parser(parser, request, response);  // a 1xx: the final response follows
-        continue;
-      }
-      if (response.error != model::ErrorKind::none) co_return true;
-      const auto [error, n] =
-          co_await stream_->async_read_some(buffer_.prepare(read_size_), as_tuple);
-      buffer_.commit(n);
-      if (n == read_size_) read_size_ = std::min(read_size_ * 2, max_read_size);
-      if (debugging) keep_debug_copy(debug, n);
-      if (n > 0 && response.bytes_received == 0) response.waiting = Clock::now() - written;
-      response.bytes_received += n;
-      if (!error) continue;
-      if (end_of_stream(error) && finish_at_eof(*parser)) break;
-      if (reused && request.idempotent && response.bytes_received == 0 && stale_connection(error)) {
-        co_return false;
-      }
-      fail(response, Phase::read, error);
-      co_return true;
-    }
-    if (debugging) log_exchange(request, debug);
-    response.keep_alive = parser->keep_alive();
-    if (!setup_.keep_alive || !response.keep_alive) close();
-    co_return true;
+  /// What an exchange does next, after a write or a read.
+  enum class Step { read, done, stale, failed };
+
+  /// A write failed: a stale reused connection is retried (idempotent requests only).
+  Step write_failed(const PreparedRequest& request, model::Response& response, bool reused,
+                    const boost::system::error_code& error) {
+    if (reused && request.idempotent && stale_connection(error)) return Step::stale;
+    fail(response, Phase::write, error);  // a write cut short by the watchdog is a timeout
+    return Step::failed;
   }
 
-  /// A fresh parser for the next response head (Beast's parsers parse one message each).
-  void start_parser(std::optional<ResponseSink>& parser, const PreparedRequest& request,
-                    model::Response& response) const {
-    parser.emplace(response, setup_.keep_body);
-    if (request.head) parser->skip(true);
+  /// The request is written: the clock for `waiting` starts, a fresh parser takes the reply.
+  Step start_reading(const PreparedRequest& request, model::Response& response) {
+    written_at_ = Clock::now();
+    start_parser(request, response);
+    // A plain load first: every thread shares this counter, so the hot path must not write it.
+    debugging_ = setup_.debug_budget.load(std::memory_order_relaxed) > 0 &&
+                 setup_.debug_budget.fetch_sub(1, std::memory_order_relaxed) > 0;
+    debug_.clear();
+    return parse(request, response);
+  }
+
+  /// Accounts `n` bytes just read (or the error that ended the read) and parses them.
+  Step after_read(const PreparedRequest& request, model::Response& response, bool reused,
+                  const boost::system::error_code& error, std::size_t n) {
+    buffer_.commit(n);
+    if (n == read_size_) read_size_ = std::min(read_size_ * 2, max_read_size);
+    if (debugging_) keep_debug_copy(n);
+    if (n > 0 && response.bytes_received == 0) response.waiting = Clock::now() - written_at_;
+    response.bytes_received += n;
+    if (!error) return parse(request, response);
+    if (end_of_stream(error) && finish_at_eof()) return finish(request, response);
+    if (reused && request.idempotent && response.bytes_received == 0 && stale_connection(error)) {
+      return Step::stale;
+    }
+    fail(response, Phase::read, error);
+    return Step::failed;
+  }
+
+  /// Parses the buffered bytes: the final response (1xx skipped), a failure, or read more.
+  Step parse(const PreparedRequest& request, model::Response& response) {
+    while (parse_buffered(response)) {
+      if (!interim(response.status)) return finish(request, response);
+      start_parser(request, response);  // a 1xx: the final response follows
+    }
+    return response.error == model::ErrorKind::none ? Step::read : Step::failed;
+  }
+
+  /// A complete response: the connection stays open only if both sides keep it alive.
+  Step finish(const PreparedRequest& request, model::Response& response) {
+    if (debugging_) log_exchange(request);
+    response.keep_alive = parser_.keep_alive();
+    if (!setup_.keep_alive || !response.keep_alive) close();
+    return Step::done;
+  }
+
+  /// -redirect: the next same-origin hop's request, or null when this response is the last.
+  const PreparedRequest* next_hop(int& hops, model::Response& response) {
+    const auto* origin = setup_.follow_redirects_of;
+    if (origin == nullptr || hops == max_redirects || !is_redirect(response.status)) {
+      return nullptr;
+    }
+    auto next = follow_redirect(*origin, hop_ ? hop_->target : origin->target, response.status,
+                                response.location);
+    if (!next) return nullptr;
+    hop_ = std::move(next);
+    ++hops;
+    response.body.clear();
+    response.body_bytes = 0;
+    return &hop_->prepared;
+  }
+
+  void start_parser(const PreparedRequest& request, model::Response& response) {
+    parser_.start(response, setup_.keep_body, request.head);
   }
 
   /// RFC 9110 15.2: a client skips 1xx responses (100 Continue, 103 Early Hints) it did not
@@ -214,13 +229,13 @@ class Http1Client final : public Client, Watchdog::Guarded {
   static bool interim(int status) { return status >= 100 && status < 200 && status != 101; }
 
   /// Feeds buffered bytes to the parser; true when the response is complete.
-  bool parse_buffered(ResponseSink& parser, model::Response& response) {
+  bool parse_buffered(model::Response& response) {
     while (buffer_.size() > 0) {
       boost::system::error_code error;
-      const auto used = parser.put(buffer_.data(), error);
+      const auto data = buffer_.data();
+      const auto used = parser_.put({static_cast<const char*>(data.data()), data.size()}, error);
       buffer_.consume(used);
-      if (parser.is_done()) return true;
-      if (error == http::error::need_more) return false;
+      if (parser_.done()) return true;
       if (error) return fail(response, Phase::read, error);
       if (used == 0) return false;
     }
@@ -228,12 +243,7 @@ class Http1Client final : public Client, Watchdog::Guarded {
   }
 
   /// A response without Content-Length ends when the server closes the connection.
-  static bool finish_at_eof(ResponseSink& parser) {
-    if (!parser.got_some()) return false;
-    boost::system::error_code error;
-    parser.put_eof(error);
-    return !error && parser.is_done();
-  }
+  bool finish_at_eof() { return parser_.got_some() && parser_.put_eof(); }
 
   bool fail(model::Response& response, Phase phase, const boost::system::error_code& error) {
     response.error = timed_out_ ? model::ErrorKind::timeout : classify(phase, error);
@@ -256,15 +266,15 @@ class Http1Client final : public Client, Watchdog::Guarded {
   }
 
   /// Appends the `n` bytes just read (up to debug_bytes) for the -d log.
-  void keep_debug_copy(std::string& debug, std::size_t n) const {
+  void keep_debug_copy(std::size_t n) {
     const auto data = buffer_.data();
     const auto* end = static_cast<const char*>(data.data()) + data.size();
-    debug.append(end - n, std::min(n, debug_bytes - std::min(debug.size(), debug_bytes)));
+    debug_.append(end - n, std::min(n, debug_bytes - std::min(debug_.size(), debug_bytes)));
   }
 
-  void log_exchange(const PreparedRequest& request, const std::string& raw) const {
+  void log_exchange(const PreparedRequest& request) const {
     spdlog::debug("request:\n{}\nresponse ({} bytes shown):\n{}",
-                  request.bytes.substr(0, debug_bytes), raw.size(), raw);
+                  request.bytes.substr(0, debug_bytes), debug_.size(), debug_);
   }
 
   void close() {
@@ -276,6 +286,11 @@ class Http1Client final : public Client, Watchdog::Guarded {
   const ClientSetup& setup_;
   Watchdog& watchdog_;
   std::optional<Stream> stream_;
+  ResponseParser parser_;         ///< one response at a time, restarted for each
+  std::optional<Redirect> hop_;   ///< the redirect being followed (-redirect)
+  std::string debug_;             ///< raw response bytes for the -d log
+  Clock::time_point written_at_;  ///< the request was written: `waiting` starts
+  bool debugging_ = false;        ///< this exchange is one of the first few logged (-d)
   beast::flat_buffer buffer_;
   std::size_t read_size_ = min_read_size;
   Clock::time_point deadline_ = Clock::time_point::max();

@@ -1,0 +1,318 @@
+// ResponseParser: RFC 9112 response heads, Content-Length, chunked and close-delimited bodies.
+#include "server/client/response_parser.hpp"
+
+#include <algorithm>
+#include <array>
+#include <boost/beast/http/error.hpp>
+#include <cstring>
+
+namespace stampede::client {
+
+namespace {
+
+using Error = boost::beast::http::error;
+
+/// RFC 9110 5.6.2 tchar: the characters of a field name.
+constexpr std::array<bool, 256> token_chars = [] {
+  std::array<bool, 256> table{};
+  for (int c = '0'; c <= '9'; ++c) table[c] = true;
+  for (int c = 'a'; c <= 'z'; ++c) table[c] = table[c - 'a' + 'A'] = true;
+  for (const char c : std::string_view("!#$%&'*+-.^_`|~")) {
+    table[static_cast<unsigned char>(c)] = true;
+  }
+  return table;
+}();
+
+/// Field lines longer than this in a chunked body (size line, trailer) are refused.
+constexpr std::size_t line_limit = 8 * 1024;
+
+/// ASCII case-insensitive equality with a lower-case `lower` of letters, digits and '-'.
+bool iequals(std::string_view text, std::string_view lower) {
+  if (text.size() != lower.size()) return false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if ((text[i] | 0x20) != lower[i]) return false;
+  }
+  return true;
+}
+
+bool is_space(char c) { return c == ' ' || c == '\t'; }
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
+  return text;
+}
+
+/// Calls `each` with every trimmed, non-empty element of a comma-separated list.
+template <class Each>
+void for_each_token(std::string_view list, Each each) {
+  while (!list.empty()) {
+    const auto comma = list.find(',');
+    const auto token = trim(list.substr(0, comma));
+    if (!token.empty()) each(token);
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 1);
+  }
+}
+
+/// The length of the line at the start of `data` without its CRLF, or npos when no LF has
+/// arrived. Sets `error` when the LF is not preceded by CR.
+std::size_t line_end(std::string_view data, boost::system::error_code& error) {
+  const void* lf = std::memchr(data.data(), '\n', data.size());
+  if (lf == nullptr) return std::string_view::npos;
+  const auto end = static_cast<std::size_t>(static_cast<const char*>(lf) - data.data());
+  if (end == 0 || data[end - 1] != '\r') {
+    error = Error::bad_line_ending;
+    return 0;
+  }
+  return end - 1;
+}
+
+/// True when "\r\n\r\n" ends somewhere in `data` after its first `from` bytes.
+bool has_empty_line(std::string_view data, std::size_t from) {
+  for (std::size_t i = from < 3 ? 3 : from; i < data.size(); ++i) {
+    const void* lf = std::memchr(data.data() + i, '\n', data.size() - i);
+    if (lf == nullptr) return false;
+    i = static_cast<std::size_t>(static_cast<const char*>(lf) - data.data());
+    if (data.substr(i - 3, 4) == "\r\n\r\n") return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void ResponseParser::start(model::Response& response, bool keep_body, bool head_request) {
+  *this = ResponseParser{};
+  response_ = &response;
+  keep_body_ = keep_body;
+  head_request_ = head_request;
+  state_ = State::head;
+}
+
+bool ResponseParser::keep_alive() const {
+  if (head_.close) return false;
+  return head_.http10 ? head_.keep_alive_token : true;
+}
+
+std::size_t ResponseParser::put(std::string_view data, boost::system::error_code& error) {
+  got_some_ = got_some_ || !data.empty();
+  std::size_t used = 0;
+  while (used < data.size() && state_ != State::done && !error) {
+    const auto rest = data.substr(used);
+    std::size_t n = 0;
+    switch (state_) {
+      case State::head:
+        n = parse_head(rest, error);
+        break;
+      case State::length_body:
+      case State::chunk_data:
+        n = take_body(rest,
+                      static_cast<std::size_t>(std::min<std::uint64_t>(remaining_, rest.size())));
+        remaining_ -= n;
+        if (remaining_ == 0) {
+          state_ = state_ == State::length_body ? State::done : State::chunk_data_end;
+        }
+        break;
+      case State::eof_body:
+        n = take_body(rest, rest.size());
+        break;
+      case State::chunk_size:
+        n = parse_chunk_size(rest, error);
+        break;
+      case State::chunk_data_end:
+        n = parse_chunk_end(rest, error);
+        break;
+      case State::trailers:
+        n = skip_trailer(rest, error);
+        break;
+      case State::done:
+        break;
+    }
+    if (n == 0) break;  // more bytes needed (or an error)
+    used += n;
+  }
+  return used;
+}
+
+bool ResponseParser::put_eof() {
+  if (state_ == State::eof_body) state_ = State::done;
+  return state_ == State::done;
+}
+
+std::size_t ResponseParser::parse_head(std::string_view data, boost::system::error_code& error) {
+  // A head that came in parts is parsed again from its start once the empty line is there;
+  // until then only the new bytes are searched, so a slow server costs no quadratic work.
+  if (scanned_ > 0 && !has_empty_line(data, scanned_)) return incomplete_head(data, error);
+  head_ = HeadFields{};
+  std::size_t pos = 0;
+  for (bool status_line = true;; status_line = false) {
+    const auto length = line_end(data.substr(pos), error);
+    if (error) return 0;
+    if (length == std::string_view::npos) return incomplete_head(data, error);
+    if (length == 0 && !status_line) break;  // the empty line that ends the head
+    const auto line = data.substr(pos, length);
+    if (status_line) {
+      parse_status_line(line, error);
+    } else {
+      parse_field(line, error);
+    }
+    if (error) return 0;
+    pos += length + 2;
+    if (pos > head_limit) {
+      error = Error::header_limit;
+      return 0;
+    }
+  }
+  frame_body();
+  return pos + 2;
+}
+
+std::size_t ResponseParser::incomplete_head(std::string_view data,
+                                            boost::system::error_code& error) {
+  scanned_ = data.size();
+  if (data.size() > head_limit) error = Error::header_limit;
+  return 0;
+}
+
+/// "HTTP/1.1 200 OK": the version decides keep-alive's default; the reason is not kept.
+void ResponseParser::parse_status_line(std::string_view line, boost::system::error_code& error) {
+  if (line.size() < 12 || !line.starts_with("HTTP/1.") || line[7] < '0' || line[7] > '9' ||
+      line[8] != ' ') {
+    error = Error::bad_version;
+    return;
+  }
+  head_.http10 = line[7] == '0';
+  int status = 0;
+  for (std::size_t i = 9; i < 12; ++i) {
+    if (line[i] < '0' || line[i] > '9') {
+      error = Error::bad_status;
+      return;
+    }
+    status = status * 10 + (line[i] - '0');
+  }
+  if (line.size() > 12 && line[12] != ' ') error = Error::bad_status;
+  response_->status = status;
+}
+
+void ResponseParser::parse_field(std::string_view line, boost::system::error_code& error) {
+  // RFC 9112 5.2: a client replaces obs-fold with a space; no field read here is ever folded
+  // by a real server, so a continuation line is passed over.
+  if (!line.empty() && is_space(line.front())) return;
+  std::size_t colon = 0;
+  while (colon < line.size() && token_chars[static_cast<unsigned char>(line[colon])]) ++colon;
+  if (colon == 0 || colon == line.size() || line[colon] != ':') {
+    error = Error::bad_field;
+    return;
+  }
+  const auto name = line.substr(0, colon);
+  // Only these lengths can name a field read here: the others are skipped at once.
+  if (colon != 6 && colon != 8 && colon != 10 && colon != 14 && colon != 17) return;
+  const auto value = trim(line.substr(colon + 1));
+  if (iequals(name, "content-length")) {
+    std::uint64_t length = 0;
+    if (value.empty() || value.size() > 18 ||
+        !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      error = Error::bad_content_length;
+      return;
+    }
+    for (const char c : value) length = length * 10 + static_cast<std::uint64_t>(c - '0');
+    if (head_.has_length && length != head_.content_length) error = Error::bad_content_length;
+    head_.has_length = true;
+    head_.content_length = length;
+  } else if (iequals(name, "transfer-encoding")) {
+    for_each_token(value, [this](std::string_view coding) {
+      head_.chunked = iequals(coding, "chunked");  // only a final chunked frames the body
+      head_.encoded = !head_.chunked;
+    });
+  } else if (iequals(name, "connection")) {
+    for_each_token(value, [this](std::string_view option) {
+      head_.close = head_.close || iequals(option, "close");
+      head_.keep_alive_token = head_.keep_alive_token || iequals(option, "keep-alive");
+    });
+  } else if (iequals(name, "server")) {
+    response_->server.assign(value);  // reuses the string's capacity: no allocation after the first
+  } else if (iequals(name, "location")) {
+    response_->location.assign(value);
+  }
+}
+
+/// RFC 9112 6.3: how this response's body ends, and whether the connection can be reused.
+void ResponseParser::frame_body() {
+  const int status = response_->status;
+  head_.close = head_.close || status == 101;  // the connection now speaks another protocol
+  if (head_request_ || status < 200 || status == 204 || status == 304) {
+    state_ = State::done;
+  } else if (head_.chunked) {
+    // Both framings at once: the connection must not be reused (RFC 9112 6.3).
+    head_.close = head_.close || head_.has_length;
+    state_ = State::chunk_size;
+  } else if (head_.encoded || !head_.has_length) {
+    head_.close = true;  // the body ends when the server closes
+    state_ = State::eof_body;
+  } else {
+    remaining_ = head_.content_length;
+    state_ = remaining_ == 0 ? State::done : State::length_body;
+  }
+}
+
+std::size_t ResponseParser::take_body(std::string_view data, std::size_t n) {
+  response_->body_bytes += n;
+  if (keep_body_) response_->body.append(data.data(), n);
+  return n;
+}
+
+/// "1a;name=value\r\n": the size in hex; extensions are allowed and ignored.
+std::size_t ResponseParser::parse_chunk_size(std::string_view data,
+                                             boost::system::error_code& error) {
+  const auto length = line_end(data, error);
+  if (error) return 0;
+  if (length == std::string_view::npos) {
+    if (data.size() > line_limit) error = Error::bad_chunk;
+    return 0;
+  }
+  const auto line = data.substr(0, length);
+  std::uint64_t size = 0;
+  std::size_t digits = 0;
+  for (; digits < line.size(); ++digits) {
+    const char c = line[digits];
+    const int value = c >= '0' && c <= '9'   ? c - '0'
+                      : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                      : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                             : -1;
+    if (value < 0) break;
+    size = size * 16 + static_cast<std::uint64_t>(value);
+  }
+  const auto after = trim(line.substr(digits));
+  if (digits == 0 || digits > 15 || (!after.empty() && after[0] != ';')) {
+    error = Error::bad_chunk;
+    return 0;
+  }
+  remaining_ = size;
+  state_ = size == 0 ? State::trailers : State::chunk_data;
+  return length + 2;
+}
+
+std::size_t ResponseParser::parse_chunk_end(std::string_view data,
+                                            boost::system::error_code& error) {
+  if (data[0] != '\r' || (data.size() > 1 && data[1] != '\n')) {
+    error = Error::bad_chunk;
+    return 0;
+  }
+  if (data.size() < 2) return 0;
+  state_ = State::chunk_size;
+  return 2;
+}
+
+/// A trailer field line is passed over; the empty line ends the response.
+std::size_t ResponseParser::skip_trailer(std::string_view data, boost::system::error_code& error) {
+  const auto length = line_end(data, error);
+  if (error) return 0;
+  if (length == std::string_view::npos) {
+    if (data.size() > line_limit) error = Error::bad_chunk;
+    return 0;
+  }
+  if (length == 0) state_ = State::done;
+  return length + 2;
+}
+
+}  // namespace stampede::client

@@ -1,0 +1,186 @@
+// ResponseParser tests: framing (RFC 9112 6.3), reuse, errors, and bytes arriving in any split.
+#include "server/client/response_parser.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/beast/http/error.hpp>
+#include <string>
+
+namespace stampede::client {
+namespace {
+
+using Error = boost::beast::http::error;
+
+/// What a parse came to: the parser's verdicts and the bytes it left for the next response.
+struct Parsed {
+  model::Response response;
+  boost::system::error_code error;
+  bool done = false;
+  bool keep_alive = false;
+  std::string left;  ///< bytes after the response (a pipelined next response)
+};
+
+/// Feeds `wire` to a parser `step` bytes at a time, as the client does: the bytes a put()
+/// leaves unused stay at the front of the buffer for the next put(). `eof`: the server closes
+/// after the last byte.
+Parsed parse(const std::string& wire, std::size_t step = 1 << 20, bool head = false,
+             bool eof = false) {
+  Parsed parsed;
+  ResponseParser parser;
+  parser.start(parsed.response, true, head);
+  std::string buffer;
+  for (std::size_t at = 0; at < wire.size() && !parser.done() && !parsed.error; at += step) {
+    buffer += wire.substr(at, step);
+    buffer.erase(0, parser.put(buffer, parsed.error));
+  }
+  if (eof && !parsed.error && !parser.done()) parser.put_eof();
+  parsed.done = parser.done();
+  parsed.keep_alive = parser.keep_alive();
+  parsed.left = buffer;
+  return parsed;
+}
+
+const std::string ok =
+    "HTTP/1.1 200 OK\r\nServer: nginx/1.22.1\r\nContent-Type: text/html\r\n"
+    "Content-Length: 5\r\nConnection: keep-alive\r\n\r\nhello";
+
+TEST(ResponseParser, ContentLengthInOnePiece) {
+  const auto parsed = parse(ok);
+  ASSERT_FALSE(parsed.error) << parsed.error.message();
+  EXPECT_TRUE(parsed.done);
+  EXPECT_EQ(parsed.response.status, 200);
+  EXPECT_EQ(parsed.response.server, "nginx/1.22.1");
+  EXPECT_EQ(parsed.response.body, "hello");
+  EXPECT_EQ(parsed.response.body_bytes, 5U);
+  EXPECT_TRUE(parsed.keep_alive);
+  EXPECT_EQ(parsed.left, "");
+}
+
+TEST(ResponseParser, AnySplitOfTheBytesGivesTheSameResponse) {
+  const std::string chunked =
+      "HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\nLocation: /next\r\n\r\n"
+      "5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nTrailer: x\r\n\r\n";
+  for (const auto& wire : {ok, chunked}) {
+    const auto whole = parse(wire);
+    for (std::size_t step = 1; step < 9; ++step) {
+      const auto split = parse(wire, step);
+      ASSERT_FALSE(split.error) << "step " << step << ": " << split.error.message();
+      EXPECT_TRUE(split.done) << "step " << step;
+      EXPECT_EQ(split.response.body, whole.response.body) << "step " << step;
+      EXPECT_EQ(split.response.status, whole.response.status);
+    }
+  }
+  const auto parsed = parse(chunked);
+  EXPECT_EQ(parsed.response.body, "hello world");
+  EXPECT_EQ(parsed.response.location, "/next");
+  EXPECT_TRUE(parsed.keep_alive);
+}
+
+TEST(ResponseParser, PipelinedBytesAreLeftForTheNextResponse) {
+  const auto parsed = parse(ok + "HTTP/1.1 204 No Content\r\n\r\n");
+  EXPECT_TRUE(parsed.done);
+  EXPECT_EQ(parsed.response.body, "hello");
+  EXPECT_EQ(parsed.left, "HTTP/1.1 204 No Content\r\n\r\n");
+}
+
+TEST(ResponseParser, BodyWithoutLengthEndsWhenTheServerCloses) {
+  const std::string wire = "HTTP/1.1 200 OK\r\n\r\nuntil the end";
+  EXPECT_FALSE(parse(wire).done);
+  const auto parsed = parse(wire, 3, false, true);
+  EXPECT_TRUE(parsed.done);
+  EXPECT_EQ(parsed.response.body, "until the end");
+  EXPECT_FALSE(parsed.keep_alive);
+}
+
+TEST(ResponseParser, ResponsesWithoutBody) {
+  const auto head = parse("HTTP/1.1 200 OK\r\nContent-Length: 612\r\n\r\n", 1 << 20, true);
+  EXPECT_TRUE(head.done);
+  EXPECT_EQ(head.response.body_bytes, 0U);
+  EXPECT_TRUE(head.keep_alive);
+  for (const char* status : {"204 No Content", "304 Not Modified", "103 Early Hints"}) {
+    const auto parsed = parse(std::string("HTTP/1.1 ") + status + "\r\n\r\n");
+    EXPECT_TRUE(parsed.done) << status;
+    EXPECT_TRUE(parsed.keep_alive) << status;
+  }
+  EXPECT_FALSE(parse("HTTP/1.1 101 Switching Protocols\r\n\r\n").keep_alive);
+}
+
+TEST(ResponseParser, ReuseFollowsVersionAndConnection) {
+  const std::string empty = "Content-Length: 0\r\n\r\n";
+  EXPECT_FALSE(parse("HTTP/1.0 200 OK\r\n" + empty).keep_alive);
+  EXPECT_TRUE(parse("HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\n" + empty).keep_alive);
+  EXPECT_FALSE(parse("HTTP/1.1 200 OK\r\nconnection: upgrade, CLOSE\r\n" + empty).keep_alive);
+  EXPECT_TRUE(parse("HTTP/1.1 200\r\nCONTENT-LENGTH:  0 \r\n\r\n").done);
+}
+
+TEST(ResponseParser, TransferEncodingOverridesContentLength) {
+  const auto both = parse(
+      "HTTP/1.1 200 OK\r\nContent-Length: 100\r\nTransfer-Encoding: chunked\r\n\r\n"
+      "2\r\nok\r\n0\r\n\r\n");
+  EXPECT_TRUE(both.done);
+  EXPECT_EQ(both.response.body, "ok");
+  EXPECT_FALSE(both.keep_alive);  // both framings: not reused
+  const auto gzip = parse("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\nzz", 4, false, true);
+  EXPECT_TRUE(gzip.done);
+  EXPECT_EQ(gzip.response.body, "zz");
+  EXPECT_FALSE(gzip.keep_alive);
+}
+
+TEST(ResponseParser, AHeadInPartsIsReadAgainWhole) {
+  // The same Content-Length twice is fine; a head read again must not see it as a conflict.
+  const auto parsed =
+      parse("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok", 7);
+  ASSERT_FALSE(parsed.error) << parsed.error.message();
+  EXPECT_EQ(parsed.response.body, "ok");
+}
+
+TEST(ResponseParser, MalformedResponsesAreErrors) {
+  const std::string end = "\r\n\r\n";
+  const std::pair<std::string, Error> cases[] = {
+      {"this is not http" + end, Error::bad_version},
+      {"HTTP/2.0 200 OK" + end, Error::bad_version},
+      {"HTTP/1.1 2x0 OK" + end, Error::bad_status},
+      {"HTTP/1.1 200OK" + end, Error::bad_status},
+      {"HTTP/1.1 200 OK\r\nBad Name: x" + end, Error::bad_field},
+      {"HTTP/1.1 200 OK\r\nNo colon" + end, Error::bad_field},
+      {"HTTP/1.1 200 OK\r\n: empty name" + end, Error::bad_field},
+      {"HTTP/1.1 200 OK\nServer: x" + end, Error::bad_line_ending},
+      {"HTTP/1.1 200 OK\r\nContent-Length: abc" + end, Error::bad_content_length},
+      {"HTTP/1.1 200 OK\r\nContent-Length: -1" + end, Error::bad_content_length},
+      {"HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2" + end,
+       Error::bad_content_length},
+      {"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked" + end + "zz\r\n", Error::bad_chunk},
+      {"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked" + end + "2\r\nokX", Error::bad_chunk},
+      {"HTTP/1.1 200 OK\r\nX: " + std::string(ResponseParser::head_limit, 'a') + end,
+       Error::header_limit},
+  };
+  for (const auto& [wire, expected] : cases) {
+    for (const std::size_t step : {std::size_t{1}, std::size_t{1} << 20}) {
+      const auto parsed = parse(wire, step);
+      EXPECT_EQ(parsed.error, expected) << wire.substr(0, 60) << " step " << step;
+      EXPECT_FALSE(parsed.done);
+    }
+  }
+}
+
+TEST(ResponseParser, TooManyFieldLinesExceedTheHeadLimit) {
+  std::string wire = "HTTP/1.1 200 OK\r\n";
+  while (wire.size() <= ResponseParser::head_limit) wire += "X-Filler: 0123456789\r\n";
+  EXPECT_EQ(parse(wire + "\r\n").error, Error::header_limit);
+}
+
+TEST(ResponseParser, EndOfConnectionCutsAFramedBodyShort) {
+  ResponseParser parser;
+  model::Response response;
+  parser.start(response, false, false);
+  boost::system::error_code error;
+  const std::string partial = "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n0123";
+  EXPECT_EQ(parser.put(partial, error), partial.size());
+  EXPECT_TRUE(parser.got_some());
+  EXPECT_FALSE(parser.put_eof());
+  EXPECT_EQ(response.body_bytes, 4U);
+  EXPECT_EQ(response.body, "");  // not kept unless asked
+}
+
+}  // namespace
+}  // namespace stampede::client
