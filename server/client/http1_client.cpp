@@ -123,8 +123,10 @@ class Http1Client final : public Client, Watchdog::Guarded {
     } else {
       stream_.emplace(executor_);
     }
+    // Iterators, not the vector: the range overload copies the vector for every connection.
+    const auto& endpoints = setup_.endpoints;
     const auto [error, endpoint] =
-        co_await net::async_connect(socket(), setup_.endpoints, as_tuple);
+        co_await net::async_connect(socket(), endpoints.begin(), endpoints.end(), as_tuple);
     if (error) co_return fail(response, Phase::connect, error);
     boost::system::error_code ignored;
     socket().set_option(net::ip::tcp::no_delay(true), ignored);
