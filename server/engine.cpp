@@ -6,16 +6,13 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <optional>
-#include <stdexcept>
 #include <variant>
 
-#include "server/client/tls_context.hpp"
 #include "server/thread_pool.hpp"
 #include "server/worker.hpp"
 
@@ -38,17 +35,6 @@ struct Supervision {
   Clock::time_point start;
   std::chrono::milliseconds time_limit;
 };
-
-std::vector<net::ip::tcp::endpoint> resolve(const model::Request& request) {
-  net::io_context context;
-  net::ip::tcp::resolver resolver(context);
-  boost::system::error_code error;
-  const auto results = resolver.resolve(request.host, std::to_string(request.port), error);
-  if (error || results.empty()) {
-    throw std::runtime_error("cannot resolve '" + request.host + "': " + error.message());
-  }
-  return {results.begin(), results.end()};
-}
 
 /// Once a second, asks every thread to send its Tick to the collector. It never waits on the
 /// channel itself, so stopping the run cancels a timer, never a channel operation.
@@ -100,46 +86,37 @@ net::awaitable<StopReason> supervise(Supervision s) {
   co_return std::visit([](StopReason reason) { return reason; }, first);
 }
 
-statistics::RunInfo run_info(const model::Request& request, const model::Plan& plan,
-                             unsigned threads) {
-  return {request.scheme == model::Scheme::https ? "https" : "http",
-          request.host,
-          request.port,
-          request.target,
-          plan.users,
-          plan.requests_per_user,
-          threads,
-          request.keep_alive};
+statistics::RunInfo run_info(const Flow& flow, const model::Plan& plan, unsigned threads) {
+  const auto& first = flow.steps().front().request;
+  statistics::RunInfo info{first.scheme == model::Scheme::https ? "https" : "http",
+                           first.host,
+                           first.port,
+                           first.target,
+                           plan.users,
+                           plan.requests_per_user,
+                           threads,
+                           first.keep_alive,
+                           {}};
+  for (const auto& step : flow.steps()) info.steps.push_back(step.name);
+  return info;
 }
 
 }  // namespace
 
-Engine::Engine(model::Request request, model::Plan plan,
+Engine::Engine(std::vector<model::Request> steps, model::Plan plan,
                std::shared_ptr<const verify::Verifier> verifier)
-    : request_(std::move(request)),
-      plan_(plan),
+    : plan_(plan),
       verifier_(std::move(verifier)),
-      prepared_(client::prepare(request_)) {
-  if (request_.scheme == model::Scheme::https) {
-    tls_.emplace(client::make_tls_context(request_.insecure));
-  }
-  setup_.endpoints = resolve(request_);
-  setup_.host = request_.host;
-  setup_.tls = tls_ ? &*tls_ : nullptr;
-  setup_.timeout = plan_.request_timeout;
-  setup_.keep_alive = request_.keep_alive;
-  setup_.follow_redirects_of = request_.follow_redirects ? &request_ : nullptr;
-  setup_.keep_body = verifier_->needs_body();
-  setup_.insecure = request_.insecure;
-  setup_.debug_budget = static_cast<int>(plan_.debug_exchanges);
-}
+      flow_(std::move(steps), plan_, verifier_->needs_body()) {}
 
 statistics::Summary Engine::run(const statistics::TickHandler& on_tick) {
   const auto threads = static_cast<unsigned>(
       std::max<std::uint64_t>(1, std::min<std::uint64_t>(plan_.threads, plan_.users)));
   std::vector<Shard> shards(threads);
+  const auto steps = flow_.steps().size();
+  for (auto& shard : shards) shard.steps.resize(steps > 1 ? steps : 0);
   net::io_context main(1);
-  statistics::Collector collector(main.get_executor(), threads, run_info(request_, plan_, threads),
+  statistics::Collector collector(main.get_executor(), threads, run_info(flow_, plan_, threads),
                                   on_tick);
   // Declared before the pool: users' clients, destroyed with the pool, unregister from them.
   std::vector<std::unique_ptr<client::Watchdog>> watchdogs;
@@ -157,8 +134,8 @@ statistics::Summary Engine::run(const statistics::TickHandler& on_tick) {
     auto& shard = shards[user % threads];
     ++shard.users_running;
     net::co_spawn(pool.context(user % threads),
-                  run_user({&shard, &setup_, &prepared_, verifier_.get(),
-                            watchdogs[user % threads].get(), plan_.requests_per_user, on_finish}),
+                  run_user({&shard, &flow_, verifier_.get(), watchdogs[user % threads].get(),
+                            plan_.requests_per_user, on_finish}),
                   net::detached);
   }
 

@@ -2,11 +2,11 @@
 #pragma once
 
 #include <memory>
-#include <optional>
+#include <vector>
 
 #include "model/plan.hpp"
 #include "model/request.hpp"
-#include "server/client/client.hpp"
+#include "server/flow.hpp"
 #include "server/statistics/collector.hpp"
 #include "verify/verifier.hpp"
 
@@ -15,9 +15,10 @@ namespace stampede::server {
 /// One load test. The engine never prints: it reports through the tick handler and its result.
 class Engine {
  public:
-  /// Resolves the host and prepares the request and TLS context. Throws std::runtime_error
-  /// when the run cannot start at all (the host does not resolve).
-  Engine(model::Request request, model::Plan plan,
+  /// Resolves the hosts and prepares the requests and TLS contexts. `steps`: one request, or
+  /// a flow's requests in the order each user sends them. Throws std::runtime_error when the
+  /// run cannot start at all (a host does not resolve).
+  Engine(std::vector<model::Request> steps, model::Plan plan,
          std::shared_ptr<const verify::Verifier> verifier);
 
   /// Runs until every user is done, the run's time limit passes, or SIGINT/SIGTERM arrives;
@@ -25,12 +26,9 @@ class Engine {
   statistics::Summary run(const statistics::TickHandler& on_tick);
 
  private:
-  model::Request request_;
   model::Plan plan_;
   std::shared_ptr<const verify::Verifier> verifier_;
-  std::optional<boost::asio::ssl::context> tls_;
-  client::ClientSetup setup_;
-  client::PreparedRequest prepared_;
+  Flow flow_;
 };
 
 }  // namespace stampede::server

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "server/statistics/collector.hpp"
 
@@ -10,19 +11,30 @@ namespace stampede::server {
 /// Per-thread state. Only the owning thread reads or writes it while the run is on, so
 /// recording a request costs no lock and no atomic.
 struct Shard {
-  statistics::Metrics metrics;  ///< since the last tick
+  statistics::Metrics metrics;             ///< since the last tick
+  std::vector<statistics::Metrics> steps;  ///< per step of a flow, since the last tick
   std::uint64_t users_running = 0;
   std::uint64_t in_flight = 0;  ///< requests sent and not yet recorded
 
+  /// Counts one exchange of flow step `step` (a run of one request has no per-step metrics).
+  void record(std::size_t step, const model::Result& result) {
+    metrics.add(result);
+    if (!steps.empty()) steps[step].add(result);
+  }
+
   /// Hands over the metrics since the last tick and starts a new interval.
   statistics::Tick take() {
-    statistics::Tick tick{std::move(metrics), users_running, in_flight};
+    statistics::Tick tick{std::move(metrics), std::move(steps), users_running, in_flight};
     metrics = statistics::Metrics{};
+    steps = std::vector<statistics::Metrics>(tick.steps.size());
     return tick;
   }
 
   /// Takes back a Tick the collector could not accept, so no count is lost.
-  void give_back(statistics::Tick tick) { metrics.merge(tick.delta); }
+  void give_back(statistics::Tick tick) {
+    metrics.merge(tick.delta);
+    for (std::size_t i = 0; i < tick.steps.size(); ++i) steps[i].merge(tick.steps[i]);
+  }
 };
 
 }  // namespace stampede::server

@@ -29,16 +29,23 @@ model::Result to_result(const model::Response& response, std::chrono::nanosecond
 }
 
 net::awaitable<void> run_user(UserTask task) {
-  auto client = client::make_client(co_await net::this_coro::executor, *task.setup, *task.watchdog);
+  const auto executor = co_await net::this_coro::executor;
+  std::vector<std::unique_ptr<client::Client>> clients;  // one connection per origin
+  for (const auto& origin : task.flow->origins()) {
+    clients.push_back(client::make_client(executor, origin->setup, *task.watchdog));
+  }
   model::Response response;
   Shard& shard = *task.shard;
-  for (std::uint64_t sent = 0; task.requests == 0 || sent < task.requests; ++sent) {
-    ++shard.in_flight;
-    const auto start = Clock::now();
-    co_await client->exchange(*task.request, response);
-    const auto latency = Clock::now() - start;  // the clock stops before verification
-    --shard.in_flight;
-    shard.metrics.add(to_result(response, latency, *task.verifier));
+  const auto& steps = task.flow->steps();
+  for (std::uint64_t round = 0; task.requests == 0 || round < task.requests; ++round) {
+    for (std::size_t step = 0; step < steps.size(); ++step) {
+      ++shard.in_flight;
+      const auto start = Clock::now();
+      co_await clients[steps[step].origin]->exchange(steps[step].prepared, response);
+      const auto latency = Clock::now() - start;  // the clock stops before verification
+      --shard.in_flight;
+      shard.record(step, to_result(response, latency, *task.verifier));
+    }
   }
   --shard.users_running;
   task.on_finish();

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "server/client/client.hpp"
+#include "server/flow.hpp"
 #include "server/shard.hpp"
 #include "verify/verifier.hpp"
 
@@ -14,16 +15,16 @@ namespace stampede::server {
 /// Everything a user needs; the engine owns all of it for longer than any user runs.
 struct UserTask {
   Shard* shard = nullptr;
-  const client::ClientSetup* setup = nullptr;
-  const client::PreparedRequest* request = nullptr;
+  const Flow* flow = nullptr;
   const verify::Verifier* verifier = nullptr;
   client::Watchdog* watchdog = nullptr;  ///< the user's thread's
 
-  std::uint64_t requests = 0;       ///< 0: until the run is stopped
+  std::uint64_t requests = 0;       ///< rounds of the flow's steps; 0: until the run is stopped
   std::function<void()> on_finish;  ///< called on the user's thread when it is done
 };
 
-/// The user loop: exchange -> measure -> verify -> record, `requests` times.
+/// The user loop: for each step of the flow in turn, exchange -> measure -> verify -> record;
+/// `requests` rounds.
 boost::asio::awaitable<void> run_user(UserTask task);
 
 /// The Result the statistics keep for one exchange: latency is the exchange alone, and a

@@ -28,8 +28,6 @@ struct ClientSetup {
   net::ssl::context* tls = nullptr;                            ///< null for plain http
   std::chrono::nanoseconds timeout{std::chrono::seconds(30)};  ///< one whole exchange
   bool keep_alive = false;
-  /// The user's request; -redirect builds the next hop's request from it (null: no redirects).
-  const model::Request* follow_redirects_of = nullptr;
   bool keep_body = false;  ///< the verifier reads bodies
   bool insecure = false;   ///< certificates are not checked (a failure hint says so otherwise)
   /// Each failure kind's first occurrence is logged once with its message, for the user.

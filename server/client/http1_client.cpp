@@ -64,7 +64,7 @@ class Http1Client final : public Client, Watchdog::Guarded {
     response.clear();
     timed_out_ = false;
     deadline_ = Clock::now() + setup_.timeout;
-    const PreparedRequest* current = &request;
+    const PreparedRequest* current = &request;  // then each redirect hop's
     bool may_retry = true;
     for (int hops = 0;;) {
       const bool reused = stream_.has_value();
@@ -88,7 +88,9 @@ class Http1Client final : public Client, Watchdog::Guarded {
         response.clear();
         continue;
       }
-      if (step != Step::done || (current = next_hop(hops, response)) == nullptr) break;
+      if (step != Step::done) break;
+      current = next_hop(request.follow_redirects_of, hops, response);
+      if (current == nullptr) break;
       may_retry = true;
     }
     deadline_ = Clock::time_point::max();
@@ -207,13 +209,14 @@ class Http1Client final : public Client, Watchdog::Guarded {
   }
 
   /// -redirect: the next same-origin hop's request, or null when this response is the last.
-  const PreparedRequest* next_hop(int& hops, model::Response& response) {
-    const auto* origin = setup_.follow_redirects_of;
+  const PreparedRequest* next_hop(const model::Request* origin, int& hops,
+                                  model::Response& response) {
     if (origin == nullptr || hops == max_redirects || !is_redirect(response.status)) {
       return nullptr;
     }
-    auto next = follow_redirect(*origin, hop_ ? hop_->target : origin->target, response.status,
-                                response.location);
+    // hop_ may still hold an earlier exchange's last hop: the first hop starts from the origin.
+    const std::string_view from = hops == 0 ? std::string_view(origin->target) : hop_->target;
+    auto next = follow_redirect(*origin, from, response.status, response.location);
     if (!next) return nullptr;
     hop_ = std::move(next);
     ++hops;

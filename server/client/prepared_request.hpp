@@ -12,6 +12,9 @@ struct PreparedRequest {
   std::string bytes;       ///< request line, headers and body
   bool head = false;       ///< HEAD: the response has no body whatever its Content-Length says
   bool idempotent = true;  ///< safe to resend when a reused connection turns out closed
+  /// -redirect: the request the redirects start from (null: a 3xx is the result). Set by its
+  /// owner, which keeps that request alive as long as this.
+  const model::Request* follow_redirects_of = nullptr;
 };
 
 /// Serializes `request` as HTTP/1.1 with Host, User-Agent, Accept, Content-Type (for a body,

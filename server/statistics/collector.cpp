@@ -43,6 +43,8 @@ Summary Collector::finish(std::vector<Tick> remainders, std::chrono::nanoseconds
 void Collector::absorb(Tick tick) {
   interval_.merge(tick.delta);
   summary_.total.merge(tick.delta);
+  if (summary_.steps.size() < tick.steps.size()) summary_.steps.resize(tick.steps.size());
+  for (std::size_t i = 0; i < tick.steps.size(); ++i) summary_.steps[i].merge(tick.steps[i]);
   running_ += tick.users_running;
 }
 

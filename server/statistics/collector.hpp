@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "server/statistics/summary.hpp"
 
@@ -14,6 +15,7 @@ namespace stampede::statistics {
 /// What one thread ships per tick: the metrics since its last tick and its users' state.
 struct Tick {
   Metrics delta;
+  std::vector<Metrics> steps;  ///< per step of a flow, since the last tick; empty otherwise
   std::uint64_t users_running = 0;
   std::uint64_t in_flight = 0;
   std::chrono::nanoseconds elapsed{0};  ///< since the run's start, when the tick was asked for

@@ -73,6 +73,24 @@ Json second_json(const Second& second) {
           {"status_codes", codes_json(second.status_codes)}};
 }
 
+/// One object per step of the flow; a run of one request has one step, whose numbers are the
+/// totals.
+Json steps_json(const Summary& summary) {
+  Json json = Json::array();
+  for (std::size_t i = 0; i < summary.info.steps.size(); ++i) {
+    const Metrics& step = summary.steps.empty() ? summary.total : summary.steps.at(i);
+    json.push_back(
+        {{"step", i + 1},
+         {"request", summary.info.steps[i]},
+         {"requests",
+          {{"total", step.completed()}, {"succeeded", step.succeeded}, {"failed", step.failed}}},
+         {"latency_ms", latency_json(step.latency)},
+         {"status_codes", codes_json(step.status_codes)},
+         {"errors", errors_json(step)}});
+  }
+  return json;
+}
+
 Json server_json(const Summary& summary) {
   return {{"software", summary.total.server_software},
           {"scheme", summary.info.scheme},
@@ -111,6 +129,7 @@ std::string json_report(const Summary& summary) {
   json["connections"] = {{"opened", total.connections_opened}};
   json["keep_alive_requests"] = total.keep_alive_responses;
   json["server"] = server_json(summary);
+  json["steps"] = steps_json(summary);
   json["per_second"] = Json::array();
   for (const Second& second : summary.per_second) {
     json["per_second"].push_back(second_json(second));

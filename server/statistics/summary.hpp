@@ -16,11 +16,13 @@ struct RunInfo {
   std::string scheme;  ///< "http" or "https"
   std::string host;
   unsigned short port = 0;
-  std::string path;  ///< ab's "Document Path"
+  std::string path;  ///< ab's "Document Path" (the first step's)
   std::uint64_t users = 0;
   std::uint64_t requests_per_user = 0;
   unsigned threads = 0;
   bool keep_alive = false;
+  /// Each step of a flow, as "METHOD URL"; one entry for a single request.
+  std::vector<std::string> steps;
 };
 
 /// One second of the run (one live row, one `per_second` JSON object).
@@ -41,6 +43,9 @@ enum class StopReason : unsigned char { completed, interrupted, time_limit };
 struct Summary {
   RunInfo info;
   Metrics total;  ///< every request completed so far
+  /// Per step of a flow (aligned with info.steps); empty for a single request, where
+  /// `total` is that step's.
+  std::vector<Metrics> steps;
   std::chrono::nanoseconds elapsed{0};
   std::uint64_t users_running = 0;
   std::uint64_t abandoned = 0;  ///< requests in flight when the run was stopped, not counted

@@ -170,6 +170,23 @@ std::string percentiles(const Histogram& latency) {
   return text;
 }
 
+/// A flow's steps, one line each: how many, how many failed, and their latency.
+std::string steps_table(const Summary& summary) {
+  std::string text = "\nSteps (each user sends them in this order, every round):\n";
+  text += "step  requests    failed   mean ms    p50 ms    p99 ms    max ms  request\n";
+  for (std::size_t i = 0; i < summary.info.steps.size() && i < summary.steps.size(); ++i) {
+    const Metrics& step = summary.steps[i];
+    const Histogram& latency = step.latency;
+    text += pad_left(std::to_string(i + 1), 4) + pad_left(std::to_string(step.completed()), 10) +
+            pad_left(std::to_string(step.failed), 10) + pad_left(ms3(latency.mean()), 10) +
+            pad_left(ms3(static_cast<double>(latency.percentile(50))), 10) +
+            pad_left(ms3(static_cast<double>(latency.percentile(99))), 10) +
+            pad_left(ms3(static_cast<double>(latency.max())), 10) + "  " + summary.info.steps[i] +
+            '\n';
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string text_report(const Summary& summary) {
@@ -178,6 +195,7 @@ std::string text_report(const Summary& summary) {
   text += server_block(summary);
   text += counts_block(summary);
   text += rates_block(summary);
+  if (summary.info.steps.size() > 1) text += steps_table(summary);
   if (summary.total.latency.count() == 0) {
     return text + "\nNo response arrived: no connection times or percentiles.\n";
   }

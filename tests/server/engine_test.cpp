@@ -26,15 +26,18 @@ class Target {
     r.target = std::move(target);
     return r;
   }
+  std::string url(const std::string& target) const {
+    return "http://127.0.0.1:" + std::to_string(server_.port()) + target;
+  }
 
  private:
   target::Server server_;
   std::thread thread_;
 };
 
-statistics::Summary run(model::Request request, model::Plan plan,
+statistics::Summary run(std::vector<model::Request> steps, model::Plan plan,
                         std::vector<statistics::Summary>* ticks = nullptr) {
-  Engine engine(std::move(request), plan, verify::make_verifier("statusCode", 200));
+  Engine engine(std::move(steps), plan, verify::make_verifier("statusCode", 200));
   return engine.run([ticks](const statistics::Summary& now) {
     if (ticks != nullptr) ticks->push_back(now);
   });
@@ -54,7 +57,7 @@ TEST(Engine, EveryRequestIsCountedOnce) {
   for (const bool keep_alive : {false, true}) {
     auto request = target.request("/");
     request.keep_alive = keep_alive;
-    const auto summary = run(request, plan);
+    const auto summary = run({request}, plan);
     EXPECT_EQ(summary.total.succeeded, 210U);
     EXPECT_EQ(summary.total.failed, 0U);
     EXPECT_EQ(summary.total.status_codes.at(200), 210U);
@@ -72,7 +75,7 @@ TEST(Engine, FailuresAreCountedByKindAndStatus) {
   model::Plan plan;
   plan.users = 2;
   plan.requests_per_user = 5;
-  const auto summary = run(target.request("/status/503"), plan);
+  const auto summary = run({target.request("/status/503")}, plan);
   EXPECT_EQ(summary.total.failed, 10U);
   EXPECT_EQ(summary.total.errors_of(model::ErrorKind::verify), 10U);
   EXPECT_EQ(summary.total.status_codes.at(503), 10U);
@@ -85,7 +88,7 @@ TEST(Engine, StalledRequestsTimeOut) {
   plan.requests_per_user = 1;
   plan.request_timeout = std::chrono::milliseconds(200);
   const auto started = std::chrono::steady_clock::now();
-  const auto summary = run(target.request("/delay/5000"), plan);
+  const auto summary = run({target.request("/delay/5000")}, plan);
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(3));
   EXPECT_EQ(summary.total.errors_of(model::ErrorKind::timeout), 2U);
 }
@@ -103,7 +106,7 @@ TEST(Engine, TimeLimitOnATickKeepsEveryCount) {
   request.keep_alive = true;
   for (int attempt = 0; attempt < 3; ++attempt) {
     std::vector<statistics::Summary> ticks;
-    const auto summary = run(request, plan, &ticks);
+    const auto summary = run({request}, plan, &ticks);
     EXPECT_EQ(summary.stop_reason, statistics::StopReason::time_limit);
     EXPECT_GT(summary.total.succeeded, 100U);
     EXPECT_EQ(summary.total.connections_opened, 4U);
@@ -121,7 +124,7 @@ TEST(Engine, TicksArriveOnceASecond) {
   auto request = target.request("/");
   request.keep_alive = true;
   std::vector<statistics::Summary> ticks;
-  const auto summary = run(request, plan, &ticks);
+  const auto summary = run({request}, plan, &ticks);
   ASSERT_EQ(ticks.size(), 2U);
   EXPECT_EQ(ticks[0].per_second.size(), 1U);
   EXPECT_EQ(ticks[1].per_second.size(), 2U);
@@ -131,10 +134,64 @@ TEST(Engine, TicksArriveOnceASecond) {
   EXPECT_EQ(per_second_completed(summary), summary.total.completed());
 }
 
+std::vector<model::Request> kept(std::vector<model::Request> steps) {
+  for (auto& step : steps) step.keep_alive = true;
+  return steps;
+}
+
+TEST(Engine, AFlowCountsEachStepAndSharesAConnectionPerServer) {
+  Target first;
+  Target second;
+  model::Plan plan;
+  plan.users = 3;
+  plan.requests_per_user = 4;
+  plan.threads = 2;
+  const auto summary =
+      run(kept({first.request("/"), first.request("/status/503"), second.request("/json")}), plan);
+  EXPECT_EQ(summary.total.completed(), 36U);
+  ASSERT_EQ(summary.steps.size(), 3U);
+  EXPECT_EQ(summary.steps[0].succeeded, 12U);
+  EXPECT_EQ(summary.steps[0].failed, 0U);
+  EXPECT_EQ(summary.steps[1].failed, 12U);
+  EXPECT_EQ(summary.steps[1].status_codes.at(503), 12U);
+  EXPECT_EQ(summary.steps[2].succeeded, 12U);
+  EXPECT_EQ(summary.steps[2].document_length, std::string(R"({"code":200,"msg":"ok"})").size());
+  EXPECT_EQ(summary.total.connections_opened, 6U);  // one per user and server
+  const std::vector<std::string> names{"GET " + first.url("/"), "GET " + first.url("/status/503"),
+                                       "GET " + second.url("/json")};
+  EXPECT_EQ(summary.info.steps, names);
+}
+
+TEST(Engine, AStoppedFlowsStepsAddUpToItsTotal) {
+  Target target;
+  model::Plan plan;
+  plan.users = 3;
+  plan.requests_per_user = 0;
+  plan.threads = 2;
+  plan.run_timeout = std::chrono::milliseconds(1500);
+  const auto summary = run(kept({target.request("/"), target.request("/json")}), plan);
+  ASSERT_EQ(summary.steps.size(), 2U);
+  EXPECT_GT(summary.total.completed(), 100U);
+  EXPECT_EQ(summary.steps[0].completed() + summary.steps[1].completed(), summary.total.completed());
+  // A user stops between or within rounds: step 1 is ahead of step 2 by at most one a user.
+  EXPECT_LE(summary.steps[1].completed(), summary.steps[0].completed());
+  EXPECT_LE(summary.steps[0].completed() - summary.steps[1].completed(), 3U);
+  EXPECT_EQ(summary.steps[0].latency.count() + summary.steps[1].latency.count(),
+            summary.total.latency.count());
+}
+
+TEST(Engine, ASingleRequestHasNoPerStepMetrics) {
+  Target target;
+  model::Plan plan;
+  const auto summary = run({target.request("/")}, plan);
+  EXPECT_TRUE(summary.steps.empty());
+  EXPECT_EQ(summary.info.steps, std::vector<std::string>{"GET " + target.url("/")});
+}
+
 TEST(Engine, UnresolvableHostThrows) {
   model::Request request;
   request.host = "no-such-host.invalid";
-  EXPECT_THROW(Engine(request, model::Plan{}, verify::make_verifier("statusCode", 200)),
+  EXPECT_THROW(Engine({request}, model::Plan{}, verify::make_verifier("statusCode", 200)),
                std::runtime_error);
 }
 

@@ -19,7 +19,15 @@ using nlohmann::json;
 // 500 requests at 1 ms and 500 at 3 ms (first on a new 0.5 ms connection), 2 timeouts, 2 s.
 Summary sample() {
   Summary s;
-  s.info = {"https", "example.test", 8443, "/api?q=1", 10, 100, 2, true};
+  s.info = {"https",
+            "example.test",
+            8443,
+            "/api?q=1",
+            10,
+            100,
+            2,
+            true,
+            {"GET https://example.test:8443/api?q=1"}};
   Metrics second;
   for (int i = 0; i < 1000; ++i) {
     model::Result r = result(i % 2 == 0 ? 1ms : 3ms, model::ErrorKind::none, i < 990 ? 200 : 503);
@@ -146,6 +154,39 @@ TEST(JsonReport, EmptyRunHasZerosNotNulls) {
   EXPECT_TRUE(report["status_codes"].is_object());
   EXPECT_EQ(report["errors"].size(), model::failure_kinds.size());
   EXPECT_EQ(report["stop_reason"], "completed");
+}
+
+TEST(JsonReport, ASingleRequestIsOneStepWithTheTotals) {
+  const json report = json::parse(json_report(sample()));
+  ASSERT_EQ(report["steps"].size(), 1U);
+  const json& step = report["steps"][0];
+  EXPECT_EQ(step["step"], 1);
+  EXPECT_EQ(step["request"], "GET https://example.test:8443/api?q=1");
+  EXPECT_EQ(step["requests"]["total"], 1002);
+  EXPECT_EQ(step["requests"]["failed"], report["requests"]["failed"]);
+  EXPECT_EQ(step["latency_ms"], report["latency_ms"]);
+  EXPECT_EQ(step["status_codes"], report["status_codes"]);
+  EXPECT_EQ(step["errors"], report["errors"]);
+}
+
+TEST(JsonReport, AFlowHasOneObjectPerStep) {
+  Summary s = sample();
+  s.info.steps = {"POST http://a/login", "GET http://a/cart"};
+  s.steps.resize(2);
+  s.steps[0].add(result(2ms, model::ErrorKind::none, 200));
+  s.steps[1].add(result(4ms, model::ErrorKind::verify, 500));
+  s.steps[1].add(result(1s, model::ErrorKind::timeout, 0));
+  const json report = json::parse(json_report(s));
+  ASSERT_EQ(report["steps"].size(), 2U);
+  EXPECT_EQ(report["steps"][0]["request"], "POST http://a/login");
+  EXPECT_EQ(report["steps"][0]["requests"]["succeeded"], 1);
+  EXPECT_DOUBLE_EQ(report["steps"][0]["latency_ms"]["max"].get<double>(), 2.0);
+  EXPECT_EQ(report["steps"][1]["step"], 2);
+  EXPECT_EQ(report["steps"][1]["requests"]["total"], 2);
+  EXPECT_EQ(report["steps"][1]["requests"]["failed"], 2);
+  EXPECT_EQ(report["steps"][1]["status_codes"]["500"], 1);
+  EXPECT_EQ(report["steps"][1]["errors"]["timeout"], 1);
+  EXPECT_EQ(report["steps"][1]["errors"]["verify"], 1);
 }
 
 TEST(JsonReport, NonFiniteSecondsBecomeZero) {

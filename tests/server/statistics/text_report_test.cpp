@@ -28,7 +28,15 @@ model::Result timed_success() {
 // 1000 identical requests from 10 users over 2 s, against nginx on 127.0.0.1:8080.
 Summary thousand_in_two_seconds() {
   Summary s;
-  s.info = {"http", "127.0.0.1", 8080, "/index.html", 10, 100, 2, false};
+  s.info = {"http",
+            "127.0.0.1",
+            8080,
+            "/index.html",
+            10,
+            100,
+            2,
+            false,
+            {"GET http://127.0.0.1:8080/index.html"}};
   for (int i = 0; i < 1000; ++i) {
     s.total.add(timed_success());
   }
@@ -201,6 +209,26 @@ TEST(TextReport, OnlyFailuresStillSane) {
   EXPECT_TRUE(contains(text, "Failed requests:        5\n"));
   EXPECT_TRUE(contains(text, "tp99: 0.000 ms\n"));
   EXPECT_TRUE(contains(text, "No response arrived"));
+}
+
+TEST(TextReport, StepsTableOnlyForAFlow) {
+  Summary s = thousand_in_two_seconds();
+  EXPECT_FALSE(contains(text_report(s), "Steps"));
+  s.info.steps = {"POST http://127.0.0.1:8080/login", "GET http://127.0.0.1:8080/cart"};
+  s.steps.resize(2);
+  s.steps[0].add(result(std::chrono::milliseconds(2), model::ErrorKind::none, 200));
+  s.steps[1].add(result(std::chrono::milliseconds(4), model::ErrorKind::verify, 500));
+  s.steps[1].add(result(std::chrono::milliseconds(6), model::ErrorKind::none, 200));
+  const std::string text = text_report(s);
+  ASSERT_TRUE(contains(text, "Steps (each user sends them in this order, every round):"));
+  EXPECT_TRUE(contains(text,
+                       "   1         1         0     2.000     2.000     2.000     2.000  POST "
+                       "http://127.0.0.1:8080/login\n"))
+      << text;
+  EXPECT_TRUE(contains(text,
+                       "   2         2         1     5.000     4.014     6.000     6.000  GET "
+                       "http://127.0.0.1:8080/cart\n"))
+      << text;
 }
 
 }  // namespace

@@ -1,0 +1,77 @@
+// Flow: resolves each origin once and serializes each step once, before any user starts.
+#include "server/flow.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <stdexcept>
+
+#include "server/client/tls_context.hpp"
+
+namespace stampede::server {
+
+namespace {
+
+namespace net = boost::asio;
+
+std::vector<net::ip::tcp::endpoint> resolve(const model::Request& request) {
+  net::io_context context;
+  net::ip::tcp::resolver resolver(context);
+  boost::system::error_code error;
+  const auto results = resolver.resolve(request.host, std::to_string(request.port), error);
+  if (error || results.empty()) {
+    throw std::runtime_error("cannot resolve '" + request.host + "': " + error.message());
+  }
+  return {results.begin(), results.end()};
+}
+
+bool same_origin(const model::Request& a, const model::Request& b) {
+  return a.scheme == b.scheme && a.host == b.host && a.port == b.port && a.insecure == b.insecure;
+}
+
+std::string step_name(const model::Request& request) {
+  const bool https = request.scheme == model::Scheme::https;
+  const bool ipv6 = request.host.find(':') != std::string::npos;
+  std::string name = request.method + (https ? " https://" : " http://");
+  name += ipv6 ? "[" + request.host + "]" : request.host;
+  if (request.port != (https ? 443 : 80)) name += ":" + std::to_string(request.port);
+  return name + request.target;
+}
+
+}  // namespace
+
+Flow::Flow(std::vector<model::Request> requests, const model::Plan& plan, bool keep_body) {
+  steps_.reserve(requests.size());
+  for (auto& request : requests) {
+    const auto origin = origin_of(request, plan, keep_body);
+    auto prepared = client::prepare(request);
+    auto name = step_name(request);
+    steps_.push_back({std::move(request), std::move(prepared), origin, std::move(name)});
+  }
+  for (auto& step : steps_) {
+    if (step.request.follow_redirects) step.prepared.follow_redirects_of = &step.request;
+  }
+}
+
+std::size_t Flow::origin_of(const model::Request& request, const model::Plan& plan,
+                            bool keep_body) {
+  for (std::size_t i = 0; i < steps_.size(); ++i) {
+    if (same_origin(steps_[i].request, request)) return steps_[i].origin;
+  }
+  auto origin = std::make_unique<Origin>();
+  if (request.scheme == model::Scheme::https) {
+    origin->tls.emplace(client::make_tls_context(request.insecure));
+  }
+  auto& setup = origin->setup;
+  setup.endpoints = resolve(request);
+  setup.host = request.host;
+  setup.tls = origin->tls ? &*origin->tls : nullptr;
+  setup.timeout = plan.request_timeout;
+  setup.keep_alive = request.keep_alive;
+  setup.keep_body = keep_body;
+  setup.insecure = request.insecure;
+  setup.debug_budget = static_cast<int>(plan.debug_exchanges);
+  origins_.push_back(std::move(origin));
+  return origins_.size() - 1;
+}
+
+}  // namespace stampede::server

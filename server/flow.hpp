@@ -1,0 +1,53 @@
+// A run's requests (one, or the steps of a flow) and the connection setups they share.
+#pragma once
+
+#include <boost/asio/ssl/context.hpp>
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/plan.hpp"
+#include "model/request.hpp"
+#include "server/client/client.hpp"
+
+namespace stampede::server {
+
+/// Where a user connects: one per scheme, host, port and certificate check among the steps, so
+/// that steps to the same server share a user's connection, as they would in a browser tab.
+struct Origin {
+  std::optional<boost::asio::ssl::context> tls;
+  client::ClientSetup setup;
+};
+
+/// One request of the run, serialized once.
+struct FlowStep {
+  model::Request request;
+  client::PreparedRequest prepared;
+  std::size_t origin = 0;  ///< index into Flow::origins()
+  std::string name;        ///< "GET http://host:port/path", for the report
+};
+
+/// Built before the run (each host resolved, TLS prepared), read-only while it runs. Each
+/// user sends the steps in order, `-n` times.
+class Flow {
+ public:
+  /// `requests` in the order users send them (at least one). Throws std::runtime_error when a
+  /// host does not resolve.
+  Flow(std::vector<model::Request> requests, const model::Plan& plan, bool keep_body);
+  Flow(const Flow&) = delete;
+  Flow& operator=(const Flow&) = delete;
+
+  [[nodiscard]] const std::vector<FlowStep>& steps() const { return steps_; }
+  [[nodiscard]] const std::vector<std::unique_ptr<Origin>>& origins() const { return origins_; }
+
+ private:
+  std::size_t origin_of(const model::Request& request, const model::Plan& plan, bool keep_body);
+
+  std::vector<FlowStep> steps_;  ///< never resized after construction: prepared requests
+                                 ///< point at their step's request (for -redirect)
+  std::vector<std::unique_ptr<Origin>> origins_;
+};
+
+}  // namespace stampede::server
