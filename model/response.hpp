@@ -17,6 +17,7 @@ struct Response {
   std::string body;                  ///< kept only when the verifier needs it
   std::string server;                ///< the Server header, for the report
   std::string location;              ///< the Location header (followed with -redirect)
+  std::string content_encoding;      ///< the Content-Encoding header (decoded with --compressed)
   std::uint64_t bytes_received = 0;  ///< header and body bytes on the wire
   std::uint64_t body_bytes = 0;      ///< body bytes (ab's "HTML transferred")
   std::uint64_t bytes_sent = 0;
@@ -31,6 +32,7 @@ struct Response {
     status = 0;
     body.clear();
     location.clear();
+    content_encoding.clear();
     bytes_received = body_bytes = bytes_sent = 0;
     new_connection = keep_alive = false;
     connect = waiting = std::chrono::nanoseconds{0};

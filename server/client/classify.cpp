@@ -4,11 +4,14 @@
 #include <boost/asio/ssl/error.hpp>
 #include <boost/beast/http/error.hpp>
 
+#include "server/client/content_decoding.hpp"
+
 namespace stampede::client {
 
 model::ErrorKind classify(Phase phase, const boost::system::error_code& error) {
   using model::ErrorKind;
-  if (error.category() == make_error_code(boost::beast::http::error::need_more).category()) {
+  if (error.category() == make_error_code(boost::beast::http::error::need_more).category() ||
+      error.category() == content_decoding_category()) {
     return ErrorKind::protocol;
   }
   const bool tls_category = error.category() == boost::asio::error::get_ssl_category();

@@ -13,6 +13,7 @@
 
 #include "server/client/classify.hpp"
 #include "server/client/client.hpp"
+#include "server/client/content_decoding.hpp"
 #include "server/client/redirect.hpp"
 #include "server/client/response_parser.hpp"
 
@@ -205,6 +206,13 @@ class Http1Client final : public Client, Watchdog::Guarded {
     if (debugging_) log_exchange(request);
     response.keep_alive = parser_.keep_alive();
     if (!setup_.keep_alive || !response.keep_alive) close();
+    if (request.decode_body && setup_.keep_body && !response.content_encoding.empty()) {
+      const auto error = decode_content(response.content_encoding, response.body);
+      if (error) {
+        fail(response, Phase::read, error);
+        return Step::failed;
+      }
+    }
     return Step::done;
   }
 

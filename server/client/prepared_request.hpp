@@ -15,6 +15,8 @@ struct PreparedRequest {
   /// -redirect: the request the redirects start from (null: a 3xx is the result). Set by its
   /// owner, which keeps that request alive as long as this.
   const model::Request* follow_redirects_of = nullptr;
+  /// --compressed: the body is decoded (Content-Encoding undone) before a verifier reads it.
+  bool decode_body = false;
 };
 
 /// Serializes `request` as HTTP/1.1 with Host, User-Agent, Accept, Content-Type (for a body,

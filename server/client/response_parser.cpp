@@ -84,6 +84,7 @@ bool has_empty_line(std::string_view data, std::size_t from) {
 void ResponseParser::start(model::Response& response, bool keep_body, bool head_request) {
   *this = ResponseParser{};
   response_ = &response;
+  response.content_encoding.clear();  // a 1xx or a redirect hop before may have set it
   keep_body_ = keep_body;
   head_request_ = head_request;
   state_ = State::head;
@@ -206,7 +207,9 @@ void ResponseParser::parse_field(std::string_view line, boost::system::error_cod
   }
   const auto name = line.substr(0, colon);
   // Only these lengths can name a field read here: the others are skipped at once.
-  if (colon != 6 && colon != 8 && colon != 10 && colon != 14 && colon != 17) return;
+  if (colon != 6 && colon != 8 && colon != 10 && colon != 14 && colon != 16 && colon != 17) {
+    return;
+  }
   const auto value = trim(line.substr(colon + 1));
   if (iequals(name, "content-length")) {
     std::uint64_t length = 0;
@@ -233,6 +236,8 @@ void ResponseParser::parse_field(std::string_view line, boost::system::error_cod
     response_->server.assign(value);  // reuses the string's capacity: no allocation after the first
   } else if (iequals(name, "location")) {
     response_->location.assign(value);
+  } else if (iequals(name, "content-encoding")) {
+    response_->content_encoding.assign(value);
   }
 }
 

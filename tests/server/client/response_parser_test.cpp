@@ -73,6 +73,9 @@ TEST(ResponseParser, AnySplitOfTheBytesGivesTheSameResponse) {
   const auto parsed = parse(chunked);
   EXPECT_EQ(parsed.response.body, "hello world");
   EXPECT_EQ(parsed.response.location, "/next");
+  EXPECT_EQ(parse("HTTP/1.1 200 OK\r\nContent-Encoding:  gzip \r\nContent-Length: 0\r\n\r\n")
+                .response.content_encoding,
+            "gzip");
   EXPECT_TRUE(parsed.keep_alive);
 }
 
