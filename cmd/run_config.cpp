@@ -2,11 +2,11 @@
 #include "cmd/run_config.hpp"
 
 #include <algorithm>
-#include <boost/url/parse.hpp>
-#include <charconv>
 #include <fstream>
 #include <sstream>
 #include <thread>
+
+#include "curl/url.hpp"
 
 namespace stampede::cmd {
 
@@ -43,37 +43,16 @@ model::Plan make_plan(const Options& options) {
   return plan;
 }
 
-/// Boost.URL wraps ports above 65535 silently, so the digits are checked here.
-unsigned short parse_port(std::string_view digits, std::string_view url) {
-  unsigned port = 0;
-  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), port);
-  if (error != std::errc{} || end != digits.data() + digits.size() || port < 1 || port > 65535) {
-    throw UsageError("bad port in URL '" + std::string(url) + "' (use 1-65535)");
+/// The URL as curl reads it; a bad one is a usage error here.
+void apply_url(std::string_view url, model::Request& request) {
+  try {
+    (void)curl::apply_url(url, request);
+  } catch (const curl::UrlError& error) {
+    throw UsageError(error.what());
   }
-  return static_cast<unsigned short>(port);
 }
 
 }  // namespace
-
-void apply_url(std::string_view url, model::Request& request) {
-  const std::string text =
-      url.find("://") == std::string_view::npos ? "http://" + std::string(url) : std::string(url);
-  const auto parsed = boost::urls::parse_uri(text);
-  const auto hint = " (expected http://host[:port]/path or https://...)";
-  if (!parsed) throw UsageError("malformed URL '" + std::string(url) + "'" + hint);
-  const auto scheme = parsed->scheme();
-  if (scheme != "http" && scheme != "https") {
-    throw UsageError("unsupported scheme '" + std::string(scheme) + "' in '" + std::string(url) +
-                     "' (stampede speaks http:// and https://)");
-  }
-  request.scheme = scheme == "https" ? model::Scheme::https : model::Scheme::http;
-  request.host = parsed->host_address();
-  if (request.host.empty()) throw UsageError("no host in URL '" + std::string(url) + "'" + hint);
-  request.port = request.scheme == model::Scheme::https ? 443 : 80;
-  if (parsed->has_port()) request.port = parse_port(parsed->port(), url);
-  request.target = parsed->encoded_path().empty() ? "/" : std::string(parsed->encoded_path());
-  if (parsed->has_query()) request.target += "?" + std::string(parsed->encoded_query());
-}
 
 RunConfig make_run_config(const Options& options) {
   if (options.url.empty()) throw UsageError("no URL given (use -u http://host:port/path)");

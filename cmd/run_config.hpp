@@ -21,7 +21,4 @@ struct RunConfig {
 /// UsageError naming what is wrong.
 RunConfig make_run_config(const Options& options);
 
-/// Fills scheme, host, port and target of `request` from `url` (a bare host means http://).
-void apply_url(std::string_view url, model::Request& request);
-
 }  // namespace stampede::cmd

@@ -1,4 +1,4 @@
-// Options -> Request/Plan tests: URL forms, bodies from files, header splitting, errors.
+// Options -> Request/Plan tests: bodies from files, header splitting, errors.
 #include "cmd/run_config.hpp"
 
 #include <gtest/gtest.h>
@@ -8,39 +8,6 @@
 
 namespace stampede::cmd {
 namespace {
-
-model::Request url(std::string_view text) {
-  model::Request request;
-  apply_url(text, request);
-  return request;
-}
-
-TEST(ApplyUrl, SchemesPortsAndTargets) {
-  auto r = url("http://127.0.0.1:8080/api?x=1#frag");
-  EXPECT_EQ(r.scheme, model::Scheme::http);
-  EXPECT_EQ(r.host, "127.0.0.1");
-  EXPECT_EQ(r.port, 8080);
-  EXPECT_EQ(r.target, "/api?x=1");
-  r = url("https://localhost");
-  EXPECT_EQ(r.scheme, model::Scheme::https);
-  EXPECT_EQ(r.port, 443);
-  EXPECT_EQ(r.target, "/");
-  r = url("localhost:9000/x");  // a bare host means http://
-  EXPECT_EQ(r.scheme, model::Scheme::http);
-  EXPECT_EQ(r.host, "localhost");
-  EXPECT_EQ(r.port, 9000);
-  EXPECT_EQ(r.target, "/x");
-  r = url("http://[::1]:81/");
-  EXPECT_EQ(r.host, "::1");
-  EXPECT_EQ(r.port, 81);
-}
-
-TEST(ApplyUrl, MalformedUrlsAreUsageErrors) {
-  for (const char* bad :
-       {"http://", "ftp://x/", "http://h:0/", "http://h:99999/", "http://a b/", "://x"}) {
-    EXPECT_THROW(url(bad), UsageError) << bad;
-  }
-}
 
 TEST(MakeRunConfig, DataMakesAPostAndFileBodiesAreRead) {
   const auto path = testing::TempDir() + "stampede_body.json";
