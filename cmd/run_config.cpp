@@ -6,6 +6,7 @@
 #include <sstream>
 #include <thread>
 
+#include "cmd/curl_steps.hpp"
 #include "curl/url.hpp"
 
 namespace stampede::cmd {
@@ -18,16 +19,6 @@ std::string read_file(const std::string& path) {
   std::ostringstream content;
   content << file.rdbuf();
   return content.str();
-}
-
-std::pair<std::string, std::string> split_header(const std::string& header) {
-  const auto colon = header.find(':');
-  if (colon == std::string::npos || colon == 0) {
-    throw UsageError("malformed header '" + header + "' (use -H 'Name: value')");
-  }
-  const auto value_start = header.find_first_not_of(" \t", colon + 1);
-  return {header.substr(0, colon),
-          value_start == std::string::npos ? "" : header.substr(value_start)};
 }
 
 model::Plan make_plan(const Options& options) {
@@ -43,7 +34,23 @@ model::Plan make_plan(const Options& options) {
   return plan;
 }
 
-/// The URL as curl reads it; a bad one is a usage error here.
+/// The request of a run without -p: everything comes from the flags.
+model::Request request_from_flags(const Options& options) {
+  if (options.url.empty())
+    throw UsageError("no URL given (use -u http://host:port/path, or -p FILE)");
+  model::Request request;
+  apply_url(options.url, request);
+  for (const auto& header : options.headers) request.headers.push_back(split_header(header));
+  if (!options.data.empty() || options.has_data) request.body = body_of(options);
+  request.method = !options.method.empty() ? options.method : options.has_data ? "POST" : "GET";
+  request.keep_alive = options.keep_alive;
+  request.follow_redirects = options.redirect;
+  request.insecure = options.insecure;
+  return request;
+}
+
+}  // namespace
+
 void apply_url(std::string_view url, model::Request& request) {
   try {
     (void)curl::apply_url(url, request);
@@ -52,22 +59,33 @@ void apply_url(std::string_view url, model::Request& request) {
   }
 }
 
-}  // namespace
+std::pair<std::string, std::string> split_header(const std::string& header) {
+  const auto colon = header.find(':');
+  if (colon == std::string::npos || colon == 0) {
+    throw UsageError("malformed header '" + header + "' (use -H 'Name: value')");
+  }
+  const auto value_start = header.find_first_not_of(" \t", colon + 1);
+  return {header.substr(0, colon),
+          value_start == std::string::npos ? "" : header.substr(value_start)};
+}
+
+std::string body_of(const Options& options) {
+  return options.data.starts_with("@") ? read_file(options.data.substr(1)) : options.data;
+}
 
 RunConfig make_run_config(const Options& options) {
-  if (options.url.empty()) throw UsageError("no URL given (use -u http://host:port/path)");
   RunConfig config;
-  auto& request = config.request;
-  apply_url(options.url, request);
-  for (const auto& header : options.headers) request.headers.push_back(split_header(header));
-  if (!options.data.empty() || options.has_data) {
-    request.body = options.data.starts_with("@") ? read_file(options.data.substr(1)) : options.data;
+  if (options.curl_file.empty()) {
+    config.steps.push_back(request_from_flags(options));
+  } else {
+    config.steps = curl_steps(options, config.warnings);
   }
-  request.method = !options.method.empty() ? options.method : options.has_data ? "POST" : "GET";
-  request.keep_alive = options.keep_alive;
-  request.follow_redirects = options.redirect;
-  request.insecure = options.insecure;
+  config.request = config.steps.front();
   config.plan = make_plan(options);
+  // The file's --max-time bounds each exchange unless -t says otherwise.
+  if (!options.has_request_timeout && config.request.max_time.count() > 0) {
+    config.plan.request_timeout = config.request.max_time;
+  }
   config.verifier = verify::make_verifier(options.verify, options.code);
   return config;
 }
