@@ -28,7 +28,12 @@ std::vector<Line> cmd_pass(std::string_view text) {
     if (c == '^' && !quoted) {
       in.next();
       if (in.newline_at(0)) in.skip_newline();
-      if (!in.done()) lines.back().push_back({in.next(), where});
+      if (in.newline_at(0)) {  // the byte after a joined line is escaped: a new line in a word
+        in.skip_newline();
+        lines.back().push_back({'\n', where});
+      } else if (!in.done()) {
+        lines.back().push_back({in.next(), where});
+      }
     } else if (in.newline_at(0)) {
       in.skip_newline();
       quoted = false;

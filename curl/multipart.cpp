@@ -42,18 +42,37 @@ std::string type_for(const std::string& filename) {
   return "application/octet-stream";
 }
 
-/// Splits `value;type=T;filename=F` into the value and its parameters.
-std::string take_parameters(std::string value, Part& part) {
-  for (auto semi = value.rfind(';'); semi != std::string::npos; semi = value.rfind(';')) {
-    const std::string_view parameter = std::string_view(value).substr(semi + 1);
-    if (parameter.starts_with("type=")) {
-      part.content_type = parameter.substr(5);
-    } else if (parameter.starts_with("filename=")) {
-      part.filename = parameter.substr(9);
-    } else {
-      break;
-    }
-    value.erase(semi);
+/// curl's word in a -F value: `"quoted"` (with `\"` and `\\`) or up to the next `;`.
+std::string take_word(std::string_view& text) {
+  std::string word;
+  if (!text.starts_with('"')) {
+    const auto end = std::min(text.find(';'), text.size());
+    word = text.substr(0, end);
+    text.remove_prefix(end);
+    return word;
+  }
+  std::size_t i = 1;
+  for (; i < text.size() && text[i] != '"'; ++i) {
+    if (text[i] == '\\' && i + 1 < text.size() && (text[i + 1] == '"' || text[i + 1] == '\\')) ++i;
+    word += text[i];
+  }
+  text.remove_prefix(std::min(i + 1, text.size()));
+  text.remove_prefix(std::min(text.find(';'), text.size()));
+  return word;
+}
+
+/// Splits `value;type=T;filename=F` into the value and its parameters; curl skips the others.
+std::string take_parameters(std::string_view text, Part& part) {
+  auto value = take_word(text);
+  while (text.starts_with(';')) {
+    text.remove_prefix(1);
+    while (text.starts_with(' ')) text.remove_prefix(1);
+    const auto key_end = std::min(text.find('='), text.size());
+    const auto key = text.substr(0, key_end);
+    text.remove_prefix(std::min(key_end + 1, text.size()));
+    const auto parameter = take_word(text);
+    if (key == "type") part.content_type = parameter;
+    if (key == "filename") part.filename = parameter;
   }
   return value;
 }
