@@ -84,7 +84,7 @@ class BashSplitter {
       } else if (c == '\'') {
         read_single(word.text);
       } else if (c == '"') {
-        read_double(word.text);
+        read_double(word.text, in_.where());
       } else if (c == '$' || c == '`') {
         read_dollar(word.text);
       } else {
@@ -115,8 +115,8 @@ class BashSplitter {
     in_.next();
   }
 
-  void read_double(std::string& out) {
-    const auto start = in_.where();
+  /// `"..."`; `start` is where the quote began (at the `$` of `$"..."`).
+  void read_double(std::string& out, Position start) {
     in_.next();
     while (!in_.done() && in_.peek() != '"') {
       const char c = in_.peek();
@@ -151,20 +151,20 @@ class BashSplitter {
   void read_dollar(std::string& out) {
     const char next = in_.peek_or_nul(1);
     if (in_.peek() == '`' || expands(next)) refuse_expansion();
+    const auto start = in_.where();
     if (next == '\'') {
       in_.next();
-      read_ansi_c(out);
+      read_ansi_c(out, start);
     } else if (next == '"') {
       in_.next();
-      read_double(out);
+      read_double(out, start);
     } else {
       out += in_.next();
     }
   }
 
   /// `$'...'`: C escapes. A `\0` ends the string there, as bash's arguments are C strings.
-  void read_ansi_c(std::string& out) {
-    const auto start = in_.where();
+  void read_ansi_c(std::string& out, Position start) {
     in_.next();
     bool truncated = false;
     while (!in_.done() && in_.peek() != '\'') {

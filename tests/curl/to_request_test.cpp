@@ -148,6 +148,7 @@ TEST_F(ToRequest, UploadHeadAndFlags) {
 TEST_F(ToRequest, BadInputIsLocated) {
   EXPECT_EQ(error_of("curl -H 'A: 1'"), "t.curl:1:1: no URL in this curl command");
   EXPECT_TRUE(error_of("\n  curl -d @nope h").starts_with("t.curl:2:11: cannot read file 'nope'"));
+  EXPECT_TRUE(error_of("curl -d @/dev/zero h").starts_with("t.curl:1:9: cannot read file"));
   EXPECT_EQ(error_of("curl -d @- h"),
             "t.curl:1:9: reading from standard input (@-) is not supported (name a file)");
   EXPECT_TRUE(error_of("curl ftp://h/").starts_with("t.curl:1:6: unsupported scheme 'ftp'"));
