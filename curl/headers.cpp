@@ -40,6 +40,12 @@ Headers::Headers(const std::vector<Argument>& arguments, const std::filesystem::
 
 void Headers::read(const Argument& argument, std::vector<Warning>& warnings) {
   const auto& text = argument.value;
+  // curl would send the line break as is, which splits one header into two (or a request into
+  // two): refused rather than replayed.
+  if (text.find_first_of("\r\n") != std::string::npos) {
+    throw ParseError(argument.where, "header '" + trim(text.substr(0, text.find_first_of("\r\n"))) +
+                                         "...' contains a line break");
+  }
   const auto colon = text.find(':');
   if (colon == std::string::npos) {
     const auto name = trim(text);

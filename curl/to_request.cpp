@@ -30,6 +30,17 @@ std::chrono::milliseconds seconds(const Argument& argument, std::string_view opt
   return std::chrono::milliseconds(static_cast<long long>(value * 1000));
 }
 
+/// -X: one HTTP token. curl sends any text, but `GET / HTTP/1.1\r\n...` is not a method.
+std::string method(const Argument& argument) {
+  const auto& text = argument.value;
+  const bool token = !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) {
+    return std::isalnum(c) ||
+           std::string_view("!#$%&'*+-.^_`|~").find(static_cast<char>(c)) != std::string_view::npos;
+  });
+  if (!token) throw ParseError(argument.where, "bad method '" + text + "' (-X takes one word)");
+  return text;
+}
+
 /// curl refuses these mixes ("You can only select one HTTP request method!"), and so do we.
 void check_methods(const CurlCommand& c) {
   const bool post_data = !c.data.empty() && !c.get;
@@ -68,7 +79,7 @@ class Builder {
     r.http_version = c_.http_version;
     if (c_.max_time) r.max_time = seconds(*c_.max_time, "--max-time");
     if (c_.connect_timeout) r.connect_timeout = seconds(*c_.connect_timeout, "--connect-timeout");
-    if (c_.method) r.method = c_.method->value;
+    if (c_.method) r.method = method(*c_.method);
     return r;
   }
 
