@@ -74,6 +74,11 @@ class BashSplitter {
 
   void read_word(Words& command) {
     Word word{{}, in_.where()};
+    // `~` or `~/...` is the user's home directory to bash: an expansion, refused like `$HOME`.
+    if (in_.peek() == '~' &&
+        std::string_view("/ \t\n").find(in_.peek_or_nul(1)) != std::string_view::npos) {
+      refuse_expansion();
+    }
     bool digits_only = true;
     while (!in_.done()) {
       const char c = in_.peek();

@@ -70,6 +70,8 @@ TEST(SplitBash, ErrorsNameLineAndColumn) {
             std::string::npos);
   EXPECT_NE(error_of("curl \"${X}\"").find("1:7: shell expansion"), std::string::npos);
   EXPECT_NE(error_of("curl `id`").find("1:6: shell expansion"), std::string::npos);
+  EXPECT_NE(error_of("curl -T ~/f h").find("1:9: shell expansion"), std::string::npos);
+  EXPECT_EQ(bash("curl a~ '~/x' ~user"), (V{"curl", "a~", "~/x", "~user"}));
   EXPECT_EQ(error_of("curl (a)"), "1:6: unsupported shell syntax '('");
 }
 
