@@ -49,19 +49,19 @@ void note_unsupported(const std::vector<model::Request>& steps,
     return std::any_of(steps.begin(), steps.end(), predicate);
   };
   if (steps.size() > 1) {
-    warnings.push_back("the curl file has " + std::to_string(steps.size()) +
-                       " requests (a flow); this version runs only the first");
+    warnings.emplace_back("the curl file has " + std::to_string(steps.size()) +
+                          " requests (a flow); this version runs only the first");
   }
   if (any([](const auto& s) { return s.http_version == model::HttpVersion::http2; })) {
-    warnings.push_back("--http2 in the curl file: stampede sends HTTP/1.1 for now");
+    warnings.emplace_back("--http2 in the curl file: stampede sends HTTP/1.1 for now");
   }
   if (any([](const auto& s) { return s.connect_timeout.count() > 0; })) {
-    warnings.push_back(
+    warnings.emplace_back(
         "--connect-timeout in the curl file is not applied on its own; -t bounds "
         "the whole exchange, connect included");
   }
   if (any([](const auto& s) { return s.compressed; })) {
-    warnings.push_back(
+    warnings.emplace_back(
         "--compressed in the curl file: Accept-Encoding is sent, but responses "
         "are not decoded (body sizes are the encoded ones)");
   }

@@ -36,18 +36,23 @@ const std::map<std::string_view, DataKind> data_kinds{{"data", DataKind::ascii},
                                                       {"data-urlencode", DataKind::urlencode},
                                                       {"json", DataKind::json}};
 
-/// Records an applied option in `command`; `argument` is null for a flag.
-void apply(CurlCommand& command, std::string_view name, const Argument* argument, bool negated) {
+/// Records an applied option that takes an argument.
+void apply_value(CurlCommand& command, std::string_view name, const Argument& argument) {
   if (const auto s = singles.find(name); s != singles.end()) {
-    command.*(s->second) = *argument;
+    command.*(s->second) = argument;
   } else if (const auto l = lists.find(name); l != lists.end()) {
-    (command.*(l->second)).push_back(*argument);
-  } else if (const auto f = flags.find(name); f != flags.end()) {
-    command.*(f->second) = !negated;
+    (command.*(l->second)).push_back(argument);
   } else if (const auto d = data_kinds.find(name); d != data_kinds.end()) {
-    command.data.push_back({d->second, *argument});
+    command.data.push_back({d->second, argument});
   } else if (name == "form" || name == "form-string") {
-    command.form.push_back({name == "form-string", *argument});
+    command.form.push_back({name == "form-string", argument});
+  }
+}
+
+/// Records an applied flag, or its `--no-` form.
+void apply_flag(CurlCommand& command, std::string_view name, bool negated) {
+  if (const auto f = flags.find(name); f != flags.end()) {
+    command.*(f->second) = !negated;
   } else if (name == "http2" || name == "http1.1") {
     command.http_version = negated           ? model::HttpVersion::any
                            : name == "http2" ? model::HttpVersion::http2
@@ -124,7 +129,11 @@ class Reader {
 
   void use(const OptionSpec& spec, Position where, const Argument* argument, bool negated) {
     if (spec.handling == Handling::applied) {
-      apply(command_, spec.name, argument, negated);
+      if (argument != nullptr) {
+        apply_value(command_, spec.name, *argument);
+      } else {
+        apply_flag(command_, spec.name, negated);
+      }
     } else if (spec.handling == Handling::warned) {
       command_.warnings.push_back(
           {where, "curl option " + spelled(spec) + " is not applied by stampede (ignored)"});
