@@ -143,7 +143,7 @@ class Builder {
     if (c_.user_agent && !c_.user_agent->value.empty()) {
       headers.add_default("User-Agent", c_.user_agent->value);
     }
-    if (c_.referer) {
+    if (c_.referer && !c_.referer->value.empty()) {  // curl sends no Referer for -e ''
       const auto& referer = c_.referer->value;
       // `;auto` only tells curl to update the referer while following redirects.
       headers.add_default(

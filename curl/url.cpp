@@ -50,12 +50,14 @@ std::string apply_url(std::string_view url, model::Request& request) {
   const auto parsed = boost::urls::parse_uri(text);
   const auto hint = " (expected http://host[:port]/path or https://...)";
   if (!parsed) throw UrlError("malformed URL '" + std::string(url) + "'" + hint);
+  // Schemes are case-insensitive (RFC 3986); Boost.URL gives scheme_id for the known ones.
+  const auto id = parsed->scheme_id();
   const auto scheme = parsed->scheme();
-  if (scheme != "http" && scheme != "https") {
+  if (id != boost::urls::scheme::http && id != boost::urls::scheme::https) {
     throw UrlError("unsupported scheme '" + std::string(scheme) + "' in '" + std::string(url) +
                    "' (stampede speaks http:// and https://)");
   }
-  request.scheme = scheme == "https" ? model::Scheme::https : model::Scheme::http;
+  request.scheme = id == boost::urls::scheme::https ? model::Scheme::https : model::Scheme::http;
   request.host = parsed->host_address();
   if (request.host.empty()) throw UrlError("no host in URL '" + std::string(url) + "'" + hint);
   request.port = request.scheme == model::Scheme::https ? 443 : 80;

@@ -104,6 +104,7 @@ TEST_F(ToRequest, IdentityHeaders) {
   EXPECT_EQ(header(r, "Authorization"), "X");  // the user's own header wins, as in curl
   EXPECT_EQ(header(r, "Cookie"), "c=3");
   EXPECT_EQ(header(one("curl http://u:p%21@h/"), "Authorization"), "Basic dTpwIQ==");
+  EXPECT_EQ(header(one("curl -e '' h"), "Referer"), "(none)");
   EXPECT_EQ(header(one("curl -b jar.txt -b x=1 http://127.0.0.1/"), "Cookie"), "sid=abc; x=1");
   EXPECT_EQ(header(one("curl -b jar.txt http://other/"), "Cookie"), "(none)");
   EXPECT_EQ(parse("curl -b missing-jar h").warnings.size(), 1U);

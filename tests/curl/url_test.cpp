@@ -39,6 +39,13 @@ TEST(ApplyUrl, MalformedUrlsAreUrlErrors) {
   }
 }
 
+TEST(ApplyUrl, SchemesIgnoreCase) {
+  model::Request r;
+  (void)apply_url("HTTPS://h/x", r);
+  EXPECT_EQ(r.scheme, model::Scheme::https);
+  EXPECT_EQ(r.port, 443);
+}
+
 TEST(ApplyUrl, DotSegmentsGoAndUserinfoIsReturned) {
   model::Request r;
   EXPECT_EQ(apply_url("http://u:p%40ss@h/a/./b/../c/..", r), "u:p@ss");
