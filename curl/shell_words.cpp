@@ -233,7 +233,9 @@ Dialect detect_dialect(std::string_view text) {
   const bool caret_quote = text.find("^\"") != std::string_view::npos;
   const bool caret_line =
       text.find("^\n") != std::string_view::npos || text.find("^\r\n") != std::string_view::npos;
-  return caret_quote || caret_line ? Dialect::cmd : Dialect::bash;
+  const auto start = std::min(text.find_first_not_of(" \t\r\n"), text.size());
+  const bool windows_curl = text.substr(start).starts_with("curl.exe ");
+  return caret_quote || caret_line || windows_curl ? Dialect::cmd : Dialect::bash;
 }
 
 std::vector<Words> split_commands(std::string_view text) {

@@ -21,7 +21,8 @@ using Words = std::vector<Word>;
 /// The two shells that "Copy as cURL" writes for.
 enum class Dialect : unsigned char { bash, cmd };
 
-/// cmd when the text uses cmd.exe's caret escapes (`^"` or a `^` line end), bash otherwise.
+/// cmd when the text uses cmd.exe's caret escapes (`^"` or a `^` line end) or starts with
+/// `curl.exe`, bash otherwise.
 Dialect detect_dialect(std::string_view text);
 
 /// Splits bash text: single, double and `$'...'` quotes, backslashes, line continuations,

@@ -25,6 +25,19 @@ TEST(Parse, EveryCommandAndUrlIsAStepInOrder) {
   EXPECT_EQ(bash.warnings[0], "flow.txt:2:29: 'echo' is not a curl command; skipped");
 }
 
+TEST(Parse, NextStartsANewRequestAndAByteOrderMarkIsSkipped) {
+  const auto parsed = parse_text(
+      "\xEF\xBB\xBF"
+      "curl -d a=1 http://h/one --next -H 'X: 1' http://h/two -: h/3",
+      "next.txt", ".");
+  ASSERT_EQ(parsed.steps.size(), 3U);
+  EXPECT_EQ(parsed.steps[0].method, "POST");
+  EXPECT_EQ(parsed.steps[1].method, "GET");  // options before --next do not carry over
+  EXPECT_EQ(parsed.steps[1].headers.at(0).first, "X");
+  EXPECT_EQ(parsed.steps[2].target, "/3");
+  EXPECT_TRUE(parsed.warnings.empty());
+}
+
 TEST(Parse, WarningsNameFileLineAndColumn) {
   const auto parsed = parse_text("curl \\\n  --proxy p http://h/", "w.txt", ".");
   ASSERT_EQ(parsed.warnings.size(), 1U);

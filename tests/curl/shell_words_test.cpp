@@ -95,6 +95,7 @@ TEST(DetectDialect, CaretsMeanCmd) {
   EXPECT_EQ(detect_dialect("curl 'a' \\\n -H 'b'"), Dialect::bash);
   EXPECT_EQ(detect_dialect("curl ^\"a^\""), Dialect::cmd);
   EXPECT_EQ(detect_dialect("curl a ^\r\n -H b"), Dialect::cmd);
+  EXPECT_EQ(detect_dialect("\ncurl.exe \"http://h/\" -d \"{\"\"a\"\":1}\""), Dialect::cmd);
   EXPECT_EQ(split_commands("curl ^\"a b^\"").front()[1].text, "a b");
 }
 
