@@ -10,6 +10,7 @@ compare NAME CURL STAMPEDE_LIVE STAMPEDE_PRINTED
 """
 import base64
 import json
+import os
 import re
 import socket
 import sys
@@ -80,7 +81,6 @@ def serve(log, portfile):
     server.settimeout(0.5)
     with open(portfile + ".tmp", "w") as f:
         f.write(str(server.getsockname()[1]))
-    import os
     os.rename(portfile + ".tmp", portfile)
     lock = threading.Lock()
     end = time.time() + 900
