@@ -15,9 +15,13 @@ Examples:
   stampede -c 50 -n 200 -u https://localhost:8443/ -H 'Authorization: Bearer x' -data '{"a":1}' -v json
   stampede -c 10 -n 0 -timeout 30 -k -u http://127.0.0.1:8080/   (as many as fit in 30 s)
   stampede serve --port 8080                                      (the built-in target)
+  stampede -c 10 -n 100 -k -p request.curl.txt                    (replay a "Copy as cURL" file)
 
 What to send:
   -u, --url URL            http:// or https:// URL (a bare host means http://); or give it last
+  -p, --curl FILE          send what a "Copy as cURL" file sends (bash or cmd); -u, -H, -data
+                           and -X given here override the file's
+  --print-request          print the exact bytes of each request and exit, sending nothing
   -H, --header 'K: V'      add a header; repeatable
   -data, --data BODY       request body (makes it a POST); @file reads the body from a file
   -X, --method METHOD      HTTP method (default GET, or POST with -data)

@@ -13,9 +13,16 @@ namespace {
 /// Go's flag package lets a boolean take a value (`-k=true`, go-stress-testing's `-d true`);
 /// program_options does not, so such words are rewritten to `--name=value` first.
 const std::map<std::string, std::string, std::less<>> bool_flags{
-    {"k", "keepalive"}, {"keepalive", "keepalive"}, {"d", "debug"},
-    {"debug", "debug"}, {"redirect", "redirect"},   {"insecure", "insecure"},
-    {"h", "help"},      {"help", "help"},           {"version", "version"}};
+    {"k", "keepalive"},       {"keepalive", "keepalive"},        {"d", "debug"}, {"debug", "debug"},
+    {"redirect", "redirect"}, {"insecure", "insecure"},          {"h", "help"},  {"help", "help"},
+    {"version", "version"},   {"print-request", "print-request"}};
+
+/// go-stress-testing spells its curl-file flag `-p`; `--p` is taken as the same flag.
+std::string rename_alias(std::string_view word) {
+  if (word == "--p") return "--curl";
+  if (word.starts_with("--p=")) return "--curl=" + std::string(word.substr(4));
+  return std::string(word);
+}
 
 bool is_bool_word(std::string_view word) { return word == "true" || word == "false"; }
 
@@ -27,7 +34,7 @@ std::vector<std::string> normalize_bools(std::span<const char* const> args) {
     const auto name = word.substr(dashes, word.find('=') - dashes);
     const auto flag = bool_flags.find(name);
     if (dashes == 0 || word == "-" || word == "--" || flag == bool_flags.end()) {
-      out.emplace_back(word);
+      out.push_back(rename_alias(word));
       continue;
     }
     std::string value = "true";
@@ -51,7 +58,8 @@ po::options_description describe(Options& o) {
       "verify,v", po::value(&o.verify))("code", po::value(&o.code))(
       "redirect", po::value(&o.redirect))("debug", po::value(&o.debug))(
       "insecure", po::value(&o.insecure))("output", po::value(&o.output))(
-      "help", po::value(&o.help))("version", po::value(&o.version));
+      "help", po::value(&o.help))("version", po::value(&o.version))(
+      "curl,p", po::value(&o.curl_file))("print-request", po::value(&o.print_request));
   return d;
 }
 
@@ -99,6 +107,7 @@ Options parse_options(std::span<const char* const> args) {
               values);
     po::notify(values);
     options.has_data = values.count("data") > 0;
+    options.has_request_timeout = values.count("request-timeout") > 0;
   } catch (const po::error& error) {
     rethrow_as_usage(error);
   }

@@ -36,6 +36,9 @@ struct Options {
   bool debug = false;                 ///< -d
   bool insecure = false;              ///< --insecure
   std::string output = "text";        ///< --output text|json
+  std::string curl_file;              ///< -p, --curl: a "Copy as cURL" file to replay
+  bool print_request = false;         ///< --print-request: print the bytes, send nothing
+  bool has_request_timeout = false;   ///< -t was given (it then wins over the file's --max-time)
 };
 
 /// Parses a load run's arguments (argv without the program name). Throws UsageError with a

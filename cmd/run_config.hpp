@@ -2,6 +2,9 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "cmd/options.hpp"
 #include "model/plan.hpp"
@@ -12,16 +15,24 @@ namespace stampede::cmd {
 
 /// A validated load run, ready for the engine.
 struct RunConfig {
-  model::Request request;
+  model::Request request;             ///< what the engine sends: the first step
+  std::vector<model::Request> steps;  ///< every step of a curl file (-p), or just `request`
+  std::vector<std::string> warnings;  ///< what a curl file asks that stampede does not apply
   model::Plan plan;
   std::shared_ptr<const verify::Verifier> verifier;
 };
 
-/// Interprets `options`: parses the URL, reads `-data @file`, splits headers. Throws
-/// UsageError naming what is wrong.
+/// Interprets `options`: parses the URL (or the curl file of -p), reads `-data @file`, splits
+/// headers. Throws UsageError naming what is wrong.
 RunConfig make_run_config(const Options& options);
 
-/// Fills scheme, host, port and target of `request` from `url` (a bare host means http://).
+/// Fills scheme, host, port and target of `request` from `url`; UsageError when it is bad.
 void apply_url(std::string_view url, model::Request& request);
+
+/// `Name: value` -> {Name, value}; UsageError without a colon.
+std::pair<std::string, std::string> split_header(const std::string& header);
+
+/// The -data body: the text, or the file's content for `@file` (UsageError if unreadable).
+std::string body_of(const Options& options);
 
 }  // namespace stampede::cmd

@@ -8,6 +8,7 @@
 #include "cmd/commands.hpp"
 #include "cmd/run_config.hpp"
 #include "model/version.hpp"
+#include "server/client/prepared_request.hpp"
 #include "server/engine.hpp"
 #include "server/statistics/json_report.hpp"
 #include "server/statistics/live_row.hpp"
@@ -32,6 +33,17 @@ void raise_open_file_limit(std::uint64_t users) {
   }
 }
 
+/// --print-request: the exact bytes of each step; with several steps, a line names each one.
+void print_requests(const RunConfig& config) {
+  const auto count = config.steps.size();
+  for (std::size_t i = 0; i < count; ++i) {
+    if (count > 1) std::printf("--- step %zu of %zu\n", i + 1, count);
+    const auto bytes = client::prepare(config.steps[i]).bytes;
+    std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+    if (count > 1) std::fputc('\n', stdout);
+  }
+}
+
 }  // namespace
 
 int run_load(std::span<const char* const> args) {
@@ -49,6 +61,11 @@ int run_load(std::span<const char* const> args) {
   spdlog::set_level(options.debug ? spdlog::level::debug : spdlog::level::warn);
   spdlog::set_pattern("stampede: %l: %v");
   auto config = make_run_config(options);
+  for (const auto& warning : config.warnings) spdlog::warn("{}", warning);
+  if (options.print_request) {
+    print_requests(config);
+    return 0;
+  }
   raise_open_file_limit(config.plan.users);
   const bool json = options.output == "json";
   // With --output json, stdout carries only the document; the live rows go to stderr.

@@ -1,6 +1,7 @@
 // What to send: one request, fully resolved from the command line or a curl file.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <utility>
 #include <vector>
@@ -9,6 +10,9 @@ namespace stampede::model {
 
 /// The scheme decides the client: plain HTTP/1.1 or HTTP/1.1 over TLS.
 enum class Scheme : unsigned char { http, https };
+
+/// The HTTP version the user asked for (curl's --http1.1 / --http2); `any` lets the client pick.
+enum class HttpVersion : unsigned char { any, http1_1, http2 };
 
 /// One request as the user asked for it; clients serialize it once and reuse the bytes.
 struct Request {
@@ -22,6 +26,12 @@ struct Request {
   bool keep_alive = false;  ///< reuse one connection per user (-k)
   bool follow_redirects = false;
   bool insecure = false;  ///< skip TLS certificate verification
+  /// Default headers not to send (curl's `-H 'Accept:'`), matched without regard to case.
+  std::vector<std::string> omit_headers;
+  bool compressed = false;  ///< Accept-Encoding was asked for (--compressed): bodies may be encoded
+  HttpVersion http_version = HttpVersion::any;
+  std::chrono::milliseconds max_time{0};         ///< whole exchange (--max-time); 0: the run's -t
+  std::chrono::milliseconds connect_timeout{0};  ///< connect only (--connect-timeout); 0: none
 };
 
 }  // namespace stampede::model

@@ -57,6 +57,8 @@ PreparedRequest prepare(const model::Request& request) {
   const bool needs_length = !request.body.empty() || request.method == "POST" ||
                             request.method == "PUT" || request.method == "PATCH";
   if (needs_length) message.prepare_payload();
+  // curl's `-H 'Accept:'`: the user asked for a default header not to be sent.
+  for (const auto& name : request.omit_headers) message.erase(name);
   std::ostringstream out;
   out << message;
   const auto& method = request.method;

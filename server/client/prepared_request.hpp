@@ -21,7 +21,7 @@ struct PreparedRequest {
 
 /// Serializes `request` as HTTP/1.1 with Host, User-Agent, Accept, Content-Type (for a body,
 /// unless given), Content-Length and, without keep-alive, `Connection: close`. User headers
-/// replace the defaults of the same name.
+/// replace the defaults of the same name; `omit_headers` are not sent at all.
 PreparedRequest prepare(const model::Request& request);
 
 }  // namespace stampede::client

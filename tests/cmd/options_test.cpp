@@ -68,6 +68,17 @@ TEST(Options, LongFormsAndGoBooleanValues) {
   EXPECT_FALSE(o.debug);
 }
 
+TEST(Options, CurlFileSpellingsAndPrintRequest) {
+  for (const char* flag : {"-p", "--p", "--curl", "-curl"}) {
+    EXPECT_EQ(parse({flag, "req.txt"}).curl_file, "req.txt") << flag;
+  }
+  EXPECT_EQ(parse({"--p=req.txt"}).curl_file, "req.txt");
+  const auto o = parse({"-p", "r", "--print-request", "-t", "2"});
+  EXPECT_TRUE(o.print_request);
+  EXPECT_TRUE(o.has_request_timeout);
+  EXPECT_FALSE(parse({"-p", "r"}).has_request_timeout);
+}
+
 TEST(Options, UrlMayBeTheLastWord) {
   EXPECT_EQ(parse({"-c", "2", "http://h:81/x"}).url, "http://h:81/x");
 }
@@ -94,8 +105,9 @@ TEST(Options, UsageErrorsSayWhatAndHow) {
 
 TEST(Options, EveryHelpedFlagParses) {
   const auto help = help_text();
-  for (const char* flag : {"-u", "-H", "-data", "-X", "-k", "-redirect", "--insecure", "-c", "-n",
-                           "-t", "-timeout", "-cpuNumber", "-v", "-code", "--output", "-d"}) {
+  for (const char* flag :
+       {"-u", "-H", "-data", "-X", "-k", "-redirect", "--insecure", "-c", "-n", "-t", "-timeout",
+        "-cpuNumber", "-v", "-code", "--output", "-d", "-p", "--print-request"}) {
     EXPECT_NE(help.find(flag), std::string::npos) << flag;
   }
 }

@@ -1,4 +1,4 @@
-// Options -> Request/Plan tests: URL forms, bodies from files, header splitting, errors.
+// Options -> Request/Plan tests: bodies from files, header splitting, errors.
 #include "cmd/run_config.hpp"
 
 #include <gtest/gtest.h>
@@ -8,39 +8,6 @@
 
 namespace stampede::cmd {
 namespace {
-
-model::Request url(std::string_view text) {
-  model::Request request;
-  apply_url(text, request);
-  return request;
-}
-
-TEST(ApplyUrl, SchemesPortsAndTargets) {
-  auto r = url("http://127.0.0.1:8080/api?x=1#frag");
-  EXPECT_EQ(r.scheme, model::Scheme::http);
-  EXPECT_EQ(r.host, "127.0.0.1");
-  EXPECT_EQ(r.port, 8080);
-  EXPECT_EQ(r.target, "/api?x=1");
-  r = url("https://localhost");
-  EXPECT_EQ(r.scheme, model::Scheme::https);
-  EXPECT_EQ(r.port, 443);
-  EXPECT_EQ(r.target, "/");
-  r = url("localhost:9000/x");  // a bare host means http://
-  EXPECT_EQ(r.scheme, model::Scheme::http);
-  EXPECT_EQ(r.host, "localhost");
-  EXPECT_EQ(r.port, 9000);
-  EXPECT_EQ(r.target, "/x");
-  r = url("http://[::1]:81/");
-  EXPECT_EQ(r.host, "::1");
-  EXPECT_EQ(r.port, 81);
-}
-
-TEST(ApplyUrl, MalformedUrlsAreUsageErrors) {
-  for (const char* bad :
-       {"http://", "ftp://x/", "http://h:0/", "http://h:99999/", "http://a b/", "://x"}) {
-    EXPECT_THROW(url(bad), UsageError) << bad;
-  }
-}
 
 TEST(MakeRunConfig, DataMakesAPostAndFileBodiesAreRead) {
   const auto path = testing::TempDir() + "stampede_body.json";
@@ -74,6 +41,63 @@ TEST(MakeRunConfig, ExplicitMethodWinsAndPlanComesFromFlags) {
   EXPECT_EQ(config.plan.requests_per_user, 4U);
   EXPECT_EQ(config.plan.threads, 2U);
   EXPECT_EQ(config.plan.request_timeout, std::chrono::milliseconds(1500));
+}
+
+/// A curl file in the test's temp dir.
+std::string curl_file(const std::string& name, const std::string& text) {
+  const auto path = testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(MakeRunConfig, CurlFileStepsWithCommandLineOverrides) {
+  Options options;
+  options.curl_file = curl_file("stampede_flow.curl.txt",
+                                "curl -H 'Accept:' -H 'X-A: file' -d a=1 -m 1.5 http://h/one\n"
+                                "curl --proxy p http://h/two\n");
+  auto config = make_run_config(options);
+  ASSERT_EQ(config.steps.size(), 2U);
+  EXPECT_EQ(config.request.target, "/one");
+  EXPECT_EQ(config.request.method, "POST");
+  EXPECT_EQ(config.plan.request_timeout, std::chrono::milliseconds(1500));  // the file's -m
+  ASSERT_EQ(config.warnings.size(), 2U);
+  EXPECT_NE(config.warnings[0].find("--proxy is not applied"), std::string::npos);
+  EXPECT_NE(config.warnings[1].find("2 requests (a flow); this version runs only the first"),
+            std::string::npos);
+
+  options.url = "http://other:8080/x";
+  options.headers = {"x-a: flag", "Accept: text/plain", "X-B: 2"};
+  options.data = "z";
+  options.has_data = true;
+  options.method = "PUT";
+  options.keep_alive = true;
+  options.has_request_timeout = true;
+  config = make_run_config(options);
+  const auto& r = config.request;
+  EXPECT_EQ(r.host, "other");
+  EXPECT_EQ(r.target, "/x");
+  EXPECT_EQ(r.method, "PUT");
+  EXPECT_EQ(r.body, "z");
+  EXPECT_TRUE(r.keep_alive);
+  EXPECT_TRUE(r.omit_headers.empty());  // -H Accept here undoes the file's -H 'Accept:'
+  const std::vector<std::pair<std::string, std::string>> headers{
+      {"X-A", "flag"},
+      {"Content-Type", "application/x-www-form-urlencoded"},
+      {"Accept", "text/plain"},
+      {"X-B", "2"}};
+  EXPECT_EQ(r.headers, headers);
+  EXPECT_EQ(config.plan.request_timeout, std::chrono::seconds(30));  // -t wins
+}
+
+TEST(MakeRunConfig, BadCurlFileIsAUsageErrorWithItsPlace) {
+  Options options;
+  options.curl_file = curl_file("stampede_bad.curl.txt", "curl \\\n  -H 'X");
+  try {
+    (void)make_run_config(options);
+    FAIL() << "no error";
+  } catch (const UsageError& error) {
+    EXPECT_EQ(std::string(error.what()), options.curl_file + ":2:6: unterminated single quote (')");
+  }
 }
 
 TEST(MakeRunConfig, BadInputIsAUsageError) {

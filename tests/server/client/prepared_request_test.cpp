@@ -55,6 +55,18 @@ TEST(Prepare, FormDefaultContentTypeIpv6HostAndHead) {
             std::string::npos);
 }
 
+TEST(Prepare, OmittedDefaultHeadersAreNotSent) {
+  auto r = request();
+  r.method = "PUT";
+  r.body = "x";
+  r.omit_headers = {"accept", "User-Agent", "Content-Type"};
+  r.headers = {{"X-Empty", ""}};
+  const auto bytes = prepare(r).bytes;
+  EXPECT_EQ(bytes,
+            "PUT /api?x=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nX-Empty: \r\n"
+            "Connection: close\r\nContent-Length: 1\r\n\r\nx");
+}
+
 TEST(Prepare, OnlyIdempotentMethodsMayBeResent) {
   auto r = request();
   for (const char* method : {"GET", "HEAD", "PUT", "DELETE", "OPTIONS"}) {

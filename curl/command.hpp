@@ -1,0 +1,74 @@
+// One curl command's words read as curl reads them: options with their arguments, and URLs.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "curl/shell_words.hpp"
+#include "model/request.hpp"
+
+namespace stampede::curl {
+
+/// An option's argument (or a URL) and where it starts.
+struct Argument {
+  std::string value;
+  Position where;
+};
+
+/// The five ways curl takes a request body from -d and its kin.
+enum class DataKind : unsigned char {
+  ascii,      ///< -d, --data, --data-ascii: `@file` with CR and LF removed
+  raw,        ///< --data-raw: no `@` meaning
+  binary,     ///< --data-binary: `@file` as is
+  urlencode,  ///< --data-urlencode: `content`, `=content`, `name=content`, `@file`, `name@file`
+  json,       ///< --json: as binary, pieces joined without `&`, JSON content type
+};
+
+/// One -d-like option.
+struct DataArgument {
+  DataKind kind;
+  Argument argument;
+};
+
+/// One -F (`literal` false) or --form-string (`literal` true).
+struct FormArgument {
+  bool literal;
+  Argument argument;
+};
+
+/// Something stampede will not do as curl would; the user is told, the run goes on.
+struct Warning {
+  Position where;
+  std::string text;
+};
+
+/// A curl command as curl understood it; later single-valued options win, as in curl.
+struct CurlCommand {
+  Position where;  ///< of the word `curl`
+  std::vector<Argument> urls;
+  std::optional<Argument> method;  ///< -X
+  std::vector<Argument> headers;   ///< -H, in order
+  std::vector<DataArgument> data;  ///< -d and its kin, in order
+  std::vector<FormArgument> form;  ///< -F and --form-string, in order
+  std::vector<Argument> cookies;   ///< -b: `name=value` strings or cookie files
+  std::optional<Argument> user;    ///< -u user:password
+  std::optional<Argument> user_agent;
+  std::optional<Argument> referer;
+  std::optional<Argument> upload_file;  ///< -T
+  std::optional<Argument> max_time;
+  std::optional<Argument> connect_timeout;
+  bool get = false;  ///< -G: data goes into the query string
+  bool head = false;
+  bool insecure = false;
+  bool compressed = false;
+  bool location = false;
+  model::HttpVersion http_version = model::HttpVersion::any;
+  std::vector<Warning> warnings;
+};
+
+/// Reads one command (`words[0]` is curl). Throws ParseError (no file name) at an option curl
+/// does not know or one that lacks its argument.
+CurlCommand read_command(const Words& words);
+
+}  // namespace stampede::curl

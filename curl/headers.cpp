@@ -1,0 +1,121 @@
+// Headers: -H parsing (values, empty values, removals, @file) and curl's own defaults after it.
+#include "curl/headers.hpp"
+
+#include <strings.h>
+#include <algorithm>
+#include <sstream>
+
+#include "curl/files.hpp"
+
+namespace stampede::curl {
+
+namespace {
+
+bool same_name(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
+}
+
+std::string trim(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  const auto last = text.find_last_not_of(" \t\r\n");
+  return std::string(text.substr(first, last - first + 1));
+}
+
+}  // namespace
+
+Headers::Headers(const std::vector<Argument>& arguments, const std::filesystem::path& base,
+                 std::vector<Warning>& warnings) {
+  for (const auto& argument : arguments) {
+    if (!argument.value.starts_with("@")) {
+      read(argument, warnings);
+      continue;
+    }
+    std::istringstream lines(read_named_file(base, argument.value.substr(1), argument.where));
+    for (std::string line; std::getline(lines, line);) {
+      if (!trim(line).empty()) read({line, argument.where}, warnings);
+    }
+  }
+}
+
+void Headers::read(const Argument& argument, std::vector<Warning>& warnings) {
+  const auto& text = argument.value;
+  // curl would send the line break as is, which splits one header into two (or a request into
+  // two): refused rather than replayed.
+  if (text.find_first_of("\r\n") != std::string::npos) {
+    throw ParseError(argument.where, "header '" + trim(text.substr(0, text.find_first_of("\r\n"))) +
+                                         "...' contains a line break");
+  }
+  const auto colon = text.find(':');
+  if (colon == std::string::npos) {
+    const auto name = trim(text);
+    if (name.size() > 1 && name.ends_with(';')) {
+      custom_.emplace_back(name.substr(0, name.size() - 1), "");
+    } else {
+      warnings.push_back({argument.where, "header '" + text +
+                                              "' has no ':' and is not sent "
+                                              "(as in curl; use 'Name;' for an empty value)"});
+    }
+    return;
+  }
+  const auto name = trim(std::string_view(text).substr(0, colon));
+  const auto value = trim(std::string_view(text).substr(colon + 1));
+  if (value.empty()) {
+    omitted_.push_back(name);
+  } else {
+    custom_.emplace_back(name, value);
+  }
+}
+
+std::vector<std::pair<std::string, std::string>>::iterator Headers::find(std::string_view name) {
+  return std::find_if(custom_.begin(), custom_.end(),
+                      [name](const auto& header) { return same_name(header.first, name); });
+}
+
+bool Headers::is_omitted(std::string_view name) const {
+  return std::any_of(omitted_.begin(), omitted_.end(),
+                     [name](const std::string& omitted) { return same_name(omitted, name); });
+}
+
+void Headers::add_default(std::string_view name, std::string value) {
+  if (find(name) == custom_.end() && !is_omitted(name))
+    custom_.emplace_back(name, std::move(value));
+}
+
+void Headers::omit_default(std::string_view name) {
+  if (find(name) == custom_.end() && !is_omitted(name)) omitted_.emplace_back(name);
+}
+
+void Headers::replace(std::string_view name, std::string value) {
+  if (const auto found = find(name); found != custom_.end()) {
+    found->second = std::move(value);
+  } else {
+    custom_.emplace_back(name, std::move(value));
+  }
+}
+
+std::optional<std::string> Headers::value(std::string_view name) const {
+  const auto found = std::find_if(custom_.begin(), custom_.end(), [name](const auto& header) {
+    return same_name(header.first, name);
+  });
+  if (found == custom_.end()) return std::nullopt;
+  return found->second;
+}
+
+std::string base64(std::string_view bytes) {
+  static constexpr char alphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  for (std::size_t i = 0; i < bytes.size(); i += 3) {
+    unsigned chunk = static_cast<unsigned char>(bytes[i]) << 16;
+    if (i + 1 < bytes.size()) chunk |= static_cast<unsigned char>(bytes[i + 1]) << 8;
+    if (i + 2 < bytes.size()) chunk |= static_cast<unsigned char>(bytes[i + 2]);
+    out += alphabet[(chunk >> 18) & 63];
+    out += alphabet[(chunk >> 12) & 63];
+    out += i + 1 < bytes.size() ? alphabet[(chunk >> 6) & 63] : '=';
+    out += i + 2 < bytes.size() ? alphabet[chunk & 63] : '=';
+  }
+  return out;
+}
+
+}  // namespace stampede::curl

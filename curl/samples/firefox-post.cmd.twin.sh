@@ -1,0 +1,2 @@
+# The bash twin of firefox-post.cmd.curl.txt.
+curl 'https://tasks.example.com/api/tasks' -X POST -H 'User-Agent: Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:120.0) Gecko/20100101 Firefox/120.0' -H 'Accept: application/json' -H 'Accept-Language: en-US,en;q=0.5' -H 'Content-Type: application/json' -H 'Origin: https://tasks.example.com' -H 'Connection: keep-alive' -H 'Cookie: session=ab12cd34; tz=Europe%2FBerlin' --data-raw '{"title":"Buy milk & eggs","due":"2023-12-01"}'

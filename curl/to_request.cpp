@@ -1,0 +1,174 @@
+// to_requests(): curl's rules for the method, the body and the headers it adds on its own.
+#include "curl/to_request.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include "curl/body.hpp"
+#include "curl/cookies.hpp"
+#include "curl/files.hpp"
+#include "curl/headers.hpp"
+#include "curl/multipart.hpp"
+#include "curl/url.hpp"
+
+namespace stampede::curl {
+
+namespace {
+
+/// What curl 7.88.1 (zlib, brotli, zstd) puts in Accept-Encoding for --compressed.
+constexpr const char* accept_encoding = "deflate, gzip, br, zstd";
+
+std::chrono::milliseconds seconds(const Argument& argument, std::string_view option) {
+  double value = -1;
+  const auto& text = argument.value;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc{} || end != text.data() + text.size() || value < 0) {
+    throw ParseError(argument.where, "bad " + std::string(option) + " '" + text +
+                                         "' (expected a number of seconds)");
+  }
+  return std::chrono::milliseconds(static_cast<long long>(value * 1000));
+}
+
+/// -X: one HTTP token. curl sends any text, but `GET / HTTP/1.1\r\n...` is not a method.
+std::string method(const Argument& argument) {
+  const auto& text = argument.value;
+  const bool token = !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) {
+    return std::isalnum(c) ||
+           std::string_view("!#$%&'*+-.^_`|~").find(static_cast<char>(c)) != std::string_view::npos;
+  });
+  if (!token) throw ParseError(argument.where, "bad method '" + text + "' (-X takes one word)");
+  return text;
+}
+
+/// curl refuses these mixes ("You can only select one HTTP request method!"), and so do we.
+void check_methods(const CurlCommand& c) {
+  const bool post_data = !c.data.empty() && !c.get;
+  const int bodies = (post_data ? 1 : 0) + (c.form.empty() ? 0 : 1) + (c.upload_file ? 1 : 0);
+  if (bodies > 1 || (bodies == 1 && c.head)) {
+    throw ParseError(c.where,
+                     "curl refuses this command: it mixes -d, -F, -T or -I (one method "
+                     "per request)");
+  }
+  if (c.urls.empty()) throw ParseError(c.where, "no URL in this curl command");
+}
+
+class Builder {
+ public:
+  Builder(const CurlCommand& command, const std::filesystem::path& base,
+          std::vector<Warning>& warnings)
+      : c_(command), base_(base), warnings_(warnings) {}
+
+  model::Request build(const Argument& url) {
+    model::Request r;
+    std::string userinfo;
+    try {
+      userinfo = apply_url(url.value, r);
+    } catch (const UrlError& error) {
+      throw ParseError(url.where, error.what());
+    }
+    Headers headers(c_.headers, base_, warnings_);
+    set_body(r, headers);
+    set_identity(r, headers, userinfo);
+    if (c_.compressed) headers.add_default("Accept-Encoding", accept_encoding);
+    r.headers = headers.custom();
+    r.omit_headers = headers.omitted();
+    r.compressed = c_.compressed;
+    r.insecure = c_.insecure;
+    r.follow_redirects = c_.location;
+    r.http_version = c_.http_version;
+    if (c_.max_time) r.max_time = seconds(*c_.max_time, "--max-time");
+    if (c_.connect_timeout) r.connect_timeout = seconds(*c_.connect_timeout, "--connect-timeout");
+    if (c_.method) r.method = method(*c_.method);
+    return r;
+  }
+
+ private:
+  void set_body(model::Request& r, Headers& headers) {
+    const auto data = c_.data.empty() ? std::string() : join_data(c_.data, base_);
+    if (c_.get || c_.head) r.method = c_.head ? "HEAD" : "GET";
+    if (c_.get) {
+      if (!c_.data.empty()) append_query(data, r);
+    } else if (!c_.data.empty()) {
+      r.method = "POST";
+      r.body = data;
+      const bool json = std::any_of(c_.data.begin(), c_.data.end(),
+                                    [](const DataArgument& d) { return d.kind == DataKind::json; });
+      headers.add_default("Content-Type",
+                          json ? "application/json" : "application/x-www-form-urlencoded");
+      if (json) headers.add_default("Accept", "application/json");
+    } else if (!c_.form.empty()) {
+      set_form(r, headers);
+    } else if (c_.upload_file) {
+      set_upload(r, headers);
+    }
+  }
+
+  void set_form(model::Request& r, Headers& headers) {
+    r.method = "POST";
+    const auto type = headers.value("Content-Type").value_or("multipart/form-data");
+    const bool form_data = type.starts_with("multipart/form-data");
+    const auto multipart = make_multipart(c_.form, base_, form_data ? "form-data" : "attachment");
+    r.body = multipart.body;
+    headers.replace("Content-Type", type + "; boundary=" + multipart.boundary);
+  }
+
+  /// -T: a PUT of the file; a URL ending in `/` gets the file's name; no Content-Type, and
+  /// curl asks `Expect: 100-continue` for every upload.
+  void set_upload(model::Request& r, Headers& headers) {
+    const auto& file = *c_.upload_file;
+    r.method = "PUT";
+    r.body = read_named_file(base_, file.value, file.where);
+    const auto query = r.target.find('?');
+    if (r.target.substr(0, query).ends_with('/')) {
+      r.target.insert(std::min(query, r.target.size()),
+                      std::filesystem::path(file.value).filename().string());
+    }
+    headers.add_default("Expect", "100-continue");
+    headers.omit_default("Content-Type");
+  }
+
+  void set_identity(model::Request& r, Headers& headers, const std::string& userinfo) {
+    if (c_.user || !userinfo.empty()) {
+      auto credentials = c_.user ? c_.user->value : userinfo;
+      if (credentials.find(':') == std::string::npos) {
+        warnings_.push_back({c_.user->where,
+                             "-u has no password; curl would ask for one, "
+                             "stampede sends an empty password"});
+        credentials += ':';
+      }
+      headers.add_default("Authorization", "Basic " + base64(credentials));
+    }
+    if (c_.user_agent && c_.user_agent->value.empty()) headers.omit_default("User-Agent");
+    if (c_.user_agent && !c_.user_agent->value.empty()) {
+      headers.add_default("User-Agent", c_.user_agent->value);
+    }
+    if (c_.referer && !c_.referer->value.empty()) {  // curl sends no Referer for -e ''
+      const auto& referer = c_.referer->value;
+      // `;auto` only tells curl to update the referer while following redirects.
+      headers.add_default(
+          "Referer", referer.ends_with(";auto") ? referer.substr(0, referer.size() - 5) : referer);
+    }
+    if (const auto cookie = cookie_header(c_.cookies, r, base_, warnings_); !cookie.empty()) {
+      headers.add_default("Cookie", cookie);
+    }
+  }
+
+  const CurlCommand& c_;
+  const std::filesystem::path& base_;
+  std::vector<Warning>& warnings_;
+};
+
+}  // namespace
+
+std::vector<model::Request> to_requests(const CurlCommand& command,
+                                        const std::filesystem::path& base,
+                                        std::vector<Warning>& warnings) {
+  check_methods(command);
+  std::vector<model::Request> requests;
+  Builder builder(command, base, warnings);
+  for (const auto& url : command.urls) requests.push_back(builder.build(url));
+  return requests;
+}
+
+}  // namespace stampede::curl

@@ -1,0 +1,91 @@
+// apply_url(): Boost.URL parses; the port range, dot segments and -G's query follow curl.
+#include "curl/url.hpp"
+
+#include <algorithm>
+#include <boost/url/parse.hpp>
+#include <cctype>
+#include <charconv>
+
+namespace stampede::curl {
+
+namespace {
+
+/// Boost.URL wraps ports above 65535 silently, so the digits are checked here.
+unsigned short parse_port(std::string_view digits, std::string_view url) {
+  unsigned port = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), port);
+  if (error != std::errc{} || end != digits.data() + digits.size() || port < 1 || port > 65535) {
+    throw UrlError("bad port in URL '" + std::string(url) + "' (use 1-65535)");
+  }
+  return static_cast<unsigned short>(port);
+}
+
+/// RFC 3986's remove_dot_segments, as curl applies it before sending (`/a/../b` -> `/b`).
+std::string remove_dot_segments(std::string_view path) {
+  std::string out;
+  while (!path.empty()) {
+    if (path.starts_with("../") || path.starts_with("./")) {
+      path.remove_prefix(path.find('/') + 1);
+    } else if (path.starts_with("/./") || path == "/.") {
+      path = path.size() == 2 ? "/" : path.substr(2);
+    } else if (path.starts_with("/../") || path == "/..") {
+      path = path.size() == 3 ? "/" : path.substr(3);
+      out.erase(std::min(out.size(), out.rfind('/')));
+    } else if (path == "." || path == "..") {
+      path = {};
+    } else {
+      const auto next = path.find('/', 1);
+      out += path.substr(0, next);
+      path = next == std::string_view::npos ? std::string_view{} : path.substr(next);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string apply_url(std::string_view url, model::Request& request) {
+  const std::string text =
+      url.find("://") == std::string_view::npos ? "http://" + std::string(url) : std::string(url);
+  const auto parsed = boost::urls::parse_uri(text);
+  const auto hint = " (expected http://host[:port]/path or https://...)";
+  if (!parsed) throw UrlError("malformed URL '" + std::string(url) + "'" + hint);
+  // Schemes are case-insensitive (RFC 3986); Boost.URL gives scheme_id for the known ones.
+  const auto id = parsed->scheme_id();
+  const auto scheme = parsed->scheme();
+  if (id != boost::urls::scheme::http && id != boost::urls::scheme::https) {
+    throw UrlError("unsupported scheme '" + std::string(scheme) + "' in '" + std::string(url) +
+                   "' (stampede speaks http:// and https://)");
+  }
+  request.scheme = id == boost::urls::scheme::https ? model::Scheme::https : model::Scheme::http;
+  request.host = parsed->host_address();
+  if (request.host.empty()) throw UrlError("no host in URL '" + std::string(url) + "'" + hint);
+  request.port = request.scheme == model::Scheme::https ? 443 : 80;
+  if (parsed->has_port()) request.port = parse_port(parsed->port(), url);
+  const auto path = remove_dot_segments(parsed->encoded_path());
+  request.target = path.empty() ? "/" : path;
+  if (parsed->has_query()) request.target += "?" + std::string(parsed->encoded_query());
+  return parsed->has_userinfo() ? parsed->user() + ":" + parsed->password() : std::string();
+}
+
+void append_query(std::string_view query, model::Request& request) {
+  const auto mark = request.target.find('?');
+  if (mark == std::string::npos) {
+    request.target += '?';
+  } else if (mark + 1 != request.target.size()) {
+    request.target += '&';
+  }
+  // curl writes the hex digits of the escapes it is given in lower case.
+  for (std::size_t i = 0; i < query.size(); ++i) {
+    const bool escape = query[i] == '%' && i + 2 < query.size() &&
+                        std::isxdigit(static_cast<unsigned char>(query[i + 1])) &&
+                        std::isxdigit(static_cast<unsigned char>(query[i + 2]));
+    request.target += query[i];
+    if (escape) {
+      request.target += static_cast<char>(std::tolower(static_cast<unsigned char>(query[++i])));
+      request.target += static_cast<char>(std::tolower(static_cast<unsigned char>(query[++i])));
+    }
+  }
+}
+
+}  // namespace stampede::curl

@@ -1,0 +1,76 @@
+// Entry point tests: flows in order, non-curl commands, warnings with places, files and errors.
+#include "curl/parse.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace stampede::curl {
+namespace {
+
+TEST(Parse, EveryCommandAndUrlIsAStepInOrder) {
+  const auto cmd = parse_text("curl.exe ^\"http://h/c^\" ^\n  -H ^\"A: 1^\"\r\ncurl http://h/d",
+                              "flow.cmd.txt", ".");
+  ASSERT_EQ(cmd.steps.size(), 2U);
+  EXPECT_EQ(cmd.steps[0].target, "/c");
+  EXPECT_EQ(cmd.steps[0].headers.at(0).second, "1");
+  const auto bash = parse_text("curl -d u=1 http://h/login\ncurl http://h/a http://h/b; echo x\n",
+                               "flow.txt", ".");
+  ASSERT_EQ(bash.steps.size(), 3U);
+  EXPECT_EQ(bash.steps[0].target, "/login");
+  EXPECT_EQ(bash.steps[0].method, "POST");
+  EXPECT_EQ(bash.steps[2].target, "/b");
+  ASSERT_EQ(bash.warnings.size(), 1U);
+  EXPECT_EQ(bash.warnings[0], "flow.txt:2:29: 'echo' is not a curl command; skipped");
+}
+
+TEST(Parse, NextStartsANewRequestAndAByteOrderMarkIsSkipped) {
+  const auto parsed = parse_text(
+      "\xEF\xBB\xBF"
+      "curl -d a=1 http://h/one --next -H 'X: 1' http://h/two -: h/3",
+      "next.txt", ".");
+  ASSERT_EQ(parsed.steps.size(), 3U);
+  EXPECT_EQ(parsed.steps[0].method, "POST");
+  EXPECT_EQ(parsed.steps[1].method, "GET");  // options before --next do not carry over
+  EXPECT_EQ(parsed.steps[1].headers.at(0).first, "X");
+  EXPECT_EQ(parsed.steps[2].target, "/3");
+  EXPECT_TRUE(parsed.warnings.empty());
+}
+
+TEST(Parse, WarningsNameFileLineAndColumn) {
+  const auto parsed = parse_text("curl \\\n  --proxy p http://h/", "w.txt", ".");
+  ASSERT_EQ(parsed.warnings.size(), 1U);
+  EXPECT_EQ(parsed.warnings[0],
+            "w.txt:2:3: curl option --proxy is not applied by stampede (ignored)");
+}
+
+TEST(Parse, FilesFindTheirDataNextToThem) {
+  const auto dir = std::filesystem::path(testing::TempDir()) / "stampede_curl_parse";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "body.json") << R"({"a":1})";
+  std::ofstream(dir / "req.curl.txt") << "curl --data-binary @body.json http://h/\n";
+  const auto parsed = parse_file((dir / "req.curl.txt").string());
+  EXPECT_EQ(parsed.steps.at(0).body, R"({"a":1})");
+}
+
+TEST(Parse, ErrorsNameTheFile) {
+  try {
+    (void)parse_text("echo nothing to send\n", "empty.txt", ".");
+    FAIL() << "no error";
+  } catch (const ParseError& error) {
+    EXPECT_STREQ(error.what(), "empty.txt:1:1: no curl command found");
+    EXPECT_EQ(error.file(), "empty.txt");
+  }
+  try {
+    (void)parse_file("/nonexistent/req.curl.txt");
+    FAIL() << "no error";
+  } catch (const ParseError& error) {
+    EXPECT_STREQ(error.what(),
+                 "/nonexistent/req.curl.txt:1:1: cannot read this curl file (check "
+                 "the path after -p)");
+  }
+}
+
+}  // namespace
+}  // namespace stampede::curl

@@ -1,0 +1,103 @@
+// Shell word tests: bash's and cmd.exe's quoting, continuations, comments, and located errors.
+#include "curl/shell_words.hpp"
+
+#include <gtest/gtest.h>
+
+#include "tests/curl/error_text.hpp"
+
+namespace stampede::curl {
+namespace {
+
+std::vector<std::string> texts(const Words& words) {
+  std::vector<std::string> out;
+  for (const auto& word : words) out.push_back(word.text);
+  return out;
+}
+
+std::vector<std::string> bash(std::string_view text) {
+  const auto commands = split_bash(text);
+  EXPECT_EQ(commands.size(), 1U) << text;
+  return commands.empty() ? std::vector<std::string>{} : texts(commands.front());
+}
+
+std::vector<std::string> cmd(std::string_view text) {
+  const auto commands = split_cmd(text);
+  EXPECT_EQ(commands.size(), 1U) << text;
+  return commands.empty() ? std::vector<std::string>{} : texts(commands.front());
+}
+
+std::string error_of(std::string_view text, bool windows = false) {
+  return error_text([&] { (void)(windows ? split_cmd(text) : split_bash(text)); });
+}
+
+using V = std::vector<std::string>;
+
+TEST(SplitBash, QuotesBackslashesAndContinuations) {
+  EXPECT_EQ(bash("curl 'a b' \"c d\" e\\ f"), (V{"curl", "a b", "c d", "e f"}));
+  EXPECT_EQ(bash("curl 'it'\\''s' \"say \\\"hi\\\" \\$x \\\\ \\n\""),
+            (V{"curl", "it's", "say \"hi\" $x \\ \\n"}));
+  EXPECT_EQ(bash("curl a \\\n  b \\\r\n  c\"d\\\ne\""), (V{"curl", "a", "b", "cde"}));
+  EXPECT_EQ(bash("curl 'x\ny' $ a$ \"$ 5\""), (V{"curl", "x\ny", "$", "a$", "$ 5"}));
+  EXPECT_EQ(bash("curl $\"locale\" ''"), (V{"curl", "locale", ""}));
+}
+
+TEST(SplitBash, AnsiCQuotes) {
+  EXPECT_EQ(bash(R"(curl $'a\'b\n\t\\\x41\101\u00e9\U0001F600\cA\q')"),
+            (V{"curl", "a'b\n\t\\AA\xc3\xa9\xf0\x9f\x98\x80\x01\\q"}));
+  EXPECT_EQ(bash(R"(curl $'ab\0cd'ef)"), (V{"curl", "abef"}));  // arguments are C strings
+  EXPECT_EQ(bash(R"(curl $'\u0021\e\E\a\b\f\v\r\?\"')"), (V{"curl", "!\x1b\x1b\a\b\f\v\r?\""}));
+}
+
+TEST(SplitBash, CommentsOperatorsAndRedirections) {
+  const auto commands = split_bash(
+      "# a flow\ncurl a # note\n\ncurl b; curl c && curl d | jq . > out 2>&1\ncurl "
+      "e#not-a-comment");
+  ASSERT_EQ(commands.size(), 6U);
+  EXPECT_EQ(texts(commands[0]), (V{"curl", "a"}));
+  EXPECT_EQ(texts(commands[1]), (V{"curl", "b"}));
+  EXPECT_EQ(texts(commands[3]), (V{"curl", "d"}));
+  EXPECT_EQ(texts(commands[4]), (V{"jq", "."}));
+  EXPECT_EQ(texts(commands[5]), (V{"curl", "e#not-a-comment"}));
+  EXPECT_EQ(commands[5][1].where.line, 5);
+  EXPECT_EQ(commands[5][1].where.column, 6);
+}
+
+TEST(SplitBash, ErrorsNameLineAndColumn) {
+  EXPECT_EQ(error_of("curl \\\n  -H 'x"), "2:6: unterminated single quote (')");
+  EXPECT_EQ(error_of("curl \"abc"), "1:6: unterminated double quote (\")");
+  EXPECT_EQ(error_of("curl $'abc"), "1:6: unterminated $'...' quote");
+  EXPECT_NE(error_of("curl $HOME/x").find("1:6: shell expansion is not supported"),
+            std::string::npos);
+  EXPECT_NE(error_of("curl \"${X}\"").find("1:7: shell expansion"), std::string::npos);
+  EXPECT_NE(error_of("curl `id`").find("1:6: shell expansion"), std::string::npos);
+  EXPECT_NE(error_of("curl -T ~/f h").find("1:9: shell expansion"), std::string::npos);
+  EXPECT_EQ(bash("curl a~ '~/x' ~user"), (V{"curl", "a~", "~/x", "~user"}));
+  EXPECT_EQ(error_of("curl (a)"), "1:6: unsupported shell syntax '('");
+}
+
+TEST(SplitCmd, CaretsAndTheCRuntimeRules) {
+  EXPECT_EQ(cmd(R"(curl ^"a b^" ^"x^&y^" ^"^\^"q^\^"^")"), (V{"curl", "a b", "x&y", "\"q\""}));
+  EXPECT_EQ(cmd("curl ^\"50^%^2F^\" ^\n  -H ^\"k: v^\""), (V{"curl", "50%2F", "-H", "k: v"}));
+  EXPECT_EQ(cmd("curl ^\"a^\n\nb^\""), (V{"curl", "a\nb"}));  // Chrome's new line in a value
+  EXPECT_EQ(cmd("curl ^\"a^\r\n\r\nb^\""), (V{"curl", "a\nb"}));
+  EXPECT_EQ(cmd(R"(curl "a ^ b" "say ""hi""" a\\b a\\\"b "a\\" x)"),
+            (V{"curl", "a ^ b", "say \"hi\"", "a\\\\b", "a\\\"b", "a\\", "x"}));
+  const auto commands = split_cmd("curl a & curl b\r\ncurl c > out.txt\n");
+  ASSERT_EQ(commands.size(), 3U);
+  EXPECT_EQ(texts(commands[2]), (V{"curl", "c"}));
+}
+
+TEST(SplitCmd, ErrorsNameLineAndColumn) {
+  EXPECT_EQ(error_of("curl ^\n  -H \"abc", true), "2:6: unterminated double quote (\")");
+}
+
+TEST(DetectDialect, CaretsMeanCmd) {
+  EXPECT_EQ(detect_dialect("curl 'a' \\\n -H 'b'"), Dialect::bash);
+  EXPECT_EQ(detect_dialect("curl ^\"a^\""), Dialect::cmd);
+  EXPECT_EQ(detect_dialect("curl a ^\r\n -H b"), Dialect::cmd);
+  EXPECT_EQ(detect_dialect("\ncurl.exe \"http://h/\" -d \"{\"\"a\"\":1}\""), Dialect::cmd);
+  EXPECT_EQ(split_commands("curl ^\"a b^\"").front()[1].text, "a b");
+}
+
+}  // namespace
+}  // namespace stampede::curl

@@ -1,0 +1,169 @@
+// Option effect tests: what each curl option does to the request, checked against curl 7.88.1.
+#include "curl/to_request.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "curl/parse.hpp"
+#include "tests/curl/error_text.hpp"
+
+namespace stampede::curl {
+namespace {
+
+class ToRequest : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::path(testing::TempDir()) / "stampede_curl_to_request";
+    std::filesystem::create_directories(dir_);
+    write("note.txt", "one\r\ntwo\n");
+    write("pic.PNG", "\x89PNG");
+    write("jar.txt", "127.0.0.1\tFALSE\t/\tFALSE\t0\tsid\tabc\n");
+    write("headers.txt", "X-From-File: 1\n\nX-Other: 2\n");
+  }
+  void write(const std::string& name, const std::string& content) {
+    std::ofstream(dir_ / name, std::ios::binary) << content;
+  }
+  Parsed parse(std::string_view text) { return parse_text(text, "t.curl", dir_); }
+  model::Request one(std::string_view text) { return parse(text).steps.at(0); }
+  static std::string header(const model::Request& r, std::string_view name) {
+    for (const auto& [key, value] : r.headers) {
+      if (key == name) return value;
+    }
+    return "(none)";
+  }
+  std::string error_of(std::string_view text) {
+    return error_text([&] { (void)parse(text); });
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(ToRequest, DefaultMethodsFollowCurl) {
+  EXPECT_EQ(one("curl h").method, "GET");
+  EXPECT_EQ(one("curl -d a h").method, "POST");
+  EXPECT_EQ(one("curl -F a=1 h").method, "POST");
+  EXPECT_EQ(one("curl -T note.txt h/").method, "PUT");
+  EXPECT_EQ(one("curl -I h").method, "HEAD");
+  EXPECT_EQ(one("curl -G -d a h").method, "GET");
+  EXPECT_EQ(one("curl -X PATCH -d a h").method, "PATCH");
+  EXPECT_EQ(one("curl -d a -X GET h").body, "a");  // -X changes the method only
+}
+
+TEST_F(ToRequest, DataPiecesJoinAsCurlJoinsThem) {
+  auto r = one("curl -d a=1 -d @note.txt --data-binary @note.txt --data-raw @x h");
+  EXPECT_EQ(r.body, "a=1&onetwo&one\r\ntwo\n&@x");
+  EXPECT_EQ(header(r, "Content-Type"), "application/x-www-form-urlencoded");
+  r = one("curl -d '' h");
+  EXPECT_EQ(r.body, "");
+  EXPECT_EQ(header(r, "Content-Type"), "application/x-www-form-urlencoded");
+  r = one("curl --json '{\"a\":' --json '1}' -d b=2 h");
+  EXPECT_EQ(r.body, "{\"a\":1}&b=2");
+  EXPECT_EQ(header(r, "Content-Type"), "application/json");
+  EXPECT_EQ(header(r, "Accept"), "application/json");
+}
+
+TEST_F(ToRequest, UrlencodeForms) {
+  const auto r =
+      one("curl --data-urlencode 'a b' --data-urlencode '=c&d' --data-urlencode 'n=é/~' "
+          "--data-urlencode @note.txt --data-urlencode 'f@note.txt' h");
+  EXPECT_EQ(r.body, "a+b&c%26d&n=%C3%A9%2F~&one%0D%0Atwo%0A&f=one%0D%0Atwo%0A");
+}
+
+TEST_F(ToRequest, GetPutsDataInTheQuery) {
+  auto r = one("curl -G 'http://h/p?x=1' -d a=%2A --data-urlencode 'b=c d'");
+  EXPECT_EQ(r.target, "/p?x=1&a=%2a&b=c+d");
+  EXPECT_EQ(r.body, "");
+  EXPECT_EQ(header(r, "Content-Type"), "(none)");
+  EXPECT_EQ(one("curl -G -I h/q -d z").target, "/q?z");
+}
+
+TEST_F(ToRequest, HeadersValuesEmptiesAndRemovals) {
+  const auto r =
+      one("curl -H 'X-A:  v ' -H 'X-Empty;' -H 'Accept:' -H 'nocolon' -H @headers.txt h");
+  ASSERT_EQ(r.headers.size(), 4U);
+  EXPECT_EQ(header(r, "X-A"), "v");
+  EXPECT_EQ(header(r, "X-Empty"), "");
+  EXPECT_EQ(header(r, "X-From-File"), "1");
+  EXPECT_EQ(header(r, "X-Other"), "2");
+  EXPECT_EQ(r.omit_headers, std::vector<std::string>{"Accept"});
+  const auto warnings = parse("curl -H nocolon h").warnings;
+  ASSERT_EQ(warnings.size(), 1U);
+  EXPECT_TRUE(warnings[0].starts_with("t.curl:1:9: header 'nocolon' has no ':'")) << warnings[0];
+}
+
+TEST_F(ToRequest, IdentityHeaders) {
+  auto r = one("curl -u ada:s3cret -A 'agent/1' -e 'http://r/;auto' -b 'a=1' -b 'b=2' h");
+  EXPECT_EQ(header(r, "Authorization"), "Basic YWRhOnMzY3JldA==");
+  EXPECT_EQ(header(r, "User-Agent"), "agent/1");
+  EXPECT_EQ(header(r, "Referer"), "http://r/");
+  EXPECT_EQ(header(r, "Cookie"), "a=1;b=2");
+  r = one("curl -A '' -u a:b -H 'Authorization: X' -H 'Cookie: c=3' -b 'd=4' http://u:p@h/");
+  EXPECT_EQ(r.omit_headers, std::vector<std::string>{"User-Agent"});
+  EXPECT_EQ(header(r, "Authorization"), "X");  // the user's own header wins, as in curl
+  EXPECT_EQ(header(r, "Cookie"), "c=3");
+  EXPECT_EQ(header(one("curl http://u:p%21@h/"), "Authorization"), "Basic dTpwIQ==");
+  EXPECT_EQ(header(one("curl -e '' h"), "Referer"), "(none)");
+  EXPECT_EQ(header(one("curl -b jar.txt -b x=1 http://127.0.0.1/"), "Cookie"), "sid=abc; x=1");
+  EXPECT_EQ(header(one("curl -b jar.txt http://other/"), "Cookie"), "(none)");
+  EXPECT_EQ(parse("curl -b missing-jar h").warnings.size(), 1U);
+  EXPECT_EQ(parse("curl -u ada h").warnings.size(), 1U);  // curl would prompt for a password
+}
+
+TEST_F(ToRequest, MultipartBody) {
+  const auto r =
+      one("curl -F 'a=\"x;y\";type=text/x' -F 'f=@pic.PNG' -F 'g=<note.txt;type=t/u' "
+          "--form-string 'h=@raw;type=z' h");
+  const auto type = header(r, "Content-Type");
+  ASSERT_TRUE(type.starts_with("multipart/form-data; boundary=------------------------"));
+  const auto b = "--" + type.substr(type.find('=') + 1);
+  EXPECT_EQ(r.body, b +
+                        "\r\nContent-Disposition: form-data; name=\"a\"\r\nContent-Type: text/x"
+                        "\r\n\r\nx;y\r\n" +
+                        b +
+                        "\r\nContent-Disposition: form-data; name=\"f\"; filename=\"pic.PNG\""
+                        "\r\nContent-Type: image/png\r\n\r\n\x89PNG\r\n" +
+                        b +
+                        "\r\nContent-Disposition: form-data; name=\"g\"\r\nContent-Type: t/u"
+                        "\r\n\r\none\r\ntwo\n\r\n" +
+                        b +
+                        "\r\nContent-Disposition: form-data; name=\"h\"\r\n\r\n@raw;type=z\r\n" +
+                        b + "--\r\n");
+}
+
+TEST_F(ToRequest, UploadHeadAndFlags) {
+  auto r = one("curl -T note.txt 'http://h/up/?v=1'");
+  EXPECT_EQ(r.target, "/up/note.txt?v=1");
+  EXPECT_EQ(r.body, "one\r\ntwo\n");
+  EXPECT_EQ(header(r, "Expect"), "100-continue");
+  EXPECT_EQ(r.omit_headers, std::vector<std::string>{"Content-Type"});
+  r = one("curl -k -L --compressed --http2 --max-time 2.5 --connect-timeout 1 https://h/");
+  EXPECT_TRUE(r.insecure && r.follow_redirects && r.compressed);
+  EXPECT_EQ(header(r, "Accept-Encoding"), "deflate, gzip, br, zstd");
+  EXPECT_EQ(r.http_version, model::HttpVersion::http2);
+  EXPECT_EQ(r.max_time, std::chrono::milliseconds(2500));
+  EXPECT_EQ(r.connect_timeout, std::chrono::milliseconds(1000));
+}
+
+TEST_F(ToRequest, BadInputIsLocated) {
+  EXPECT_EQ(error_of("curl -H 'A: 1'"), "t.curl:1:1: no URL in this curl command");
+  EXPECT_TRUE(error_of("\n  curl -d @nope h").starts_with("t.curl:2:11: cannot read file 'nope'"));
+  EXPECT_TRUE(error_of("curl -d @/dev/zero h").starts_with("t.curl:1:9: cannot read file"));
+  EXPECT_EQ(error_of("curl -d @- h"),
+            "t.curl:1:9: reading from standard input (@-) is not supported (name a file)");
+  EXPECT_TRUE(error_of("curl ftp://h/").starts_with("t.curl:1:6: unsupported scheme 'ftp'"));
+  EXPECT_EQ(error_of("curl -m soon h"),
+            "t.curl:1:9: bad --max-time 'soon' (expected a number "
+            "of seconds)");
+  EXPECT_EQ(error_of("curl -H $'A: 1\\r\\nB: 2' h"),
+            "t.curl:1:9: header 'A: 1...' contains a line break");
+  EXPECT_EQ(error_of("curl -X 'GET /x' h"), "t.curl:1:9: bad method 'GET /x' (-X takes one word)");
+  EXPECT_NE(error_of("curl -d a -F b=1 h").find("1:1: curl refuses"), std::string::npos);
+  EXPECT_NE(error_of("curl -I -d a h").find("1:1: curl refuses"), std::string::npos);
+  EXPECT_NE(error_of("curl -F nameonly h").find("1:9: form part 'nameonly' has no '='"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace stampede::curl

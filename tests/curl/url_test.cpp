@@ -1,0 +1,70 @@
+// URL tests: schemes, ports, targets, dot segments, userinfo, -G's query, and refused URLs.
+#include "curl/url.hpp"
+
+#include <gtest/gtest.h>
+
+namespace stampede::curl {
+namespace {
+
+model::Request url(std::string_view text) {
+  model::Request request;
+  (void)apply_url(text, request);
+  return request;
+}
+
+TEST(ApplyUrl, SchemesPortsAndTargets) {
+  auto r = url("http://127.0.0.1:8080/api?x=1#frag");
+  EXPECT_EQ(r.scheme, model::Scheme::http);
+  EXPECT_EQ(r.host, "127.0.0.1");
+  EXPECT_EQ(r.port, 8080);
+  EXPECT_EQ(r.target, "/api?x=1");
+  r = url("https://localhost");
+  EXPECT_EQ(r.scheme, model::Scheme::https);
+  EXPECT_EQ(r.port, 443);
+  EXPECT_EQ(r.target, "/");
+  r = url("localhost:9000/x");  // a bare host means http://
+  EXPECT_EQ(r.scheme, model::Scheme::http);
+  EXPECT_EQ(r.host, "localhost");
+  EXPECT_EQ(r.port, 9000);
+  EXPECT_EQ(r.target, "/x");
+  r = url("http://[::1]:81/");
+  EXPECT_EQ(r.host, "::1");
+  EXPECT_EQ(r.port, 81);
+}
+
+TEST(ApplyUrl, MalformedUrlsAreUrlErrors) {
+  for (const char* bad :
+       {"http://", "ftp://x/", "http://h:0/", "http://h:99999/", "http://a b/", "://x"}) {
+    EXPECT_THROW(url(bad), UrlError) << bad;
+  }
+}
+
+TEST(ApplyUrl, SchemesIgnoreCase) {
+  model::Request r;
+  (void)apply_url("HTTPS://h/x", r);
+  EXPECT_EQ(r.scheme, model::Scheme::https);
+  EXPECT_EQ(r.port, 443);
+}
+
+TEST(ApplyUrl, DotSegmentsGoAndUserinfoIsReturned) {
+  model::Request r;
+  EXPECT_EQ(apply_url("http://u:p%40ss@h/a/./b/../c/..", r), "u:p@ss");
+  EXPECT_EQ(r.target, "/a/");
+  EXPECT_EQ(apply_url("http://h/x/../../y?q=/../", r), "");
+  EXPECT_EQ(r.target, "/y?q=/../");
+}
+
+TEST(AppendQuery, SeparatorAndLowerCaseEscapes) {
+  model::Request r;
+  r.target = "/p";
+  append_query("a=%2A", r);
+  EXPECT_EQ(r.target, "/p?a=%2a");
+  append_query("b=1", r);
+  EXPECT_EQ(r.target, "/p?a=%2a&b=1");
+  r.target = "/p?";
+  append_query("c=%zz", r);
+  EXPECT_EQ(r.target, "/p?c=%zz");
+}
+
+}  // namespace
+}  // namespace stampede::curl

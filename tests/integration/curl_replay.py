@@ -1,0 +1,189 @@
+"""Capture server and comparison for curl_replay_test.sh (stdlib only, loopback only, bounded).
+
+serve LOG PORTFILE      answers every HTTP/1.1 request with 200 "ok" and appends one JSON line
+                        per request to LOG (method, target, headers in order, body as base64)
+                        before answering, so a client that has exited has been recorded.
+printed FILE OUT        parses stampede --print-request output into the same JSON lines.
+compare NAME CURL STAMPEDE_LIVE STAMPEDE_PRINTED
+                        the files hold the JSON lines of each run; exits 1 with a diff when a
+                        method, target, header (name and value) or body differs.
+"""
+import base64
+import json
+import os
+import re
+import socket
+import sys
+import threading
+import time
+
+
+def parse_head(head):
+    lines = head.decode("latin-1").split("\r\n")
+    method, target, _ = lines[0].split(" ", 2)
+    headers = []
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers.append([name, value.strip(" \t")])
+    return method, target, headers
+
+
+def length_of(headers):
+    for name, value in headers:
+        if name.lower() == "content-length":
+            return int(value)
+    return 0
+
+
+def record(method, target, headers, body):
+    return {"method": method, "target": target, "headers": headers,
+            "body": base64.b64encode(body).decode()}
+
+
+def serve_connection(conn, log, lock):
+    conn.settimeout(15)
+    buffer = b""
+    try:
+        while True:
+            while b"\r\n\r\n" not in buffer:
+                data = conn.recv(65536)
+                if not data:
+                    return
+                buffer += data
+            head, _, buffer = buffer.partition(b"\r\n\r\n")
+            method, target, headers = parse_head(head)
+            need = length_of(headers)
+            expects = any(n.lower() == "expect" for n, _ in headers)
+            if expects and len(buffer) < need:
+                conn.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
+            while len(buffer) < need:
+                data = conn.recv(65536)
+                if not data:
+                    return
+                buffer += data
+            body, buffer = buffer[:need], buffer[need:]
+            with lock:
+                with open(log, "a") as f:
+                    f.write(json.dumps(record(method, target, headers, body)) + "\n")
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n"
+                         + (b"" if method == "HEAD" else b"ok"))
+    except (OSError, ValueError):
+        return
+    finally:
+        conn.close()
+
+
+def serve(log, portfile):
+    server = socket.socket()
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    server.bind(("127.0.0.1", 0))
+    server.listen(64)
+    server.settimeout(0.5)
+    with open(portfile + ".tmp", "w") as f:
+        f.write(str(server.getsockname()[1]))
+    os.rename(portfile + ".tmp", portfile)
+    lock = threading.Lock()
+    end = time.time() + 900
+    while time.time() < end:
+        try:
+            conn, _ = server.accept()
+        except socket.timeout:
+            continue
+        threading.Thread(target=serve_connection, args=(conn, log, lock), daemon=True).start()
+
+
+def printed(path, out):
+    data = open(path, "rb").read()
+    records = []
+    while data:
+        marker = re.match(rb"--- step \d+ of \d+\n", data)
+        if marker:
+            data = data[marker.end():]
+        head, _, data = data.partition(b"\r\n\r\n")
+        method, target, headers = parse_head(head)
+        need = length_of(headers)
+        body, data = data[:need], data[need:]
+        if marker and data.startswith(b"\n"):
+            data = data[1:]
+        records.append(record(method, target, headers, body))
+    with open(out, "w") as f:
+        for r in records:
+            f.write(json.dumps(r) + "\n")
+
+
+def load(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def normalize(r, drop_agent, drop_upgrade):
+    """The request's meaning: header names without case, values without surrounding blanks,
+    order ignored; the random multipart boundary replaced by a fixed word."""
+    body = base64.b64decode(r["body"])
+    headers = []
+    for name, value in r["headers"]:
+        lname = name.lower()
+        if drop_agent and lname == "user-agent":
+            continue
+        if drop_upgrade and lname in ("connection", "upgrade", "http2-settings"):
+            continue
+        match = re.search(r"boundary=(\S+)", value) if lname == "content-type" else None
+        if match:
+            body = body.replace(match.group(1).encode(), b"BOUNDARY")
+            value = value.replace(match.group(1), "BOUNDARY")
+        headers.append((lname, value))
+    return {"method": r["method"], "target": r["target"], "headers": sorted(headers), "body": body}
+
+
+def differences(want, got):
+    out = []
+    for key in ("method", "target", "body"):
+        if want[key] != got[key]:
+            out.append("  %s: curl %r, stampede %r" % (key, want[key][:300], got[key][:300]))
+    missing = [h for h in want["headers"] if h not in got["headers"]]
+    extra = [h for h in got["headers"] if h not in want["headers"]]
+    if missing:
+        out.append("  headers curl sent and stampede did not: %r" % missing)
+    if extra:
+        out.append("  headers stampede sent and curl did not: %r" % extra)
+    return out
+
+
+def compare(name, curl_path, live_path, printed_path):
+    curl, live, printed_records = load(curl_path), load(live_path), load(printed_path)
+    problems = []
+    if not curl:
+        problems.append("  curl sent nothing")
+    if len(printed_records) != len(curl):
+        problems.append("  curl sent %d requests, --print-request shows %d"
+                        % (len(curl), len(printed_records)))
+    if len(live) != 1:
+        problems.append("  stampede -n 1 sent %d requests (want 1: the first step)" % len(live))
+    pairs = list(zip(curl, printed_records)) + list(zip(curl[:1], live))
+    for i, (c, s) in enumerate(pairs):
+        agent = dict((n.lower(), v) for n, v in c["headers"]).get("user-agent")
+        # The one intended difference: without a User-Agent in the file, stampede sends its own.
+        drop_agent = agent == "curl/7.88.1"
+        if drop_agent and not any(n.lower() == "user-agent" and v.startswith("stampede/")
+                                  for n, v in s["headers"]):
+            problems.append("  stampede did not send its own User-Agent")
+        drop_upgrade = any(n.lower() == "upgrade" and v == "h2c" for n, v in c["headers"])
+        diff = differences(normalize(c, drop_agent, drop_upgrade),
+                           normalize(s, drop_agent, drop_upgrade))
+        if diff:
+            which = "live request" if i >= len(printed_records) else "step %d" % (i + 1)
+            problems.append(" %s:" % which)
+            problems.extend(diff)
+    if problems:
+        print("MISMATCH %s\n%s" % (name, "\n".join(problems)), file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    command = sys.argv[1]
+    if command == "serve":
+        serve(sys.argv[2], sys.argv[3])
+    elif command == "printed":
+        printed(sys.argv[2], sys.argv[3])
+    else:
+        compare(*sys.argv[2:6])
