@@ -1,5 +1,5 @@
-// curl_steps(): curl::parse_file plus go-stress-testing's command-line overrides and the notes
-// on what this engine does not do yet (flows, HTTP/2, a separate connect timeout, decoding).
+// curl_steps(): curl::parse_file plus go-stress-testing's command-line overrides and a note on
+// what this engine does not do yet (HTTP/2).
 #include "cmd/curl_steps.hpp"
 
 #include <strings.h>
@@ -30,8 +30,22 @@ void override_header(model::Request& step, const std::pair<std::string, std::str
   }
 }
 
-void override_step(const Options& options, model::Request& step) {
-  if (!options.url.empty()) apply_url(options.url, step);
+/// `-u` on a flow of several steps moves every step to its server (scheme, host, port) and
+/// keeps each step's own path; on a single request it replaces the whole URL.
+void override_url(const std::string& url, bool flow, model::Request& step) {
+  if (!flow) {
+    apply_url(url, step);
+    return;
+  }
+  model::Request server;
+  apply_url(url, server);
+  step.scheme = server.scheme;
+  step.host = server.host;
+  step.port = server.port;
+}
+
+void override_step(const Options& options, bool flow, model::Request& step) {
+  if (!options.url.empty()) override_url(options.url, flow, step);
   for (const auto& header : options.headers) override_header(step, split_header(header));
   if (options.has_data) {
     step.body = body_of(options);
@@ -45,25 +59,11 @@ void override_step(const Options& options, model::Request& step) {
 
 void note_unsupported(const std::vector<model::Request>& steps,
                       std::vector<std::string>& warnings) {
-  const auto any = [&](auto predicate) {
-    return std::any_of(steps.begin(), steps.end(), predicate);
-  };
-  if (steps.size() > 1) {
-    warnings.emplace_back("the curl file has " + std::to_string(steps.size()) +
-                          " requests (a flow); this version runs only the first");
-  }
-  if (any([](const auto& s) { return s.http_version == model::HttpVersion::http2; })) {
+  const bool http2 = std::any_of(steps.begin(), steps.end(), [](const model::Request& step) {
+    return step.http_version == model::HttpVersion::http2;
+  });
+  if (http2) {
     warnings.emplace_back("--http2 in the curl file: stampede sends HTTP/1.1 for now");
-  }
-  if (any([](const auto& s) { return s.connect_timeout.count() > 0; })) {
-    warnings.emplace_back(
-        "--connect-timeout in the curl file is not applied on its own; -t bounds "
-        "the whole exchange, connect included");
-  }
-  if (any([](const auto& s) { return s.compressed; })) {
-    warnings.emplace_back(
-        "--compressed in the curl file: Accept-Encoding is sent, but responses "
-        "are not decoded (body sizes are the encoded ones)");
   }
 }
 
@@ -77,7 +77,8 @@ std::vector<model::Request> curl_steps(const Options& options, std::vector<std::
     throw UsageError(std::string(error.what()));
   }
   warnings = std::move(parsed.warnings);
-  for (auto& step : parsed.steps) override_step(options, step);
+  const bool flow = parsed.steps.size() > 1;
+  for (auto& step : parsed.steps) override_step(options, flow, step);
   note_unsupported(parsed.steps, warnings);
   return std::move(parsed.steps);
 }

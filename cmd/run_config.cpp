@@ -80,11 +80,10 @@ RunConfig make_run_config(const Options& options) {
   } else {
     config.steps = curl_steps(options, config.warnings);
   }
-  config.request = config.steps.front();
   config.plan = make_plan(options);
-  // The file's --max-time bounds each exchange unless -t says otherwise.
-  if (!options.has_request_timeout && config.request.max_time.count() > 0) {
-    config.plan.request_timeout = config.request.max_time;
+  // A step's --max-time bounds its exchanges, unless -t on the command line says otherwise.
+  if (options.has_request_timeout) {
+    for (auto& step : config.steps) step.max_time = {};
   }
   config.verifier = verify::make_verifier(options.verify, options.code);
   return config;

@@ -15,8 +15,8 @@ namespace stampede::cmd {
 
 /// A validated load run, ready for the engine.
 struct RunConfig {
-  model::Request request;             ///< what the engine sends: the first step
-  std::vector<model::Request> steps;  ///< every step of a curl file (-p), or just `request`
+  /// What each user sends, in order: the steps of a curl file (-p), or the one request of -u.
+  std::vector<model::Request> steps;
   std::vector<std::string> warnings;  ///< what a curl file asks that stampede does not apply
   model::Plan plan;
   std::shared_ptr<const verify::Verifier> verifier;

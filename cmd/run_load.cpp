@@ -70,7 +70,7 @@ int run_load(std::span<const char* const> args) {
   const bool json = options.output == "json";
   // With --output json, stdout carries only the document; the live rows go to stderr.
   FILE* rows = json ? stderr : stdout;
-  server::Engine engine({std::move(config.request)}, config.plan, std::move(config.verifier));
+  server::Engine engine(std::move(config.steps), config.plan, std::move(config.verifier));
   std::fputs(statistics::live_header().c_str(), rows);
   std::fflush(rows);
   const auto summary = engine.run([rows](const statistics::Summary& now) {

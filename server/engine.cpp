@@ -122,7 +122,8 @@ statistics::Summary Engine::run(const statistics::TickHandler& on_tick) {
   std::vector<std::unique_ptr<client::Watchdog>> watchdogs;
   ThreadPool pool(threads);
   for (unsigned i = 0; i < threads; ++i) {
-    watchdogs.push_back(std::make_unique<client::Watchdog>(plan_.request_timeout));
+    watchdogs.push_back(
+        std::make_unique<client::Watchdog>(flow_.shortest_timeout(plan_.request_timeout)));
     net::co_spawn(pool.context(i), watchdogs.back()->run(), net::detached);
   }
   std::atomic<std::uint64_t> users_left{plan_.users};

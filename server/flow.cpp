@@ -1,6 +1,7 @@
 // Flow: resolves each origin once and serializes each step once, before any user starts.
 #include "server/flow.hpp"
 
+#include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <stdexcept>
@@ -50,6 +51,16 @@ Flow::Flow(std::vector<model::Request> requests, const model::Plan& plan, bool k
   for (auto& step : steps_) {
     if (step.request.follow_redirects) step.prepared.follow_redirects_of = &step.request;
   }
+}
+
+std::chrono::nanoseconds Flow::shortest_timeout(std::chrono::nanoseconds run) const {
+  auto shortest = run;
+  for (const auto& step : steps_) {
+    for (const auto limit : {step.prepared.timeout, step.prepared.connect_timeout}) {
+      if (limit.count() > 0) shortest = std::min(shortest, limit);
+    }
+  }
+  return shortest;
 }
 
 std::size_t Flow::origin_of(const model::Request& request, const model::Plan& plan,

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <boost/asio/ssl/context.hpp>
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -41,6 +42,9 @@ class Flow {
 
   [[nodiscard]] const std::vector<FlowStep>& steps() const { return steps_; }
   [[nodiscard]] const std::vector<std::unique_ptr<Origin>>& origins() const { return origins_; }
+  /// The shortest limit any exchange has (the run's -t or a step's own): the watchdogs check
+  /// often enough for it.
+  [[nodiscard]] std::chrono::nanoseconds shortest_timeout(std::chrono::nanoseconds run) const;
 
  private:
   std::size_t origin_of(const model::Request& request, const model::Plan& plan, bool keep_body);

@@ -64,14 +64,15 @@ class Http1Client final : public Client, Watchdog::Guarded {
                                 model::Response& response) override {
     response.clear();
     timed_out_ = false;
-    deadline_ = Clock::now() + setup_.timeout;
+    const auto limit = request.timeout.count() > 0 ? request.timeout : setup_.timeout;
+    deadline_ = Clock::now() + limit;
     const PreparedRequest* current = &request;  // then each redirect hop's
     bool may_retry = true;
     for (int hops = 0;;) {
       const bool reused = stream_.has_value();
       if (!reused) {
         // GCC 12 miscompiles `co_await` inside an if condition: results are named first.
-        const bool opened = co_await open(response);
+        const bool opened = co_await open(response, request.connect_timeout);
         if (!opened) break;
       }
       const auto [error, written] =
@@ -118,9 +119,12 @@ class Http1Client final : public Client, Watchdog::Guarded {
     }
   }
 
-  /// Connects (and shakes hands over TLS); false with response.error set on failure.
-  net::awaitable<bool> open(model::Response& response) {
+  /// Connects (and shakes hands over TLS), within `connect_timeout` if it is set; false with
+  /// response.error set on failure.
+  net::awaitable<bool> open(model::Response& response, std::chrono::nanoseconds connect_timeout) {
     const auto start = Clock::now();
+    const auto whole = deadline_;
+    if (connect_timeout.count() > 0) deadline_ = std::min(whole, start + connect_timeout);
     if constexpr (std::is_same_v<Stream, TlsStream>) {
       stream_.emplace(executor_, *setup_.tls);
     } else {
@@ -137,6 +141,7 @@ class Http1Client final : public Client, Watchdog::Guarded {
       const bool secured = co_await handshake(response);
       if (!secured) co_return false;
     }
+    deadline_ = whole;
     response.connect = Clock::now() - start;
     response.new_connection = true;
     co_return true;

@@ -64,7 +64,8 @@ PreparedRequest prepare(const model::Request& request) {
   const auto& method = request.method;
   const bool idempotent = method == "GET" || method == "HEAD" || method == "PUT" ||
                           method == "DELETE" || method == "OPTIONS" || method == "TRACE";
-  return {out.str(), method == "HEAD", idempotent};
+  return {out.str(),        method == "HEAD",       idempotent, nullptr, request.compressed,
+          request.max_time, request.connect_timeout};
 }
 
 }  // namespace stampede::client

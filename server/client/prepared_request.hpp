@@ -1,6 +1,7 @@
 // A request serialized once into wire bytes, so a user's loop writes the same buffer every time.
 #pragma once
 
+#include <chrono>
 #include <string>
 
 #include "model/request.hpp"
@@ -17,6 +18,10 @@ struct PreparedRequest {
   const model::Request* follow_redirects_of = nullptr;
   /// --compressed: the body is decoded (Content-Encoding undone) before a verifier reads it.
   bool decode_body = false;
+  /// This request's own limit for the whole exchange (curl's --max-time); 0: the run's -t.
+  std::chrono::nanoseconds timeout{0};
+  /// Limit for connecting and the TLS handshake (curl's --connect-timeout); 0: none of its own.
+  std::chrono::nanoseconds connect_timeout{0};
 };
 
 /// Serializes `request` as HTTP/1.1 with Host, User-Agent, Accept, Content-Type (for a body,

@@ -18,12 +18,12 @@ TEST(MakeRunConfig, DataMakesAPostAndFileBodiesAreRead) {
   options.has_data = true;
   options.headers = {"Authorization: Bearer x", "X-Empty:"};
   const auto config = make_run_config(options);
-  EXPECT_EQ(config.request.method, "POST");
-  EXPECT_EQ(config.request.body, R"({"a":1})");
-  ASSERT_EQ(config.request.headers.size(), 2U);
-  EXPECT_EQ(config.request.headers[0].first, "Authorization");
-  EXPECT_EQ(config.request.headers[0].second, "Bearer x");
-  EXPECT_EQ(config.request.headers[1].second, "");
+  EXPECT_EQ(config.steps.at(0).method, "POST");
+  EXPECT_EQ(config.steps.at(0).body, R"({"a":1})");
+  ASSERT_EQ(config.steps.at(0).headers.size(), 2U);
+  EXPECT_EQ(config.steps.at(0).headers[0].first, "Authorization");
+  EXPECT_EQ(config.steps.at(0).headers[0].second, "Bearer x");
+  EXPECT_EQ(config.steps.at(0).headers[1].second, "");
   std::remove(path.c_str());
 }
 
@@ -36,7 +36,7 @@ TEST(MakeRunConfig, ExplicitMethodWinsAndPlanComesFromFlags) {
   options.threads = 2;
   options.request_timeout_s = 1.5;
   const auto config = make_run_config(options);
-  EXPECT_EQ(config.request.method, "PUT");
+  EXPECT_EQ(config.steps.at(0).method, "PUT");
   EXPECT_EQ(config.plan.users, 3U);
   EXPECT_EQ(config.plan.requests_per_user, 4U);
   EXPECT_EQ(config.plan.threads, 2U);
@@ -57,13 +57,12 @@ TEST(MakeRunConfig, CurlFileStepsWithCommandLineOverrides) {
                                 "curl --proxy p http://h/two\n");
   auto config = make_run_config(options);
   ASSERT_EQ(config.steps.size(), 2U);
-  EXPECT_EQ(config.request.target, "/one");
-  EXPECT_EQ(config.request.method, "POST");
-  EXPECT_EQ(config.plan.request_timeout, std::chrono::milliseconds(1500));  // the file's -m
-  ASSERT_EQ(config.warnings.size(), 2U);
+  EXPECT_EQ(config.steps.at(0).target, "/one");
+  EXPECT_EQ(config.steps.at(0).method, "POST");
+  EXPECT_EQ(config.steps.at(0).max_time, std::chrono::milliseconds(1500));  // the file's -m
+  EXPECT_EQ(config.steps.at(1).max_time, std::chrono::milliseconds(0));
+  ASSERT_EQ(config.warnings.size(), 1U);
   EXPECT_NE(config.warnings[0].find("--proxy is not applied"), std::string::npos);
-  EXPECT_NE(config.warnings[1].find("2 requests (a flow); this version runs only the first"),
-            std::string::npos);
 
   options.url = "http://other:8080/x";
   options.headers = {"x-a: flag", "Accept: text/plain", "X-B: 2"};
@@ -73,9 +72,12 @@ TEST(MakeRunConfig, CurlFileStepsWithCommandLineOverrides) {
   options.keep_alive = true;
   options.has_request_timeout = true;
   config = make_run_config(options);
-  const auto& r = config.request;
-  EXPECT_EQ(r.host, "other");
-  EXPECT_EQ(r.target, "/x");
+  const auto& r = config.steps.at(0);
+  EXPECT_EQ(r.host, "other");  // -u moves a flow to its server; each step keeps its path
+  EXPECT_EQ(r.port, 8080);
+  EXPECT_EQ(r.target, "/one");
+  EXPECT_EQ(config.steps.at(1).host, "other");
+  EXPECT_EQ(config.steps.at(1).target, "/two");
   EXPECT_EQ(r.method, "PUT");
   EXPECT_EQ(r.body, "z");
   EXPECT_TRUE(r.keep_alive);
@@ -86,7 +88,19 @@ TEST(MakeRunConfig, CurlFileStepsWithCommandLineOverrides) {
       {"Accept", "text/plain"},
       {"X-B", "2"}};
   EXPECT_EQ(r.headers, headers);
-  EXPECT_EQ(config.plan.request_timeout, std::chrono::seconds(30));  // -t wins
+  EXPECT_EQ(r.max_time, std::chrono::milliseconds(0));  // -t wins over the file's -m
+  EXPECT_EQ(config.plan.request_timeout, std::chrono::seconds(30));
+}
+
+TEST(MakeRunConfig, UOnASingleCurlRequestReplacesTheWholeUrl) {
+  Options options;
+  options.curl_file = curl_file("stampede_one.curl.txt", "curl http://h/one\n");
+  options.url = "https://other/x?y=1";
+  const auto config = make_run_config(options);
+  ASSERT_EQ(config.steps.size(), 1U);
+  EXPECT_EQ(config.steps.at(0).scheme, model::Scheme::https);
+  EXPECT_EQ(config.steps.at(0).host, "other");
+  EXPECT_EQ(config.steps.at(0).target, "/x?y=1");
 }
 
 TEST(MakeRunConfig, BadCurlFileIsAUsageErrorWithItsPlace) {

@@ -157,9 +157,10 @@ def compare(name, curl_path, live_path, printed_path):
     if len(printed_records) != len(curl):
         problems.append("  curl sent %d requests, --print-request shows %d"
                         % (len(curl), len(printed_records)))
-    if len(live) != 1:
-        problems.append("  stampede -n 1 sent %d requests (want 1: the first step)" % len(live))
-    pairs = list(zip(curl, printed_records)) + list(zip(curl[:1], live))
+    if len(live) != len(curl):
+        problems.append("  curl sent %d requests, stampede -c 1 -n 1 sent %d (one per step)"
+                        % (len(curl), len(live)))
+    pairs = list(zip(curl, printed_records)) + list(zip(curl, live))
     for i, (c, s) in enumerate(pairs):
         agent = dict((n.lower(), v) for n, v in c["headers"]).get("user-agent")
         # The one intended difference: without a User-Agent in the file, stampede sends its own.
