@@ -19,13 +19,15 @@ namespace {
 /// What curl 7.88.1 (zlib, brotli, zstd) puts in Accept-Encoding for --compressed.
 constexpr const char* accept_encoding = "deflate, gzip, br, zstd";
 
+/// --max-time and --connect-timeout: seconds, at most a year (`inf`, `nan` and 1e300 are not).
 std::chrono::milliseconds seconds(const Argument& argument, std::string_view option) {
+  constexpr double year = 365.0 * 24 * 3600;
   double value = -1;
   const auto& text = argument.value;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc{} || end != text.data() + text.size() || value < 0) {
+  if (error != std::errc{} || end != text.data() + text.size() || !(value >= 0 && value <= year)) {
     throw ParseError(argument.where, "bad " + std::string(option) + " '" + text +
-                                         "' (expected a number of seconds)");
+                                         "' (expected a number of seconds, at most a year)");
   }
   return std::chrono::milliseconds(static_cast<long long>(value * 1000));
 }

@@ -153,9 +153,11 @@ TEST_F(ToRequest, BadInputIsLocated) {
   EXPECT_EQ(error_of("curl -d @- h"),
             "t.curl:1:9: reading from standard input (@-) is not supported (name a file)");
   EXPECT_TRUE(error_of("curl ftp://h/").starts_with("t.curl:1:6: unsupported scheme 'ftp'"));
-  EXPECT_EQ(error_of("curl -m soon h"),
-            "t.curl:1:9: bad --max-time 'soon' (expected a number "
-            "of seconds)");
+  for (const char* bad : {"soon", "-1", "nan", "inf", "1e300"}) {
+    EXPECT_EQ(error_of("curl -m " + std::string(bad) + " h"),
+              "t.curl:1:9: bad --max-time '" + std::string(bad) +
+                  "' (expected a number of seconds, at most a year)");
+  }
   EXPECT_EQ(error_of("curl -H $'A: 1\\r\\nB: 2' h"),
             "t.curl:1:9: header 'A: 1...' contains a line break");
   EXPECT_EQ(error_of("curl -X 'GET /x' h"), "t.curl:1:9: bad method 'GET /x' (-X takes one word)");
