@@ -70,13 +70,22 @@ po::options_description describe(Options& o) {
   throw UsageError(message + " (see stampede --help)");
 }
 
+/// Longest -t or -timeout: longer makes no sense for a load test, and the conversion of the
+/// seconds to a duration must not overflow.
+constexpr double max_seconds = 365.0 * 24 * 3600;
+
 void check_ranges(const Options& o) {
   if (o.users < 1) throw UsageError("-c must be at least 1 (the number of concurrent users)");
   if (o.requests < 0 || (o.requests == 0 && o.run_timeout_s <= 0)) {
     throw UsageError("-n must be at least 1 (requests per user; -n 0 needs -timeout)");
   }
-  if (o.request_timeout_s <= 0) throw UsageError("-t must be a positive number of seconds");
-  if (o.run_timeout_s < 0) throw UsageError("-timeout must be a positive number of seconds");
+  // Written so that NaN fails too.
+  if (!(o.request_timeout_s > 0 && o.request_timeout_s <= max_seconds)) {
+    throw UsageError("-t must be a positive number of seconds, at most a year");
+  }
+  if (!(o.run_timeout_s >= 0 && o.run_timeout_s <= max_seconds)) {
+    throw UsageError("-timeout must be a positive number of seconds, at most a year");
+  }
   if (o.threads < 0) throw UsageError("-cpuNumber must be at least 1");
   if (o.verify != "statusCode" && o.verify != "json") {
     throw UsageError("unknown verifier '" + o.verify + "' (use -v statusCode or -v json)");

@@ -98,6 +98,10 @@ TEST(Options, UsageErrorsSayWhatAndHow) {
   EXPECT_NE(usage_error({"-c", "abc"}).find("invalid"), std::string::npos);
   EXPECT_NE(usage_error({"-n", "0"}).find("-n 0 needs -timeout"), std::string::npos);
   EXPECT_NE(usage_error({"-t", "0"}).find("-t must be"), std::string::npos);
+  EXPECT_NE(usage_error({"-t", "1e300"}).find("at most a year"), std::string::npos);
+  EXPECT_NE(usage_error({"-t", "nan"}).find("-t must be"), std::string::npos);
+  EXPECT_NE(usage_error({"-n", "0", "-timeout", "nan"}).find("-timeout must be"),
+            std::string::npos);
   EXPECT_NE(usage_error({"-v", "xml"}).find("-v statusCode"), std::string::npos);
   EXPECT_NE(usage_error({"--output", "xml"}).find("--output text"), std::string::npos);
   EXPECT_NE(usage_error({"-c"}).find("missing"), std::string::npos);
