@@ -19,8 +19,9 @@ Examples:
 
 What to send:
   -u, --url URL            http:// or https:// URL (a bare host means http://); or give it last
-  -p, --curl FILE          send what a "Copy as cURL" file sends (bash or cmd); -u, -H, -data
-                           and -X given here override the file's
+  -p, --curl FILE          send what a "Copy as cURL" file sends (bash or cmd); several
+                           commands are a flow each user sends in order, -n rounds of it;
+                           -u, -H, -data and -X given here override the file's
   --print-request          print the exact bytes of each request and exit, sending nothing
   -H, --header 'K: V'      add a header; repeatable
   -data, --data BODY       request body (makes it a POST); @file reads the body from a file
