@@ -57,13 +57,16 @@ void override_step(const Options& options, bool flow, model::Request& step) {
   step.insecure = step.insecure || options.insecure;
 }
 
-void note_unsupported(const std::vector<model::Request>& steps,
-                      std::vector<std::string>& warnings) {
-  const bool http2 = std::any_of(steps.begin(), steps.end(), [](const model::Request& step) {
-    return step.http_version == model::HttpVersion::http2;
+/// curl asks an http:// server to upgrade to HTTP/2 (h2c); stampede does not, so it says so.
+void note_http2_upgrade(const std::vector<model::Request>& steps,
+                        std::vector<std::string>& warnings) {
+  const bool upgrade = std::any_of(steps.begin(), steps.end(), [](const model::Request& step) {
+    return step.http_version == model::HttpVersion::http2 && step.scheme == model::Scheme::http;
   });
-  if (http2) {
-    warnings.emplace_back("--http2 in the curl file: stampede sends HTTP/1.1 for now");
+  if (upgrade) {
+    warnings.emplace_back(
+        "--http2 with an http:// URL: stampede sends HTTP/1.1 without curl's Upgrade: h2c "
+        "(--http2-prior-knowledge sends HTTP/2 over plain TCP)");
   }
 }
 
@@ -79,7 +82,7 @@ std::vector<model::Request> curl_steps(const Options& options, std::vector<std::
   warnings = std::move(parsed.warnings);
   const bool flow = parsed.steps.size() > 1;
   for (auto& step : parsed.steps) override_step(options, flow, step);
-  note_unsupported(parsed.steps, warnings);
+  note_http2_upgrade(parsed.steps, warnings);
   return std::move(parsed.steps);
 }
 

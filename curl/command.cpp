@@ -53,10 +53,11 @@ void apply_value(CurlCommand& command, std::string_view name, const Argument& ar
 void apply_flag(CurlCommand& command, std::string_view name, bool negated) {
   if (const auto f = flags.find(name); f != flags.end()) {
     command.*(f->second) = !negated;
-  } else if (name == "http2" || name == "http1.1") {
-    command.http_version = negated           ? model::HttpVersion::any
-                           : name == "http2" ? model::HttpVersion::http2
-                                             : model::HttpVersion::http1_1;
+  } else if (name == "http2" || name == "http1.1" || name == "http2-prior-knowledge") {
+    command.http_version = negated             ? model::HttpVersion::any
+                           : name == "http2"   ? model::HttpVersion::http2
+                           : name == "http1.1" ? model::HttpVersion::http1_1
+                                               : model::HttpVersion::http2_prior_knowledge;
   }
 }
 

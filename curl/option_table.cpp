@@ -93,7 +93,7 @@ constexpr std::array options{
     OptionSpec{"http1.0", '0', false, H::warned},
     OptionSpec{"http1.1", '\0', false, H::applied},
     OptionSpec{"http2", '\0', false, H::applied},
-    OptionSpec{"http2-prior-knowledge", '\0', false, H::warned},
+    OptionSpec{"http2-prior-knowledge", '\0', false, H::applied},
     OptionSpec{"http3", '\0', false, H::warned},
     OptionSpec{"http3-only", '\0', false, H::warned},
     OptionSpec{"ignore-content-length", '\0', false, H::warned},

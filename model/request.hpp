@@ -8,11 +8,14 @@
 
 namespace stampede::model {
 
-/// The scheme decides the client: plain HTTP/1.1 or HTTP/1.1 over TLS.
+/// The scheme decides the transport: plain TCP, or TLS.
 enum class Scheme : unsigned char { http, https };
 
-/// The HTTP version the user asked for (curl's --http1.1 / --http2); `any` lets the client pick.
-enum class HttpVersion : unsigned char { any, http1_1, http2 };
+/// The HTTP version the user asked for (curl's --http1.1 / --http2 / --http2-prior-knowledge);
+/// `any` lets the client pick. As in curl, `http2` means HTTP/2 by ALPN over TLS (an http://
+/// URL would ask to upgrade, which stampede does not do: it sends HTTP/1.1), and
+/// `http2_prior_knowledge` means HTTP/2 without asking, also over plain TCP (h2c).
+enum class HttpVersion : unsigned char { any, http1_1, http2, http2_prior_knowledge };
 
 /// One request as the user asked for it; clients serialize it once and reuse the bytes.
 struct Request {

@@ -69,8 +69,13 @@ std::size_t Flow::origin_of(const model::Request& request, const model::Plan& pl
     if (same_origin(steps_[i].request, request)) return steps_[i].origin;
   }
   auto origin = std::make_unique<Origin>();
-  if (request.scheme == model::Scheme::https) {
-    origin->tls.emplace(client::make_tls_context(request.insecure));
+  // The origin's first step decides its protocol: one user's steps share one connection.
+  // --http2 over plain TCP would ask to upgrade (curl), which stampede does not: HTTP/1.1.
+  const bool https = request.scheme == model::Scheme::https;
+  const bool http2 = request.http_version == model::HttpVersion::http2_prior_knowledge ||
+                     (https && request.http_version == model::HttpVersion::http2);
+  if (https) {
+    origin->tls.emplace(client::make_tls_context(request.insecure, http2));
   }
   auto& setup = origin->setup;
   setup.endpoints = resolve(request);
@@ -78,6 +83,7 @@ std::size_t Flow::origin_of(const model::Request& request, const model::Plan& pl
   setup.tls = origin->tls ? &*origin->tls : nullptr;
   setup.timeout = plan.request_timeout;
   setup.keep_alive = request.keep_alive;
+  setup.http2 = http2;
   setup.keep_body = keep_body;
   setup.insecure = request.insecure;
   setup.debug_budget = static_cast<int>(plan.debug_exchanges);

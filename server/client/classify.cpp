@@ -5,13 +5,14 @@
 #include <boost/beast/http/error.hpp>
 
 #include "server/client/content_decoding.hpp"
+#include "server/client/h2_error.hpp"
 
 namespace stampede::client {
 
 model::ErrorKind classify(Phase phase, const boost::system::error_code& error) {
   using model::ErrorKind;
   if (error.category() == make_error_code(boost::beast::http::error::need_more).category() ||
-      error.category() == content_decoding_category()) {
+      error.category() == content_decoding_category() || error.category() == h2_category()) {
     return ErrorKind::protocol;
   }
   const bool tls_category = error.category() == boost::asio::error::get_ssl_category();

@@ -10,7 +10,8 @@ namespace stampede::client {
 /// Where in the exchange an error happened; the same code means different things in each.
 enum class Phase : unsigned char { connect, handshake, write, read };
 
-/// Maps an error to its kind: parser errors are protocol errors, the rest follow the phase.
+/// Maps an error to its kind: parser, decoding and HTTP/2 errors are protocol errors, the rest
+/// follow the phase.
 /// (Timeouts are known by the client that expired the connection, not by the error code.)
 model::ErrorKind classify(Phase phase, const boost::system::error_code& error);
 

@@ -28,6 +28,7 @@ struct ClientSetup {
   net::ssl::context* tls = nullptr;                            ///< null for plain http
   std::chrono::nanoseconds timeout{std::chrono::seconds(30)};  ///< one whole exchange
   bool keep_alive = false;
+  bool http2 = false;      ///< HTTP/2 (h2c with prior knowledge, or ALPN "h2" over TLS)
   bool keep_body = false;  ///< the verifier reads bodies
   bool insecure = false;   ///< certificates are not checked (a failure hint says so otherwise)
   /// Each failure kind's first occurrence is logged once with its message, for the user.
@@ -47,8 +48,9 @@ class Client {
                                         model::Response& response) = 0;
 };
 
-/// The protocol switch: HTTP/1.1, over TLS when `setup.tls` is set. `watchdog` belongs to the
-/// executor's thread and enforces `setup.timeout`; it outlives the client.
+/// The protocol switch: HTTP/2 when `setup.http2`, else HTTP/1.1; over TLS when `setup.tls`.
+/// `watchdog` belongs to the executor's thread and enforces `setup.timeout`; it outlives the
+/// client.
 std::unique_ptr<Client> make_client(net::any_io_executor executor, const ClientSetup& setup,
                                     Watchdog& watchdog);
 

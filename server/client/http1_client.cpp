@@ -1,8 +1,6 @@
 // HTTP/1.1 client over plain TCP or TLS: one connection per user, reused with keep-alive.
 #include <spdlog/spdlog.h>
 #include <boost/asio/as_tuple.hpp>
-#include <boost/asio/connect.hpp>
-#include <boost/asio/ssl/host_name_verification.hpp>
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
@@ -13,7 +11,10 @@
 
 #include "server/client/classify.hpp"
 #include "server/client/client.hpp"
+#include "server/client/client_factories.hpp"
+#include "server/client/connect.hpp"
 #include "server/client/content_decoding.hpp"
+#include "server/client/failure_log.hpp"
 #include "server/client/redirect.hpp"
 #include "server/client/response_parser.hpp"
 
@@ -23,8 +24,6 @@ namespace {
 
 namespace beast = boost::beast;
 using Clock = std::chrono::steady_clock;
-using TcpStream = net::ip::tcp::socket;
-using TlsStream = net::ssl::stream<TcpStream>;
 constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
 /// Reads start small (1 KiB, as nginx's client_header_buffer_size), since an idle connection's
 /// buffer is memory per user and most API responses fit, and grow while reads fill the buffer
@@ -32,15 +31,6 @@ constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
 constexpr std::size_t min_read_size = 1024;
 constexpr std::size_t max_read_size = 64 * 1024;
 constexpr std::size_t debug_bytes = 4096;
-
-/// A server may close an idle keep-alive connection just as we reuse it. A request that then
-/// fails before any response byte is retried once on a new connection, but only when its
-/// method is idempotent (RFC 9110 9.2.2), as browsers and Go's client do: the server may
-/// have read it.
-bool stale_connection(const boost::system::error_code& error) {
-  return error == net::error::eof || error == net::error::connection_reset ||
-         error == net::error::broken_pipe || error == net::ssl::error::stream_truncated;
-}
 
 bool end_of_stream(const boost::system::error_code& error) {
   return error == net::error::eof || error == net::ssl::error::stream_truncated;
@@ -111,13 +101,7 @@ class Http1Client final : public Client, Watchdog::Guarded {
   }
 
  private:
-  TcpStream& socket() {
-    if constexpr (std::is_same_v<Stream, TlsStream>) {
-      return stream_->next_layer();
-    } else {
-      return *stream_;
-    }
-  }
+  TcpStream& socket() { return tcp_socket(*stream_); }
 
   /// Connects (and shakes hands over TLS), within `connect_timeout` if it is set; false with
   /// response.error set on failure.
@@ -125,36 +109,11 @@ class Http1Client final : public Client, Watchdog::Guarded {
     const auto start = Clock::now();
     const auto whole = deadline_;
     if (connect_timeout.count() > 0) deadline_ = std::min(whole, start + connect_timeout);
-    if constexpr (std::is_same_v<Stream, TlsStream>) {
-      stream_.emplace(executor_, *setup_.tls);
-    } else {
-      stream_.emplace(executor_);
-    }
-    // Iterators, not the vector: the range overload copies the vector for every connection.
-    const auto& endpoints = setup_.endpoints;
-    const auto [error, endpoint] =
-        co_await net::async_connect(socket(), endpoints.begin(), endpoints.end(), as_tuple);
-    if (error) co_return fail(response, Phase::connect, error);
-    boost::system::error_code ignored;
-    socket().set_option(net::ip::tcp::no_delay(true), ignored);
-    if constexpr (std::is_same_v<Stream, TlsStream>) {
-      const bool secured = co_await handshake(response);
-      if (!secured) co_return false;
-    }
+    const auto failure = co_await open_stream(stream_, executor_, setup_);
+    if (failure) co_return fail(response, failure->phase, failure->error);
     deadline_ = whole;
     response.connect = Clock::now() - start;
     response.new_connection = true;
-    co_return true;
-  }
-
-  net::awaitable<bool> handshake(model::Response& response) {
-    // SNI carries names only, never an address literal (RFC 6066).
-    boost::system::error_code not_an_address;
-    (void)net::ip::make_address(setup_.host, not_an_address);
-    if (not_an_address) SSL_set_tlsext_host_name(stream_->native_handle(), setup_.host.c_str());
-    stream_->set_verify_callback(net::ssl::host_name_verification(setup_.host));
-    const auto [error] = co_await stream_->async_handshake(net::ssl::stream_base::client, as_tuple);
-    if (error) co_return fail(response, Phase::handshake, error);
     co_return true;
   }
 
@@ -265,22 +224,9 @@ class Http1Client final : public Client, Watchdog::Guarded {
 
   bool fail(model::Response& response, Phase phase, const boost::system::error_code& error) {
     response.error = timed_out_ ? model::ErrorKind::timeout : classify(phase, error);
-    log_first_failure(response.error, error);
+    log_first_failure(setup_, response.error, error);
     close();
     return false;
-  }
-
-  void log_first_failure(model::ErrorKind kind, const boost::system::error_code& error) {
-    auto& flag = setup_.failure_logged[static_cast<std::size_t>(kind)];
-    if (flag.test_and_set(std::memory_order_relaxed)) return;
-    if (kind == model::ErrorKind::timeout) {
-      spdlog::warn("first timeout failure: no complete response within {:g} s (-t)",
-                   std::chrono::duration<double>(setup_.timeout).count());
-      return;
-    }
-    const bool certificate = kind == model::ErrorKind::tls && !setup_.insecure;
-    spdlog::warn("first {} failure: {}{}", model::to_string(kind), error.message(),
-                 certificate ? " (for a self-signed test server, use --insecure)" : "");
   }
 
   /// Appends the `n` bytes just read (up to debug_bytes) for the -d log.
@@ -317,8 +263,8 @@ class Http1Client final : public Client, Watchdog::Guarded {
 
 }  // namespace
 
-std::unique_ptr<Client> make_client(net::any_io_executor executor, const ClientSetup& setup,
-                                    Watchdog& watchdog) {
+std::unique_ptr<Client> make_http1_client(net::any_io_executor executor, const ClientSetup& setup,
+                                          Watchdog& watchdog) {
   if (setup.tls != nullptr) {
     return std::make_unique<Http1Client<TlsStream>>(executor, setup, watchdog);
   }

@@ -4,6 +4,7 @@
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
+#include <cctype>
 #include <sstream>
 
 #include "model/version.hpp"
@@ -28,6 +29,37 @@ bool has_header(const model::Request& request, http::field name) {
     if (http::string_to_field(key) == name) return true;
   }
   return false;
+}
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+/// RFC 9113 8.2.2: HTTP/2 has no connection-specific header fields; a server must treat a
+/// request carrying one as malformed. TE is allowed with the value "trailers" only.
+bool connection_specific(std::string_view name, std::string_view value) {
+  return name == "connection" || name == "keep-alive" || name == "proxy-connection" ||
+         name == "transfer-encoding" || name == "upgrade" || (name == "te" && value != "trailers");
+}
+
+/// The HTTP/2 header list of `message`: pseudo-headers first (RFC 9113 8.3.1), Host becomes
+/// `:authority`.
+std::vector<H2Field> h2_fields(const model::Request& request,
+                               const http::request<http::string_body>& message) {
+  std::vector<H2Field> fields{
+      {":method", request.method},
+      {":scheme", request.scheme == model::Scheme::https ? "https" : "http"},
+      {":authority", std::string(message[http::field::host])},
+      {":path", request.target}};
+  if (fields[2].second.empty()) fields.erase(fields.begin() + 2);  // the user omitted Host
+  for (const auto& field : message) {
+    auto name = lower(field.name_string());
+    if (name == "host" || connection_specific(name, field.value())) continue;
+    fields.emplace_back(std::move(name), std::string(field.value()));
+  }
+  return fields;
 }
 
 }  // namespace
@@ -64,8 +96,16 @@ PreparedRequest prepare(const model::Request& request) {
   const auto& method = request.method;
   const bool idempotent = method == "GET" || method == "HEAD" || method == "PUT" ||
                           method == "DELETE" || method == "OPTIONS" || method == "TRACE";
-  return {out.str(),        method == "HEAD",       idempotent, nullptr, request.compressed,
-          request.max_time, request.connect_timeout};
+  PreparedRequest prepared;
+  prepared.bytes = out.str();
+  prepared.h2_headers = h2_fields(request, message);
+  prepared.body = request.body;
+  prepared.head = method == "HEAD";
+  prepared.idempotent = idempotent;
+  prepared.decode_body = request.compressed;
+  prepared.timeout = request.max_time;
+  prepared.connect_timeout = request.connect_timeout;
+  return prepared;
 }
 
 }  // namespace stampede::client

@@ -5,7 +5,9 @@
 
 namespace stampede::client {
 
-/// A TLS client context verifying peers against the system's CA store unless `insecure`.
-boost::asio::ssl::context make_tls_context(bool insecure);
+/// A TLS client context verifying peers against the system's CA store unless `insecure`; with
+/// `http2` it offers "h2" and "http/1.1" by ALPN (the HTTP/2 client fails if the server picks
+/// http/1.1: there is no fallback yet).
+boost::asio::ssl::context make_tls_context(bool insecure, bool http2 = false);
 
 }  // namespace stampede::client

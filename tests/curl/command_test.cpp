@@ -54,6 +54,9 @@ TEST(ReadCommand, DataKindsFormsAndVersions) {
   EXPECT_EQ(c.http_version, model::HttpVersion::http2);
   EXPECT_FALSE(c.compressed);  // the later --no-compressed wins
   EXPECT_EQ(read("curl --http1.1 h").http_version, model::HttpVersion::http1_1);
+  EXPECT_EQ(read("curl --http2-prior-knowledge h").http_version,
+            model::HttpVersion::http2_prior_knowledge);
+  EXPECT_TRUE(read("curl --http2-prior-knowledge h").warnings.empty());
 }
 
 TEST(ReadCommand, OutputOptionsAreQuietOthersWarn) {

@@ -79,5 +79,51 @@ TEST(Prepare, OnlyIdempotentMethodsMayBeResent) {
   }
 }
 
+TEST(PrepareHttp2, PseudoHeadersFirstThenLowerCaseFields) {
+  auto r = request();
+  r.scheme = model::Scheme::https;
+  r.method = "POST";
+  r.body = "x=1";
+  r.headers = {{"X-Trace", "a"}, {"Host", "example.com"}};
+  const auto prepared = prepare(r);
+  const std::vector<H2Field> expected{{":method", "POST"},
+                                      {":scheme", "https"},
+                                      {":authority", "example.com"},
+                                      {":path", "/api?x=1"},
+                                      {"user-agent", "stampede/0.1.0"},
+                                      {"accept", "*/*"},
+                                      {"content-type", "application/x-www-form-urlencoded"},
+                                      {"x-trace", "a"},
+                                      {"content-length", "3"}};
+  EXPECT_EQ(prepared.h2_headers, expected);
+  EXPECT_EQ(prepared.body, "x=1");
+}
+
+TEST(PrepareHttp2, ConnectionSpecificFieldsAreNotSent) {
+  auto r = request();  // without keep-alive: HTTP/1.1 sends Connection: close
+  r.headers = {{"Keep-Alive", "5"},
+               {"Upgrade", "h2c"},
+               {"Transfer-Encoding", "chunked"},
+               {"Proxy-Connection", "x"},
+               {"TE", "gzip"}};
+  for (const auto& [name, value] : prepare(r).h2_headers) {
+    EXPECT_TRUE(name == ":method" || name == ":scheme" || name == ":authority" || name == ":path" ||
+                name == "user-agent" || name == "accept")
+        << name;
+  }
+  r.headers = {{"TE", "trailers"}};
+  EXPECT_EQ(prepare(r).h2_headers.back(), H2Field("te", "trailers"));
+}
+
+TEST(PrepareHttp2, AnOmittedHostHasNoAuthority) {
+  auto r = request();
+  r.omit_headers = {"Host", "Accept"};
+  const std::vector<H2Field> expected{{":method", "GET"},
+                                      {":scheme", "http"},
+                                      {":path", "/api?x=1"},
+                                      {"user-agent", "stampede/0.1.0"}};
+  EXPECT_EQ(prepare(r).h2_headers, expected);
+}
+
 }  // namespace
 }  // namespace stampede::client

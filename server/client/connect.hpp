@@ -1,0 +1,78 @@
+// Opening a client connection, shared by the protocol clients: TCP connect, then TLS if any.
+#pragma once
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ssl/host_name_verification.hpp>
+#include <boost/asio/ssl/stream.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <optional>
+#include <type_traits>
+
+#include "server/client/classify.hpp"
+#include "server/client/client.hpp"
+
+namespace stampede::client {
+
+using TcpStream = net::ip::tcp::socket;
+using TlsStream = net::ssl::stream<TcpStream>;
+
+/// A server may close an idle keep-alive connection just as we reuse it. A request that then
+/// fails before any response byte is retried once on a new connection, but only when its
+/// method is idempotent (RFC 9110 9.2.2), as browsers and Go's client do: the server may
+/// have read it.
+inline bool stale_connection(const boost::system::error_code& error) {
+  return error == net::error::eof || error == net::error::connection_reset ||
+         error == net::error::broken_pipe || error == net::ssl::error::stream_truncated;
+}
+
+/// Why a connection could not be opened.
+struct OpenFailure {
+  Phase phase;
+  boost::system::error_code error;
+};
+
+/// The TCP socket under `stream`, the one the watchdog closes.
+template <class Stream>
+TcpStream& tcp_socket(Stream& stream) {
+  if constexpr (std::is_same_v<Stream, TlsStream>) {
+    return stream.next_layer();
+  } else {
+    return stream;
+  }
+}
+
+/// Makes `stream` and connects it to the first of `setup.endpoints` that answers, then, over
+/// TLS, shakes hands checking the host name (SNI for names only, never an address literal:
+/// RFC 6066). Nullopt on success.
+template <class Stream>
+net::awaitable<std::optional<OpenFailure>> open_stream(std::optional<Stream>& stream,
+                                                       net::any_io_executor executor,
+                                                       const ClientSetup& setup) {
+  constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
+  if constexpr (std::is_same_v<Stream, TlsStream>) {
+    stream.emplace(executor, *setup.tls);
+  } else {
+    stream.emplace(executor);
+  }
+  auto& socket = tcp_socket(*stream);
+  // Iterators, not the vector: the range overload copies the vector for every connection.
+  const auto& endpoints = setup.endpoints;
+  const auto [error, endpoint] =
+      co_await net::async_connect(socket, endpoints.begin(), endpoints.end(), as_tuple);
+  if (error) co_return OpenFailure{Phase::connect, error};
+  boost::system::error_code ignored;
+  socket.set_option(net::ip::tcp::no_delay(true), ignored);
+  if constexpr (std::is_same_v<Stream, TlsStream>) {
+    boost::system::error_code not_an_address;
+    (void)net::ip::make_address(setup.host, not_an_address);
+    if (not_an_address) SSL_set_tlsext_host_name(stream->native_handle(), setup.host.c_str());
+    stream->set_verify_callback(net::ssl::host_name_verification(setup.host));
+    const auto [shake_error] =
+        co_await stream->async_handshake(net::ssl::stream_base::client, as_tuple);
+    if (shake_error) co_return OpenFailure{Phase::handshake, shake_error};
+  }
+  co_return std::nullopt;
+}
+
+}  // namespace stampede::client

@@ -1,0 +1,169 @@
+// H2Session: nghttp2's callbacks fill the Response; mem_send/mem_recv move the bytes.
+#include "server/client/h2_session.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+
+#include "server/client/h2_error.hpp"
+
+namespace stampede::client {
+
+namespace {
+
+/// Receive windows for a stream and for the connection. nghttp2's default (64 KiB) makes a
+/// larger body wait a round trip for each WINDOW_UPDATE; h2load opens its windows wide too.
+constexpr std::int32_t window_size = 16 * 1024 * 1024;
+
+std::string_view view(const std::uint8_t* data, std::size_t n) {
+  return {reinterpret_cast<const char*>(data), n};
+}
+
+nghttp2_nv field(const H2Field& name_value) {
+  // NO_COPY: the PreparedRequest outlives the stream, so nghttp2 may keep the pointers.
+  auto* name = reinterpret_cast<std::uint8_t*>(const_cast<char*>(name_value.first.data()));
+  auto* value = reinterpret_cast<std::uint8_t*>(const_cast<char*>(name_value.second.data()));
+  return {name, value, name_value.first.size(), name_value.second.size(),
+          NGHTTP2_NV_FLAG_NO_COPY_NAME | NGHTTP2_NV_FLAG_NO_COPY_VALUE};
+}
+
+}  // namespace
+
+/// nghttp2's callbacks, as a friend so they can reach the session's state.
+struct H2Callbacks {
+  static H2Session& of(void* user_data) { return *static_cast<H2Session*>(user_data); }
+
+  static int on_header(nghttp2_session*, const nghttp2_frame* frame, const std::uint8_t* name,
+                       std::size_t name_length, const std::uint8_t* value, std::size_t value_length,
+                       std::uint8_t, void* user_data) {
+    auto& self = of(user_data);
+    if (frame->hd.type != NGHTTP2_HEADERS || frame->hd.stream_id != self.stream_id_) return 0;
+    const auto key = view(name, name_length);
+    const auto text = view(value, value_length);
+    auto& response = *self.response_;
+    if (key == ":status") {
+      // A 1xx's status is overwritten by the final response's (nghttp2 checks the value).
+      std::from_chars(text.data(), text.data() + text.size(), response.status);
+    } else if (key == "server") {
+      response.server.assign(text);
+    } else if (key == "location") {
+      response.location.assign(text);
+    } else if (key == "content-encoding") {
+      response.content_encoding.assign(text);
+    }
+    return 0;
+  }
+
+  static int on_data(nghttp2_session*, std::uint8_t, std::int32_t stream_id,
+                     const std::uint8_t* data, std::size_t n, void* user_data) {
+    auto& self = of(user_data);
+    if (stream_id != self.stream_id_) return 0;
+    self.response_->body_bytes += n;
+    if (self.keep_body_) self.response_->body.append(view(data, n));
+    return 0;
+  }
+
+  static int on_stream_close(nghttp2_session*, std::int32_t stream_id, std::uint32_t error_code,
+                             void* user_data) {
+    auto& self = of(user_data);
+    if (stream_id != self.stream_id_) return 0;
+    self.closed_ = true;
+    // nghttp2 also reports REFUSED_STREAM for streams a GOAWAY's last stream id leaves out.
+    self.refused_ = error_code == NGHTTP2_REFUSED_STREAM;
+    if (error_code != NGHTTP2_NO_ERROR) self.error_ = h2_peer_error(error_code);
+    return 0;
+  }
+
+  static int on_frame(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+    if (frame->hd.type == NGHTTP2_GOAWAY) of(user_data).goaway_ = true;
+    return 0;
+  }
+
+  static ssize_t read_body(nghttp2_session*, std::int32_t, std::uint8_t* buffer, std::size_t length,
+                           std::uint32_t* flags, nghttp2_data_source*, void* user_data) {
+    auto& self = of(user_data);
+    const auto& body = self.request_->body;
+    const auto n = std::min(length, body.size() - self.body_sent_);
+    std::memcpy(buffer, body.data() + self.body_sent_, n);
+    self.body_sent_ += n;
+    if (self.body_sent_ == body.size()) *flags |= NGHTTP2_DATA_FLAG_EOF;
+    return static_cast<ssize_t>(n);
+  }
+
+  /// One table for every session of the process.
+  static const nghttp2_session_callbacks* table() {
+    static const auto* callbacks = [] {
+      nghttp2_session_callbacks* made = nullptr;
+      nghttp2_session_callbacks_new(&made);
+      nghttp2_session_callbacks_set_on_header_callback(made, on_header);
+      nghttp2_session_callbacks_set_on_data_chunk_recv_callback(made, on_data);
+      nghttp2_session_callbacks_set_on_stream_close_callback(made, on_stream_close);
+      nghttp2_session_callbacks_set_on_frame_recv_callback(made, on_frame);
+      return made;
+    }();
+    return callbacks;
+  }
+};
+
+void H2Session::Deleter::operator()(nghttp2_session* session) const {
+  nghttp2_session_del(session);
+}
+
+H2Session::H2Session() {
+  nghttp2_session* made = nullptr;
+  nghttp2_session_client_new(&made, H2Callbacks::table(), this);
+  session_.reset(made);
+  const nghttp2_settings_entry settings[] = {{NGHTTP2_SETTINGS_ENABLE_PUSH, 0},
+                                             {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, window_size}};
+  nghttp2_submit_settings(made, NGHTTP2_FLAG_NONE, settings, std::size(settings));
+  nghttp2_session_set_local_window_size(made, NGHTTP2_FLAG_NONE, 0, window_size);
+}
+
+H2Session::~H2Session() = default;
+
+bool H2Session::submit(const PreparedRequest& request, model::Response& response, bool keep_body) {
+  request_ = &request;
+  response_ = &response;
+  keep_body_ = keep_body;
+  body_sent_ = 0;
+  closed_ = refused_ = false;
+  error_.clear();
+  fields_.clear();
+  for (const auto& name_value : request.h2_headers) fields_.push_back(field(name_value));
+  nghttp2_data_provider body{};
+  body.read_callback = H2Callbacks::read_body;
+  const auto* provider = request.body.empty() ? nullptr : &body;
+  stream_id_ = nghttp2_submit_request(session_.get(), nullptr, fields_.data(), fields_.size(),
+                                      provider, nullptr);
+  if (stream_id_ < 0) error_ = h2_library_error(stream_id_);
+  return stream_id_ >= 0;
+}
+
+std::string_view H2Session::output() {
+  out_.clear();
+  for (;;) {
+    const std::uint8_t* data = nullptr;
+    const auto n = nghttp2_session_mem_send(session_.get(), &data);
+    if (n < 0) {
+      error_ = h2_library_error(static_cast<int>(n));
+      return {};
+    }
+    if (n == 0) return out_;
+    out_.append(view(data, static_cast<std::size_t>(n)));
+  }
+}
+
+bool H2Session::input(const char* data, std::size_t n) {
+  const auto used =
+      nghttp2_session_mem_recv(session_.get(), reinterpret_cast<const std::uint8_t*>(data), n);
+  if (used < 0) error_ = h2_library_error(static_cast<int>(used));
+  return used >= 0;
+}
+
+bool H2Session::reusable() const {
+  return !goaway_ && !error_ &&
+         (nghttp2_session_want_read(session_.get()) != 0 ||
+          nghttp2_session_want_write(session_.get()) != 0);
+}
+
+}  // namespace stampede::client

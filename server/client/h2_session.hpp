@@ -1,0 +1,71 @@
+// One HTTP/2 connection's protocol state without I/O: the client feeds it bytes and writes its
+// output.
+#pragma once
+
+#include <nghttp2/nghttp2.h>
+
+#include <boost/system/error_code.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/response.hpp"
+#include "server/client/prepared_request.hpp"
+
+namespace stampede::client {
+
+/// An nghttp2 client session carrying one stream at a time (a user's loop is request then
+/// response). Sans-IO, so unit tests can drive it with a server session in memory.
+class H2Session {
+ public:
+  /// A session whose first output is the connection preface and our SETTINGS.
+  H2Session();
+  ~H2Session();
+  H2Session(const H2Session&) = delete;
+  H2Session& operator=(const H2Session&) = delete;
+
+  /// Opens a stream for `request`; its status, headers and DATA go to `response` (the body
+  /// only when `keep_body`). Both must outlive the stream. False when nghttp2 refuses it.
+  bool submit(const PreparedRequest& request, model::Response& response, bool keep_body);
+
+  /// The bytes to write now (preface, HEADERS, DATA, SETTINGS ACK, WINDOW_UPDATE, ...), valid
+  /// until the next call. Empty when nothing is pending or the session failed (see error()).
+  std::string_view output();
+
+  /// Feeds `n` bytes read from the connection. False on a connection error (see error()).
+  bool input(const char* data, std::size_t n);
+
+  /// The current stream has ended: complete, reset or refused.
+  [[nodiscard]] bool stream_closed() const { return closed_; }
+  /// The stream was reset or the connection failed; empty for a complete response.
+  [[nodiscard]] const boost::system::error_code& error() const { return error_; }
+  /// The server did not process the stream (REFUSED_STREAM, or beyond GOAWAY's last stream
+  /// id): it may be sent again on a new connection whatever its method (RFC 9113 8.7).
+  [[nodiscard]] bool refused() const { return refused_; }
+  /// No GOAWAY came and nghttp2 can still read or write: the next request may use it.
+  [[nodiscard]] bool reusable() const;
+
+ private:
+  struct Deleter {
+    void operator()(nghttp2_session* session) const;
+  };
+  friend struct H2Callbacks;
+
+  std::unique_ptr<nghttp2_session, Deleter> session_;
+  std::vector<nghttp2_nv> fields_;  ///< the header list submitted last, pointing into a request
+  std::string out_;
+  const PreparedRequest* request_ = nullptr;
+  model::Response* response_ = nullptr;
+  std::size_t body_sent_ = 0;
+  std::int32_t stream_id_ = -1;
+  bool keep_body_ = false;
+  bool closed_ = false;
+  bool refused_ = false;
+  bool goaway_ = false;
+  boost::system::error_code error_;
+};
+
+}  // namespace stampede::client

@@ -1,0 +1,222 @@
+// HTTP/2 client over plain TCP (h2c, prior knowledge) or TLS (ALPN h2): one session per user.
+#include <openssl/ssl.h>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/ssl/stream.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <optional>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "server/client/classify.hpp"
+#include "server/client/client_factories.hpp"
+#include "server/client/connect.hpp"
+#include "server/client/content_decoding.hpp"
+#include "server/client/failure_log.hpp"
+#include "server/client/h2_error.hpp"
+#include "server/client/h2_session.hpp"
+
+namespace stampede::client {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
+/// Reads start small, since an idle user's buffer is memory per connection, and grow while
+/// reads fill it (as in the HTTP/1.1 client).
+constexpr std::size_t min_read_size = 1024;
+constexpr std::size_t max_read_size = 64 * 1024;
+
+template <class Stream>
+class Http2Client final : public Client, Watchdog::Guarded {
+ public:
+  Http2Client(net::any_io_executor executor, const ClientSetup& setup, Watchdog& watchdog)
+      : executor_(std::move(executor)), setup_(setup), watchdog_(watchdog) {
+    watchdog_.watch(this);
+  }
+  ~Http2Client() { watchdog_.forget(this); }
+  Http2Client(const Http2Client&) = delete;
+  Http2Client& operator=(const Http2Client&) = delete;
+
+  /// One frame for the whole exchange, as in the HTTP/1.1 client: write what the session has
+  /// to send, read, feed the session, until the stream closes.
+  net::awaitable<void> exchange(const PreparedRequest& request,
+                                model::Response& response) override {
+    response.clear();
+    timed_out_ = false;
+    const auto limit = request.timeout.count() > 0 ? request.timeout : setup_.timeout;
+    deadline_ = Clock::now() + limit;
+    bool may_retry = true;
+    for (;;) {
+      if (session_ && !session_->reusable()) close();  // GOAWAY: the next stream needs a new one
+      const bool reused = session_.has_value();
+      if (!reused) {
+        const bool opened = co_await open(response, request.connect_timeout);
+        if (!opened) break;
+      }
+      auto step = submit(request, response);
+      while (step == Step::pump) {
+        const auto output = session_->output();
+        if (!output.empty()) {
+          const auto [error, written] =
+              co_await net::async_write(*stream_, net::buffer(output), as_tuple);
+          response.bytes_sent += written;
+          if (error) {
+            step = write_failed(request, response, reused, error);
+            break;
+          }
+          if (written_at_ == Clock::time_point{}) written_at_ = Clock::now();
+        }
+        if (session_->stream_closed() || session_->error()) {
+          step = finish(request, response, reused);
+          break;
+        }
+        read_buffer_.resize(read_size_);
+        const auto [read_error, n] =
+            co_await stream_->async_read_some(net::buffer(read_buffer_), as_tuple);
+        step = after_read(request, response, reused, read_error, n);
+      }
+      if (step == Step::stale && std::exchange(may_retry, false)) {
+        close();
+        response.clear();
+        continue;
+      }
+      break;
+    }
+    deadline_ = Clock::time_point::max();
+    if (response.error != model::ErrorKind::none || !setup_.keep_alive) close();
+    response.keep_alive = session_.has_value() && session_->reusable();
+  }
+
+  [[nodiscard]] Clock::time_point deadline() const override { return deadline_; }
+
+  /// Past the deadline: closing the socket fails the pending operation (a timeout).
+  void expire() override {
+    timed_out_ = true;
+    if (!stream_) return;
+    boost::system::error_code ignored;
+    socket().close(ignored);
+  }
+
+ private:
+  /// What an exchange does next: write and read (pump), or it has ended.
+  enum class Step { pump, done, stale, failed };
+
+  TcpStream& socket() { return tcp_socket(*stream_); }
+
+  /// Connects (and shakes hands over TLS, insisting on "h2"), within `connect_timeout` if set;
+  /// false with response.error set on failure.
+  net::awaitable<bool> open(model::Response& response, std::chrono::nanoseconds connect_timeout) {
+    const auto start = Clock::now();
+    const auto whole = deadline_;
+    if (connect_timeout.count() > 0) deadline_ = std::min(whole, start + connect_timeout);
+    const auto failure = co_await open_stream(stream_, executor_, setup_);
+    if (failure) co_return fail(response, failure->phase, failure->error);
+    if constexpr (std::is_same_v<Stream, TlsStream>) {
+      if (!alpn_h2()) co_return fail(response, Phase::read, h2_library_error(h2_not_selected));
+    }
+    deadline_ = whole;
+    session_.emplace();
+    response.connect = Clock::now() - start;
+    response.new_connection = true;
+    co_return true;
+  }
+
+  /// The server selected "h2" by ALPN.
+  bool alpn_h2() {
+    const unsigned char* protocol = nullptr;
+    unsigned int length = 0;
+    SSL_get0_alpn_selected(stream_->native_handle(), &protocol, &length);
+    return std::string_view(reinterpret_cast<const char*>(protocol), length) == "h2";
+  }
+
+  /// Opens the request's stream; the clock for `waiting` starts at its first write.
+  Step submit(const PreparedRequest& request, model::Response& response) {
+    written_at_ = {};
+    if (session_->submit(request, response, setup_.keep_body)) return Step::pump;
+    fail(response, Phase::write, session_->error());
+    return Step::failed;
+  }
+
+  /// A write failed: a stale reused connection is retried (idempotent requests only).
+  Step write_failed(const PreparedRequest& request, model::Response& response, bool reused,
+                    const boost::system::error_code& error) {
+    if (reused && request.idempotent && stale_connection(error)) return Step::stale;
+    fail(response, Phase::write, error);
+    return Step::failed;
+  }
+
+  /// Accounts `n` bytes just read (or the error that ended the read) and feeds the session.
+  Step after_read(const PreparedRequest& request, model::Response& response, bool reused,
+                  const boost::system::error_code& error, std::size_t n) {
+    if (n == read_size_) read_size_ = std::min(read_size_ * 2, max_read_size);
+    if (n > 0 && response.bytes_received == 0) response.waiting = Clock::now() - written_at_;
+    response.bytes_received += n;
+    if (error) {
+      if (reused && request.idempotent && response.status == 0 && stale_connection(error)) {
+        return Step::stale;
+      }
+      fail(response, Phase::read, error);
+      return Step::failed;
+    }
+    if (session_->input(read_buffer_.data(), n)) return Step::pump;
+    fail(response, Phase::read, session_->error());
+    return Step::failed;
+  }
+
+  /// The stream ended: complete, reset (a protocol error) or refused (retried once on a new
+  /// connection: the server did not process it).
+  Step finish(const PreparedRequest& request, model::Response& response, bool reused) {
+    if (session_->refused() && reused) return Step::stale;
+    if (session_->error()) {
+      fail(response, Phase::read, session_->error());
+      return Step::failed;
+    }
+    if (request.decode_body && setup_.keep_body && !response.content_encoding.empty()) {
+      const auto error = decode_content(response.content_encoding, response.body);
+      if (error) {
+        fail(response, Phase::read, error);
+        return Step::failed;
+      }
+    }
+    return Step::done;
+  }
+
+  bool fail(model::Response& response, Phase phase, const boost::system::error_code& error) {
+    response.error = timed_out_ ? model::ErrorKind::timeout : classify(phase, error);
+    log_first_failure(setup_, response.error, error);
+    close();
+    return false;
+  }
+
+  void close() {
+    session_.reset();
+    stream_.reset();
+  }
+
+  net::any_io_executor executor_;
+  const ClientSetup& setup_;
+  Watchdog& watchdog_;
+  std::optional<Stream> stream_;
+  std::optional<H2Session> session_;  ///< one per connection, reset with it
+  std::vector<char> read_buffer_;
+  std::size_t read_size_ = min_read_size;
+  Clock::time_point written_at_;  ///< the request's first bytes were written: `waiting` starts
+  Clock::time_point deadline_ = Clock::time_point::max();
+  bool timed_out_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Client> make_http2_client(net::any_io_executor executor, const ClientSetup& setup,
+                                          Watchdog& watchdog) {
+  if (setup.tls != nullptr) {
+    return std::make_unique<Http2Client<TlsStream>>(executor, setup, watchdog);
+  }
+  return std::make_unique<Http2Client<TcpStream>>(executor, setup, watchdog);
+}
+
+}  // namespace stampede::client

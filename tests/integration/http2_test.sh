@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# HTTP/2 against nghttpd from curl files: --http2-prior-knowledge (h2c) and --http2 over TLS (ALPN
+# h2); a TLS server that does not select h2 (nginx here) fails as protocol errors; --http2 with an
+# http:// URL sends HTTP/1.1 with a warning (curl would ask to upgrade).
+source "$(dirname "$0")/lib.sh" "$@"
+command -v nghttpd >/dev/null || fail "'nghttpd' is not installed (apt-get install nghttp2-server)"
+
+FILE_BYTES=1000
+mkdir -p "$TEST_TMP/htdocs"
+head -c "$FILE_BYTES" /dev/zero | tr '\0' 'x' >"$TEST_TMP/htdocs/file.txt"
+make_cert "$TEST_TMP"
+
+# start_nghttpd NAME --no-tls|--tls: nghttpd -v on a free port serving htdocs/ over h2c, or TLS with
+# the test certificate; its frame log goes to $TEST_TMP/NAME.log. Sets H2_PORT.
+start_nghttpd() {
+  local name=$1 pid options=() files=()
+  if [[ $2 == --tls ]]; then files=("$TEST_TMP/key.pem" "$TEST_TMP/cert.pem"); else options=(--no-tls); fi
+  for _ in 1 2 3; do  # a free port may be taken before nghttpd binds it: retry with new ones
+    H2_PORT=$(free_port)
+    nghttpd -a 127.0.0.1 -v -d "$TEST_TMP/htdocs" "${options[@]}" "$H2_PORT" "${files[@]}" >"$TEST_TMP/$name.log" 2>&1 &
+    pid=$!
+    _PIDS+=("$pid")
+    _watch "$pid"
+    if wait_for_port "$H2_PORT" 10 "$pid"; then
+      log "nghttpd $pid ($name) on 127.0.0.1:$H2_PORT"
+      return 0
+    fi
+    _stop_pid "$pid"
+  done
+  fail "nghttpd did not start; its log: $(head -c 2000 "$TEST_TMP/$name.log")"
+}
+
+# check_h2 NAME C N: the run NAME (C users, N requests each, -k) all succeeded over HTTP/2.
+check_h2() {
+  local name=$1 c=$2 n=$3
+  expect_rc 0
+  json_check "$OUT" <<EOF
+g("requests.total") == $c * $n and g("requests.succeeded") == $c * $n and g("requests.failed") == 0
+g("status_codes") == {"200": $c * $n}
+g("connections.opened") == $c ## one HTTP/2 connection per user with -k
+g("bytes.body_received") == $c * $n * $FILE_BYTES
+EOF
+  # nghttpd -v logs every frame it receives: each request is a HEADERS frame with :path, each
+  # connection starts with our SETTINGS (an HTTP/1.1 request would fail its preface check).
+  sleep 0.2
+  assert_eq $((c * n)) "$(grep -c ':path: /file.txt' "$TEST_TMP/$name.log" || true)" \
+    "$name: HTTP/2 requests nghttpd saw"
+  assert_eq "$c" "$(grep -c 'recv SETTINGS frame <length=[1-9]' "$TEST_TMP/$name.log" || true)" \
+    "$name: HTTP/2 connections nghttpd saw"
+  if grep -q -- "sends HTTP/1.1" "$ERR"; then fail "$name: stderr warns that HTTP/1.1 is sent"; fi
+}
+
+start_nghttpd h2c --no-tls
+echo "curl --http2-prior-knowledge 'http://127.0.0.1:$H2_PORT/file.txt'" >"$TEST_TMP/h2c.curl.txt"
+run_stampede h2c -c 3 -n 20 -k -p "$TEST_TMP/h2c.curl.txt" --output json
+check_h2 h2c 3 20
+
+start_nghttpd h2tls --tls
+echo "curl --http2 --insecure 'https://127.0.0.1:$H2_PORT/file.txt'" >"$TEST_TMP/h2tls.curl.txt"
+run_stampede h2tls -c 2 -n 10 -k -p "$TEST_TMP/h2tls.curl.txt" --output json
+check_h2 h2tls 2 10
+
+# Without -k each request has its own connection, as with HTTP/1.1.
+start_nghttpd h2close --no-tls
+echo "curl --http2-prior-knowledge 'http://127.0.0.1:$H2_PORT/file.txt'" >"$TEST_TMP/h2close.curl.txt"
+run_stampede h2close -c 2 -n 3 -p "$TEST_TMP/h2close.curl.txt" --output json
+expect_rc 0
+json_check "$OUT" <<'EOF'
+g("requests.succeeded") == 6 and g("connections.opened") == 6
+EOF
+
+# nginx here speaks HTTP/1.1 only: it selects no ALPN protocol, a protocol error for now.
+start_nginx --tls "$TEST_TMP/nginx"
+echo "curl --http2 --insecure '$HTTPS_URL/?run=h1only'" >"$TEST_TMP/h1only.curl.txt"
+run_stampede h1only -c 2 -n 2 -p "$TEST_TMP/h1only.curl.txt" --output json
+expect_rc 0
+json_check "$OUT" <<'EOF'
+g("requests.total") == 4 and g("requests.failed") == 4
+g("errors.protocol") == 4 ## the server did not select h2
+EOF
+grep -q "did not select HTTP/2" "$ERR" || fail "stderr does not explain the ALPN failure: $(head -c 2000 "$ERR")"
+assert_eq 0 "$(count_requests "$ACCESS_LOG" 'run=h1only')" "requests nginx answered"
+
+echo "curl --http2 '$HTTP_URL/?run=upgrade'" >"$TEST_TMP/upgrade.curl.txt"
+run_stampede upgrade -c 1 -n 2 -p "$TEST_TMP/upgrade.curl.txt" --output json
+expect_rc 0
+json_assert "$OUT" 'g("requests.succeeded") == 2'
+grep -q "sends HTTP/1.1 without curl's Upgrade" "$ERR" || fail "upgrade: no warning: $(head -c 2000 "$ERR")"
+assert_eq 2 "$(count_requests "$ACCESS_LOG" '"GET /?run=upgrade HTTP/1.1"')" "HTTP/1.1 requests nginx saw"
+pass
