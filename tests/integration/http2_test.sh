@@ -87,4 +87,13 @@ expect_rc 0
 json_assert "$OUT" 'g("requests.succeeded") == 2'
 grep -q "sends HTTP/1.1 without curl's Upgrade" "$ERR" || fail "upgrade: no warning: $(head -c 2000 "$ERR")"
 assert_eq 2 "$(count_requests "$ACCESS_LOG" '"GET /?run=upgrade HTTP/1.1"')" "HTTP/1.1 requests nginx saw"
+
+# A server that accepts and never answers: every exchange ends as a timeout, none hangs.
+start_stall_server
+echo "curl --http2-prior-knowledge --max-time 0.3 'http://127.0.0.1:$STALL_PORT/'" >"$TEST_TMP/stall.curl.txt"
+STAMPEDE_LIMIT=20 run_stampede stall -c 2 -n 2 -p "$TEST_TMP/stall.curl.txt" --output json
+expect_rc 0
+json_check "$OUT" <<'EOF'
+g("requests.total") == 4 and g("errors.timeout") == 4
+EOF
 pass
