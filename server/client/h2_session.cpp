@@ -127,6 +127,9 @@ bool H2Session::submit(const PreparedRequest& request, model::Response& response
   keep_body_ = keep_body;
   body_sent_ = 0;
   closed_ = refused_ = false;
+  // A redirect hop's response must not keep the previous one's headers.
+  response.location.clear();
+  response.content_encoding.clear();
   error_.clear();
   fields_.clear();
   for (const auto& name_value : request.h2_headers) fields_.push_back(field(name_value));

@@ -81,7 +81,7 @@ class Http1Client final : public Client, Watchdog::Guarded {
         continue;
       }
       if (step != Step::done) break;
-      current = next_hop(request.follow_redirects_of, hops, response);
+      current = next_hop(request.follow_redirects_of, hops, hop_, response);
       if (current == nullptr) break;
       may_retry = true;
     }
@@ -178,23 +178,6 @@ class Http1Client final : public Client, Watchdog::Guarded {
       }
     }
     return Step::done;
-  }
-
-  /// -redirect: the next same-origin hop's request, or null when this response is the last.
-  const PreparedRequest* next_hop(const model::Request* origin, int& hops,
-                                  model::Response& response) {
-    if (origin == nullptr || hops == max_redirects || !is_redirect(response.status)) {
-      return nullptr;
-    }
-    // hop_ may still hold an earlier exchange's last hop: the first hop starts from the origin.
-    const std::string_view from = hops == 0 ? std::string_view(origin->target) : hop_->target;
-    auto next = follow_redirect(*origin, from, response.status, response.location);
-    if (!next) return nullptr;
-    hop_ = std::move(next);
-    ++hops;
-    response.body.clear();
-    response.body_bytes = 0;
-    return &hop_->prepared;
   }
 
   void start_parser(const PreparedRequest& request, model::Response& response) {

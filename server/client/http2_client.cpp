@@ -18,6 +18,7 @@
 #include "server/client/failure_log.hpp"
 #include "server/client/h2_error.hpp"
 #include "server/client/h2_session.hpp"
+#include "server/client/redirect.hpp"
 
 namespace stampede::client {
 
@@ -49,15 +50,16 @@ class Http2Client final : public Client, Watchdog::Guarded {
     timed_out_ = false;
     const auto limit = request.timeout.count() > 0 ? request.timeout : setup_.timeout;
     deadline_ = Clock::now() + limit;
+    const PreparedRequest* current = &request;  // then each redirect hop's
     bool may_retry = true;
-    for (;;) {
+    for (int hops = 0;;) {
       if (session_ && !session_->reusable()) close();  // GOAWAY: the next stream needs a new one
       const bool reused = session_.has_value();
       if (!reused) {
         const bool opened = co_await open(response, request.connect_timeout);
         if (!opened) break;
       }
-      auto step = submit(request, response);
+      auto step = submit(*current, response);
       while (step == Step::pump) {
         const auto output = session_->output();
         if (!output.empty()) {
@@ -65,26 +67,30 @@ class Http2Client final : public Client, Watchdog::Guarded {
               co_await net::async_write(*stream_, net::buffer(output), as_tuple);
           response.bytes_sent += written;
           if (error) {
-            step = write_failed(request, response, reused, error);
+            step = write_failed(*current, response, reused, error);
             break;
           }
           if (written_at_ == Clock::time_point{}) written_at_ = Clock::now();
         }
         if (session_->stream_closed() || session_->error()) {
-          step = finish(request, response, reused);
+          step = finish(*current, response, reused);
           break;
         }
         read_buffer_.resize(read_size_);
         const auto [read_error, n] =
             co_await stream_->async_read_some(net::buffer(read_buffer_), as_tuple);
-        step = after_read(request, response, reused, read_error, n);
+        step = after_read(*current, response, reused, read_error, n);
       }
       if (step == Step::stale && std::exchange(may_retry, false)) {
         close();
         response.clear();
         continue;
       }
-      break;
+      if (step != Step::done) break;
+      current = next_hop(request.follow_redirects_of, hops, hop_, response);
+      if (current == nullptr) break;
+      may_retry = true;
+      if (!setup_.keep_alive) close();  // as HTTP/1.1 without -k: a connection per request
     }
     deadline_ = Clock::time_point::max();
     if (response.error != model::ErrorKind::none || !setup_.keep_alive) close();
@@ -202,6 +208,7 @@ class Http2Client final : public Client, Watchdog::Guarded {
   Watchdog& watchdog_;
   std::optional<Stream> stream_;
   std::optional<H2Session> session_;  ///< one per connection, reset with it
+  std::optional<Redirect> hop_;       ///< the redirect being followed (-redirect)
   std::vector<char> read_buffer_;
   std::size_t read_size_ = min_read_size;
   Clock::time_point written_at_;  ///< the request's first bytes were written: `waiting` starts

@@ -55,4 +55,20 @@ std::optional<Redirect> follow_redirect(const model::Request& origin,
   return Redirect{request.target, prepare(request)};
 }
 
+const PreparedRequest* next_hop(const model::Request* origin, int& hops,
+                                std::optional<Redirect>& hop, model::Response& response) {
+  if (origin == nullptr || hops == max_redirects || !is_redirect(response.status)) {
+    return nullptr;
+  }
+  // `hop` may still hold an earlier exchange's last hop: the first hop starts from the origin.
+  const std::string_view from = hops == 0 ? std::string_view(origin->target) : hop->target;
+  auto next = follow_redirect(*origin, from, response.status, response.location);
+  if (!next) return nullptr;
+  hop = std::move(next);
+  ++hops;
+  response.body.clear();
+  response.body_bytes = 0;
+  return &hop->prepared;
+}
+
 }  // namespace stampede::client

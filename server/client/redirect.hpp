@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "model/request.hpp"
+#include "model/response.hpp"
 #include "server/client/prepared_request.hpp"
 
 namespace stampede::client {
@@ -30,5 +31,12 @@ bool is_redirect(int status);
 std::optional<Redirect> follow_redirect(const model::Request& origin,
                                         std::string_view current_target, int status,
                                         std::string_view location);
+
+/// -redirect, for a client's exchange loop: the request of the next hop after `response` (kept
+/// in `hop`), or null when `response` is the last (no redirect asked for or possible, or
+/// max_redirects reached). `hops` counts the hops of this exchange, from 0; the response body
+/// is dropped for the next hop's.
+const PreparedRequest* next_hop(const model::Request* origin, int& hops,
+                                std::optional<Redirect>& hop, model::Response& response);
 
 }  // namespace stampede::client

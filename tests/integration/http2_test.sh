@@ -8,6 +8,8 @@ command -v nghttpd >/dev/null || fail "'nghttpd' is not installed (apt-get insta
 FILE_BYTES=1000
 mkdir -p "$TEST_TMP/htdocs"
 head -c "$FILE_BYTES" /dev/zero | tr '\0' 'x' >"$TEST_TMP/htdocs/file.txt"
+mkdir -p "$TEST_TMP/htdocs/dir"
+printf 'in dir\n' >"$TEST_TMP/htdocs/dir/index.html"  # nghttpd redirects /dir to /dir/ (301)
 make_cert "$TEST_TMP"
 
 # start_nghttpd NAME --no-tls|--tls: nghttpd -v on a free port serving htdocs/ over h2c, or TLS with
@@ -54,6 +56,18 @@ start_nghttpd h2c --no-tls
 echo "curl --http2-prior-knowledge 'http://127.0.0.1:$H2_PORT/file.txt'" >"$TEST_TMP/h2c.curl.txt"
 run_stampede h2c -c 3 -n 20 -k -p "$TEST_TMP/h2c.curl.txt" --output json
 check_h2 h2c 3 20
+
+# -L: the 301 from /dir to /dir/ is followed on the same HTTP/2 connection.
+echo "curl -L --http2-prior-knowledge 'http://127.0.0.1:$H2_PORT/dir'" >"$TEST_TMP/redirect.curl.txt"
+run_stampede redirect -c 2 -n 3 -k -p "$TEST_TMP/redirect.curl.txt" --output json
+expect_rc 0
+json_check "$OUT" <<'EOF'
+g("requests.succeeded") == 6 and g("status_codes") == {"200": 6}
+g("connections.opened") == 2 and g("bytes.body_received") == 6 * 7
+EOF
+sleep 0.2
+assert_eq 6 "$(grep -cE ':path: /dir$' "$TEST_TMP/h2c.log" || true)" "redirected requests nghttpd saw"
+assert_eq 6 "$(grep -cE ':path: /dir/$' "$TEST_TMP/h2c.log" || true)" "redirect targets nghttpd saw"
 
 start_nghttpd h2tls --tls
 echo "curl --http2 --insecure 'https://127.0.0.1:$H2_PORT/file.txt'" >"$TEST_TMP/h2tls.curl.txt"
