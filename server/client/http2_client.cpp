@@ -1,5 +1,6 @@
 // HTTP/2 client over plain TCP (h2c, prior knowledge) or TLS (ALPN h2): one session per user.
 #include <openssl/ssl.h>
+#include <spdlog/spdlog.h>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/ssl/stream.hpp>
@@ -142,6 +143,9 @@ class Http2Client final : public Client, Watchdog::Guarded {
   /// Opens the request's stream; the clock for `waiting` starts at its first write.
   Step submit(const PreparedRequest& request, model::Response& response) {
     written_at_ = {};
+    // A plain load first: every thread shares this counter, so the hot path must not write it.
+    debugging_ = setup_.debug_budget.load(std::memory_order_relaxed) > 0 &&
+                 setup_.debug_budget.fetch_sub(1, std::memory_order_relaxed) > 0;
     if (session_->submit(request, response, setup_.keep_body)) return Step::pump;
     fail(response, Phase::write, session_->error());
     return Step::failed;
@@ -176,6 +180,7 @@ class Http2Client final : public Client, Watchdog::Guarded {
   /// The stream ended: complete, reset (a protocol error) or refused (retried once on a new
   /// connection: the server did not process it).
   Step finish(const PreparedRequest& request, model::Response& response, bool reused) {
+    if (debugging_) log_exchange(request, response);
     if (session_->refused() && reused) return Step::stale;
     if (session_->error()) {
       fail(response, Phase::read, session_->error());
@@ -189,6 +194,16 @@ class Http2Client final : public Client, Watchdog::Guarded {
       }
     }
     return Step::done;
+  }
+
+  /// -d: the header list sent and what came back (HTTP/2 frames are binary: no raw dump).
+  void log_exchange(const PreparedRequest& request, const model::Response& response) const {
+    std::string fields;
+    for (const auto& [name, value] : request.h2_headers) fields += name + ": " + value + "\n";
+    spdlog::debug("HTTP/2 request ({} body bytes):\n{}response: status {}, {} body bytes{}{}",
+                  request.body.size(), fields, response.status, response.body_bytes,
+                  session_->error() ? ", " : "",
+                  session_->error() ? session_->error().message() : "");
   }
 
   bool fail(model::Response& response, Phase phase, const boost::system::error_code& error) {
@@ -214,6 +229,7 @@ class Http2Client final : public Client, Watchdog::Guarded {
   Clock::time_point written_at_;  ///< the request's first bytes were written: `waiting` starts
   Clock::time_point deadline_ = Clock::time_point::max();
   bool timed_out_ = false;
+  bool debugging_ = false;  ///< this exchange is one of the first few logged (-d)
 };
 
 }  // namespace
