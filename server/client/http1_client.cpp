@@ -1,4 +1,6 @@
 // HTTP/1.1 client over plain TCP or TLS: one connection per user, reused with keep-alive.
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 #include <spdlog/spdlog.h>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/connect.hpp>
@@ -278,7 +280,12 @@ class Http1Client final : public Client, Watchdog::Guarded {
                    std::chrono::duration<double>(setup_.timeout).count());
       return;
     }
-    const bool certificate = kind == model::ErrorKind::tls && !setup_.insecure;
+    // The hint only where it helps: a certificate that did not verify (not, say, a plain-HTTP
+    // server on an https:// URL).
+    const bool certificate = kind == model::ErrorKind::tls && !setup_.insecure &&
+                             error.category() == net::error::get_ssl_category() &&
+                             ERR_GET_REASON(static_cast<unsigned long>(error.value())) ==
+                                 SSL_R_CERTIFICATE_VERIFY_FAILED;
     spdlog::warn("first {} failure: {}{}", model::to_string(kind), error.message(),
                  certificate ? " (for a self-signed test server, use --insecure)" : "");
   }
