@@ -8,6 +8,8 @@
 #include <memory>
 #include <vector>
 
+#include "server/client/field_text.hpp"
+
 namespace stampede::client {
 
 namespace {
@@ -102,27 +104,16 @@ DecodeError zstd(const std::string& in, std::string& out) {
 }
 
 DecodeError decode_one(std::string_view coding, const std::string& in, std::string& out) {
-  const auto is = [coding](std::string_view name) {
-    return coding.size() == name.size() &&
-           std::equal(coding.begin(), coding.end(), name.begin(),
-                      [](char a, char b) { return (a | 0x20) == b; });
-  };
-  if (is("gzip") || is("x-gzip")) return inflate(in, out, 16 + MAX_WBITS);
-  if (is("deflate")) {
+  if (iequals(coding, "gzip") || iequals(coding, "x-gzip")) return inflate(in, out, 16 + MAX_WBITS);
+  if (iequals(coding, "deflate")) {
     const auto zlib = inflate(in, out, MAX_WBITS);
     if (zlib != DecodeError::corrupt) return zlib;
     out.clear();
     return inflate(in, out, -MAX_WBITS);
   }
-  if (is("br")) return brotli(in, out);
-  if (is("zstd")) return zstd(in, out);
+  if (iequals(coding, "br")) return brotli(in, out);
+  if (iequals(coding, "zstd")) return zstd(in, out);
   return DecodeError::unknown_coding;
-}
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
 }
 
 }  // namespace
@@ -134,15 +125,11 @@ const boost::system::error_category& content_decoding_category() {
 
 boost::system::error_code decode_content(std::string_view content_encoding, std::string& body) {
   std::vector<std::string_view> codings;
-  for (std::size_t start = 0; start <= content_encoding.size();) {
-    const auto comma = std::min(content_encoding.find(',', start), content_encoding.size());
-    const auto coding = trim(content_encoding.substr(start, comma - start));
-    if (!coding.empty()) codings.push_back(coding);
-    start = comma + 1;
-  }
+  for_each_token(content_encoding,
+                 [&codings](std::string_view coding) { codings.push_back(coding); });
   std::string decoded;
   for (auto coding = codings.rbegin(); coding != codings.rend(); ++coding) {
-    if (*coding == "identity") continue;
+    if (iequals(*coding, "identity")) continue;
     decoded.clear();
     const auto error = decode_one(*coding, body, decoded);
     if (error != DecodeError::none) return make_error(error);

@@ -1,7 +1,10 @@
 // log_first_failure(): one line per failure kind and run, not one per request.
 #include "server/client/failure_log.hpp"
 
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 #include <spdlog/spdlog.h>
+#include <boost/asio/ssl/error.hpp>
 
 namespace stampede::client {
 
@@ -14,7 +17,12 @@ void log_first_failure(const ClientSetup& setup, model::ErrorKind kind,
                  std::chrono::duration<double>(setup.timeout).count());
     return;
   }
-  const bool certificate = kind == model::ErrorKind::tls && !setup.insecure;
+  // The hint only where it helps: a certificate that did not verify (not, say, a plain-HTTP
+  // server on an https:// URL).
+  const bool certificate = kind == model::ErrorKind::tls && !setup.insecure &&
+                           error.category() == boost::asio::error::get_ssl_category() &&
+                           ERR_GET_REASON(static_cast<unsigned long>(error.value())) ==
+                               SSL_R_CERTIFICATE_VERIFY_FAILED;
   spdlog::warn("first {} failure: {}{}", model::to_string(kind), error.message(),
                certificate ? " (for a self-signed test server, use --insecure)" : "");
 }

@@ -6,6 +6,8 @@
 #include <boost/beast/http/error.hpp>
 #include <cstring>
 
+#include "server/client/field_text.hpp"
+
 namespace stampede::client {
 
 namespace {
@@ -25,35 +27,6 @@ constexpr std::array<bool, 256> token_chars = [] {
 
 /// Field lines longer than this in a chunked body (size line, trailer) are refused.
 constexpr std::size_t line_limit = 8 * 1024;
-
-/// ASCII case-insensitive equality with a lower-case `lower` of letters, digits and '-'.
-bool iequals(std::string_view text, std::string_view lower) {
-  if (text.size() != lower.size()) return false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if ((text[i] | 0x20) != lower[i]) return false;
-  }
-  return true;
-}
-
-bool is_space(char c) { return c == ' ' || c == '\t'; }
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-  return text;
-}
-
-/// Calls `each` with every trimmed, non-empty element of a comma-separated list.
-template <class Each>
-void for_each_token(std::string_view list, Each each) {
-  while (!list.empty()) {
-    const auto comma = list.find(',');
-    const auto token = trim(list.substr(0, comma));
-    if (!token.empty()) each(token);
-    if (comma == std::string_view::npos) break;
-    list.remove_prefix(comma + 1);
-  }
-}
 
 /// The length of the line at the start of `data` without its CRLF, or npos when no LF has
 /// arrived. Sets `error` when the LF is not preceded by CR.
