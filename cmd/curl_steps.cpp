@@ -1,5 +1,5 @@
 // curl_steps(): curl::parse_file plus go-stress-testing's command-line overrides and a note on
-// what this engine does not do yet (HTTP/2).
+// what stampede sends differently from curl (no h2c Upgrade).
 #include "cmd/curl_steps.hpp"
 
 #include <strings.h>
@@ -55,6 +55,7 @@ void override_step(const Options& options, bool flow, model::Request& step) {
   step.keep_alive = options.keep_alive;
   step.follow_redirects = step.follow_redirects || options.redirect;
   step.insecure = step.insecure || options.insecure;
+  if (options.http2) step.http_version = model::HttpVersion::http2_prior_knowledge;
 }
 
 /// curl asks an http:// server to upgrade to HTTP/2 (h2c); stampede does not, so it says so.

@@ -27,6 +27,8 @@ What to send:
   -data, --data BODY       request body (makes it a POST); @file reads the body from a file
   -X, --method METHOD      HTTP method (default GET, or POST with -data)
   -k, --keepalive          reuse each user's connection (default: a new one per request)
+  -http2, --http2          HTTP/2: https:// offers h2 by ALPN (HTTP/1.1 if the server
+                           declines, as curl and Go do); http:// sends h2c directly
   -redirect                follow redirects on the same host (up to 10)
   --insecure               do not verify TLS certificates (self-signed test servers)
 

@@ -12,10 +12,17 @@ namespace {
 
 /// Go's flag package lets a boolean take a value (`-k=true`, go-stress-testing's `-d true`);
 /// program_options does not, so such words are rewritten to `--name=value` first.
-const std::map<std::string, std::string, std::less<>> bool_flags{
-    {"k", "keepalive"},       {"keepalive", "keepalive"},        {"d", "debug"}, {"debug", "debug"},
-    {"redirect", "redirect"}, {"insecure", "insecure"},          {"h", "help"},  {"help", "help"},
-    {"version", "version"},   {"print-request", "print-request"}};
+const std::map<std::string, std::string, std::less<>> bool_flags{{"k", "keepalive"},
+                                                                 {"keepalive", "keepalive"},
+                                                                 {"d", "debug"},
+                                                                 {"debug", "debug"},
+                                                                 {"redirect", "redirect"},
+                                                                 {"insecure", "insecure"},
+                                                                 {"h", "help"},
+                                                                 {"help", "help"},
+                                                                 {"version", "version"},
+                                                                 {"print-request", "print-request"},
+                                                                 {"http2", "http2"}};
 
 /// go-stress-testing spells its curl-file flag `-p`; `--p` is taken as the same flag.
 std::string rename_alias(std::string_view word) {
@@ -57,8 +64,8 @@ po::options_description describe(Options& o) {
       "timeout", po::value(&o.run_timeout_s))("cpuNumber", po::value(&o.threads))(
       "verify,v", po::value(&o.verify))("code", po::value(&o.code))(
       "redirect", po::value(&o.redirect))("debug", po::value(&o.debug))(
-      "insecure", po::value(&o.insecure))("output", po::value(&o.output))(
-      "help", po::value(&o.help))("version", po::value(&o.version))(
+      "insecure", po::value(&o.insecure))("http2", po::value(&o.http2))(
+      "output", po::value(&o.output))("help", po::value(&o.help))("version", po::value(&o.version))(
       "curl,p", po::value(&o.curl_file))("print-request", po::value(&o.print_request));
   return d;
 }

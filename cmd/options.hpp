@@ -35,6 +35,7 @@ struct Options {
   bool redirect = false;              ///< -redirect
   bool debug = false;                 ///< -d
   bool insecure = false;              ///< --insecure
+  bool http2 = false;                 ///< -http2: HTTP/2 (ALPN over TLS, h2c over plain TCP)
   std::string output = "text";        ///< --output text|json
   std::string curl_file;              ///< -p, --curl: a "Copy as cURL" file to replay
   bool print_request = false;         ///< --print-request: print the bytes, send nothing

@@ -11,10 +11,11 @@ namespace stampede::model {
 /// The scheme decides the transport: plain TCP, or TLS.
 enum class Scheme : unsigned char { http, https };
 
-/// The HTTP version the user asked for (curl's --http1.1 / --http2 / --http2-prior-knowledge);
-/// `any` lets the client pick. As in curl, `http2` means HTTP/2 by ALPN over TLS (an http://
-/// URL would ask to upgrade, which stampede does not do: it sends HTTP/1.1), and
-/// `http2_prior_knowledge` means HTTP/2 without asking, also over plain TCP (h2c).
+/// The HTTP version the user asked for (curl's --http1.1 / --http2 / --http2-prior-knowledge,
+/// stampede's -http2); `any` lets the client pick. Over TLS both HTTP/2 values offer "h2" by
+/// ALPN and fall back to HTTP/1.1 as curl does. Over plain TCP, `http2` is HTTP/1.1 (curl would
+/// ask to upgrade, RFC 9113 deprecates that, and stampede does not do it) and
+/// `http2_prior_knowledge` is HTTP/2 without asking (h2c, as h2load and oha do).
 enum class HttpVersion : unsigned char { any, http1_1, http2, http2_prior_knowledge };
 
 /// One request as the user asked for it; clients serialize it once and reuse the bytes.

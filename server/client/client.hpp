@@ -33,6 +33,8 @@ struct ClientSetup {
   bool insecure = false;   ///< certificates are not checked (a failure hint says so otherwise)
   /// Each failure kind's first occurrence is logged once with its message, for the user.
   mutable std::array<std::atomic_flag, model::error_kind_count> failure_logged{};
+  /// --http2 over TLS: a server that selected HTTP/1.1 by ALPN is reported once.
+  mutable std::atomic_flag fallback_logged{};
   /// Exchanges still to log in full at debug level (-d), shared by every user.
   mutable std::atomic<int> debug_budget{0};
 };

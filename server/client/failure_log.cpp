@@ -9,7 +9,7 @@
 namespace stampede::client {
 
 void log_first_failure(const ClientSetup& setup, model::ErrorKind kind,
-                       const boost::system::error_code& error) {
+                       const boost::system::error_code& error, std::string_view hint) {
   auto& flag = setup.failure_logged[static_cast<std::size_t>(kind)];
   if (flag.test_and_set(std::memory_order_relaxed)) return;
   if (kind == model::ErrorKind::timeout) {
@@ -19,12 +19,13 @@ void log_first_failure(const ClientSetup& setup, model::ErrorKind kind,
   }
   // The hint only where it helps: a certificate that did not verify (not, say, a plain-HTTP
   // server on an https:// URL).
-  const bool certificate = kind == model::ErrorKind::tls && !setup.insecure &&
-                           error.category() == boost::asio::error::get_ssl_category() &&
-                           ERR_GET_REASON(static_cast<unsigned long>(error.value())) ==
-                               SSL_R_CERTIFICATE_VERIFY_FAILED;
-  spdlog::warn("first {} failure: {}{}", model::to_string(kind), error.message(),
-               certificate ? " (for a self-signed test server, use --insecure)" : "");
+  const bool certificate =
+      kind == model::ErrorKind::tls && !setup.insecure &&
+      error.category() == boost::asio::error::get_ssl_category() &&
+      ERR_GET_REASON(static_cast<unsigned long>(error.value())) == SSL_R_CERTIFICATE_VERIFY_FAILED;
+  if (hint.empty() && certificate) hint = "for a self-signed test server, use --insecure";
+  spdlog::warn("first {} failure: {}{}{}{}", model::to_string(kind), error.message(),
+               hint.empty() ? "" : " (", hint, hint.empty() ? "" : ")");
 }
 
 }  // namespace stampede::client

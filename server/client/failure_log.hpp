@@ -2,6 +2,7 @@
 #pragma once
 
 #include <boost/system/error_code.hpp>
+#include <string_view>
 
 #include "model/error_kind.hpp"
 #include "server/client/client.hpp"
@@ -9,8 +10,8 @@
 namespace stampede::client {
 
 /// Logs `error` at warn level if it is the first failure of `kind` among `setup`'s users,
-/// with a hint where one helps (--insecure for certificate failures).
+/// with a hint where one helps: `hint` if given, else --insecure for certificate failures.
 void log_first_failure(const ClientSetup& setup, model::ErrorKind kind,
-                       const boost::system::error_code& error);
+                       const boost::system::error_code& error, std::string_view hint = {});
 
 }  // namespace stampede::client

@@ -14,10 +14,6 @@ class H2Category final : public boost::system::error_category {
   [[nodiscard]] const char* name() const noexcept override { return "http2"; }
 
   [[nodiscard]] std::string message(int code) const override {
-    if (code == h2_not_selected) {
-      return "the server did not select HTTP/2 by ALPN (stampede has no HTTP/1.1 fallback for "
-             "--http2 yet)";
-    }
     if (code < 0) return nghttp2_strerror(code);
     return std::string("stream or connection error from the server: ") +
            nghttp2_http2_strerror(static_cast<std::uint32_t>(code));

@@ -6,14 +6,11 @@
 
 namespace stampede::client {
 
-/// The TLS server did not select "h2" by ALPN; stampede has no HTTP/1.1 fallback for --http2.
-inline constexpr int h2_not_selected = -1;
-
-/// nghttp2's category: negative values are nghttp2 library errors (nghttp2_strerror) and
-/// h2_not_selected; non-negative ones are HTTP/2 error codes from RST_STREAM or GOAWAY.
+/// nghttp2's category: negative values are nghttp2 library errors (nghttp2_strerror);
+/// non-negative ones are HTTP/2 error codes from RST_STREAM or GOAWAY.
 const boost::system::error_category& h2_category();
 
-/// An nghttp2 library error (a negative nghttp2_error) or h2_not_selected.
+/// An nghttp2 library error (a negative nghttp2_error).
 inline boost::system::error_code h2_library_error(int code) { return {code, h2_category()}; }
 
 /// An HTTP/2 error code the peer sent (RST_STREAM, GOAWAY).

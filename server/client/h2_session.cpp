@@ -75,7 +75,9 @@ struct H2Callbacks {
   }
 
   static int on_frame(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
-    if (frame->hd.type == NGHTTP2_GOAWAY) of(user_data).goaway_ = true;
+    auto& self = of(user_data);
+    if (frame->hd.type == NGHTTP2_GOAWAY) self.goaway_ = true;
+    if (frame->hd.type == NGHTTP2_SETTINGS) self.server_settings_ = true;
     return 0;
   }
 

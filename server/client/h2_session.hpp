@@ -45,6 +45,8 @@ class H2Session {
   /// The server did not process the stream (REFUSED_STREAM, or beyond GOAWAY's last stream
   /// id): it may be sent again on a new connection whatever its method (RFC 9113 8.7).
   [[nodiscard]] bool refused() const { return refused_; }
+  /// The server's SETTINGS arrived: it speaks HTTP/2 (its connection preface, RFC 9113 3.4).
+  [[nodiscard]] bool server_settings() const { return server_settings_; }
   /// No GOAWAY came and nghttp2 can still read or write: the next request may use it.
   [[nodiscard]] bool reusable() const;
 
@@ -65,6 +67,7 @@ class H2Session {
   bool closed_ = false;
   bool refused_ = false;
   bool goaway_ = false;
+  bool server_settings_ = false;
   boost::system::error_code error_;
 };
 

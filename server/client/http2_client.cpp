@@ -47,6 +47,10 @@ class Http2Client final : public Client, Watchdog::Guarded {
   /// to send, read, feed the session, until the stream closes.
   net::awaitable<void> exchange(const PreparedRequest& request,
                                 model::Response& response) override {
+    if (http1_) {  // this server did not select "h2": HTTP/1.1 from now on
+      co_await http1_->exchange(request, response);
+      co_return;
+    }
     response.clear();
     timed_out_ = false;
     const auto limit = request.timeout.count() > 0 ? request.timeout : setup_.timeout;
@@ -57,8 +61,13 @@ class Http2Client final : public Client, Watchdog::Guarded {
       if (session_ && !session_->reusable()) close();  // GOAWAY: the next stream needs a new one
       const bool reused = session_.has_value();
       if (!reused) {
-        const bool opened = co_await open(response, request.connect_timeout);
-        if (!opened) break;
+        const auto opened = co_await open(response, request.connect_timeout);
+        if (opened == Opened::http1) {
+          deadline_ = Clock::time_point::max();
+          co_await http1_->exchange(request, response);
+          co_return;
+        }
+        if (opened == Opened::failed) break;
       }
       auto step = submit(*current, response);
       while (step == Step::pump) {
@@ -114,22 +123,44 @@ class Http2Client final : public Client, Watchdog::Guarded {
 
   TcpStream& socket() { return tcp_socket(*stream_); }
 
-  /// Connects (and shakes hands over TLS, insisting on "h2"), within `connect_timeout` if set;
-  /// false with response.error set on failure.
-  net::awaitable<bool> open(model::Response& response, std::chrono::nanoseconds connect_timeout) {
+  /// How open() ended: an HTTP/2 session, a failure (in response.error), or a TLS server that
+  /// selected HTTP/1.1.
+  enum class Opened { http2, failed, http1 };
+
+  /// Connects (and shakes hands over TLS, offering "h2" by ALPN), within `connect_timeout` if
+  /// set.
+  net::awaitable<Opened> open(model::Response& response, std::chrono::nanoseconds connect_timeout) {
     const auto start = Clock::now();
     const auto whole = deadline_;
     if (connect_timeout.count() > 0) deadline_ = std::min(whole, start + connect_timeout);
     const auto failure = co_await open_stream(stream_, executor_, setup_);
-    if (failure) co_return fail(response, failure->phase, failure->error);
+    if (failure) {
+      fail(response, failure->phase, failure->error);
+      co_return Opened::failed;
+    }
     if constexpr (std::is_same_v<Stream, TlsStream>) {
-      if (!alpn_h2()) co_return fail(response, Phase::read, h2_library_error(h2_not_selected));
+      if (!alpn_h2()) {
+        fall_back();
+        co_return Opened::http1;
+      }
     }
     deadline_ = whole;
     session_.emplace();
     response.connect = Clock::now() - start;
     response.new_connection = true;
-    co_return true;
+    co_return Opened::http2;
+  }
+
+  /// The server selected HTTP/1.1 (or nothing) by ALPN: this user goes on over HTTP/1.1, as
+  /// curl and Go's transport (go-stress-testing's -http2) do. This first connection is closed
+  /// unused rather than handed over, so that every HTTP/1.1 exchange is measured by the one
+  /// client that made it; a server that answers so does so for every user, once each.
+  void fall_back() {
+    close();
+    http1_ = make_http1_client(executor_, setup_, watchdog_);
+    if (setup_.fallback_logged.test_and_set(std::memory_order_relaxed)) return;
+    spdlog::warn("{} did not select HTTP/2 by ALPN: its requests go over HTTP/1.1 (as curl does)",
+                 setup_.host);
   }
 
   /// The server selected "h2" by ALPN.
@@ -208,7 +239,13 @@ class Http2Client final : public Client, Watchdog::Guarded {
 
   bool fail(model::Response& response, Phase phase, const boost::system::error_code& error) {
     response.error = timed_out_ ? model::ErrorKind::timeout : classify(phase, error);
-    log_first_failure(setup_, response.error, error);
+    // Over plain TCP nothing says whether the server speaks HTTP/2 until its SETTINGS come.
+    const bool silent =
+        !std::is_same_v<Stream, TlsStream> && session_.has_value() && !session_->server_settings();
+    log_first_failure(setup_, response.error, error,
+                      silent ? "no HTTP/2 from the server: over http:// HTTP/2 is sent "
+                               "without asking first, which an HTTP/1.1-only server refuses"
+                             : "");
     close();
     return false;
   }
@@ -224,6 +261,7 @@ class Http2Client final : public Client, Watchdog::Guarded {
   std::optional<Stream> stream_;
   std::optional<H2Session> session_;  ///< one per connection, reset with it
   std::optional<Redirect> hop_;       ///< the redirect being followed (-redirect)
+  std::unique_ptr<Client> http1_;     ///< set once the server selected HTTP/1.1 by ALPN
   std::vector<char> read_buffer_;
   std::size_t read_size_ = min_read_size;
   Clock::time_point written_at_;  ///< the request's first bytes were written: `waiting` starts

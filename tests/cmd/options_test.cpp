@@ -51,6 +51,15 @@ TEST(Options, GoStressTestingSpellings) {
   EXPECT_EQ(o.code, 201);
   EXPECT_TRUE(o.redirect);
   EXPECT_TRUE(o.debug);
+  EXPECT_FALSE(o.http2);
+}
+
+TEST(Options, Http2Spellings) {
+  for (const char* flag : {"-http2", "--http2", "-http2=true"}) {
+    EXPECT_TRUE(parse({flag, "-u", "http://h/"}).http2) << flag;
+  }
+  EXPECT_TRUE(parse({"-http2", "true", "-u", "http://h/"}).http2);
+  EXPECT_FALSE(parse({"-http2=false", "-u", "http://h/"}).http2);
 }
 
 TEST(Options, LongFormsAndGoBooleanValues) {
@@ -111,7 +120,7 @@ TEST(Options, EveryHelpedFlagParses) {
   const auto help = help_text();
   for (const char* flag :
        {"-u", "-H", "-data", "-X", "-k", "-redirect", "--insecure", "-c", "-n", "-t", "-timeout",
-        "-cpuNumber", "-v", "-code", "--output", "-d", "-p", "--print-request"}) {
+        "-cpuNumber", "-v", "-code", "--output", "-d", "-p", "--print-request", "-http2"}) {
     EXPECT_NE(help.find(flag), std::string::npos) << flag;
   }
 }

@@ -103,6 +103,22 @@ TEST(MakeRunConfig, UOnASingleCurlRequestReplacesTheWholeUrl) {
   EXPECT_EQ(config.steps.at(0).target, "/x?y=1");
 }
 
+TEST(MakeRunConfig, Http2FlagAsksForHttp2WithoutUpgradeOnEveryStep) {
+  Options options;
+  options.url = "http://h/";
+  options.http2 = true;
+  EXPECT_EQ(make_run_config(options).steps.at(0).http_version,
+            model::HttpVersion::http2_prior_knowledge);
+  options.url.clear();
+  options.curl_file =
+      curl_file("stampede_h2.curl.txt", "curl --http1.1 http://h/a\ncurl http://h/b\n");
+  const auto config = make_run_config(options);
+  for (const auto& step : config.steps) {
+    EXPECT_EQ(step.http_version, model::HttpVersion::http2_prior_knowledge) << step.target;
+  }
+  EXPECT_TRUE(config.warnings.empty());  // no "without Upgrade" note: nothing asks for one
+}
+
 TEST(MakeRunConfig, BadCurlFileIsAUsageErrorWithItsPlace) {
   Options options;
   options.curl_file = curl_file("stampede_bad.curl.txt", "curl \\\n  -H 'X");

@@ -189,8 +189,8 @@ make_cert() {
     -keyout "$1/key.pem" -out "$1/cert.pem" >/dev/null 2>&1 || fail "openssl could not make a certificate"
 }
 
-# start_nginx [--tls] [--stall] DIR [EXTRA]: starts a standalone nginx (prefix DIR) in the foreground
-# of a background job, with
+# start_nginx [--tls] [--stall] [--h2] DIR [EXTRA]: starts a standalone nginx (prefix DIR) in the
+# foreground of a background job (--h2: speaking HTTP/2 only, h2c on HTTP_PORT), with
 #   /            a static index.html of exactly INDEX_BYTES bytes
 #   /status500   `return 500;`
 #   /slow        (--stall) proxied to a server that accepts and never answers
@@ -199,10 +199,11 @@ make_cert() {
 # The access log line is: $connection $connection_requests $status "$request" $body_bytes_sent $server_port
 INDEX_BYTES=612
 start_nginx() {
-  local tls=0 stall=0
+  local tls=0 stall=0 h2=0
   while [[ ${1:-} == --* ]]; do
     case $1 in
       --tls) tls=1 ;;
+      --h2) h2=1 ;;
       --stall) stall=1 ;;
       *) fail "start_nginx: unknown option $1" ;;
     esac
@@ -227,7 +228,7 @@ EOF
   for _ in 1 2 3; do  # a free port may be taken before nginx binds it: retry with new ones
     HTTP_PORT=$(free_port)
     HTTPS_PORT=$(free_port)
-    _write_nginx_conf "$dir" "$tls" "$stall" "$extra"
+    _write_nginx_conf "$dir" "$tls" "$stall" "$extra" "$h2"
     : >"$dir/error.log"
     nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" &
     NGINX_PID=$!
@@ -261,7 +262,8 @@ _wait_for_pidfile() {
 }
 
 _write_nginx_conf() {
-  local dir=$1 tls=$2 stall=$3 extra=$4 t
+  local dir=$1 tls=$2 stall=$3 extra=$4 h2=${5:-0} t http2=""
+  ((h2)) && http2=" http2"  # HTTP/2 only: h2c with prior knowledge on HTTP_PORT, ALPN h2 on TLS
   {
     cat <<EOF
 worker_processes 1;
@@ -280,7 +282,7 @@ EOF
     for t in client_body proxy fastcgi uwsgi scgi; do echo "    ${t}_temp_path $dir/tmp/$t;"; done
     cat <<EOF
     server {
-        listen 127.0.0.1:$HTTP_PORT;
+        listen 127.0.0.1:$HTTP_PORT$http2;
         server_name localhost;
         root $dir/html;
         index index.html;
@@ -288,7 +290,7 @@ EOF
 EOF
     if ((tls)); then
       cat <<EOF
-        listen 127.0.0.1:$HTTPS_PORT ssl;
+        listen 127.0.0.1:$HTTPS_PORT ssl$http2;
         ssl_certificate $dir/cert.pem;
         ssl_certificate_key $dir/key.pem;
 EOF
