@@ -2,7 +2,8 @@
 # HTTP/2 against nghttpd from curl files: --http2-prior-knowledge (h2c) and --http2 over TLS (ALPN
 # h2); a TLS server that selects http/1.1 gets HTTP/1.1 (as from curl); --http2 with an http://
 # URL sends HTTP/1.1 with a warning (curl would ask to upgrade); stampede's -http2 against nginx
-# with HTTP/2 on (h2c and TLS), with a body, and against an HTTP/1.1-only server.
+# with HTTP/2 on (h2c and TLS, GOAWAY after 10 streams), with a body, and against an HTTP/1.1-only
+# server.
 source "$(dirname "$0")/lib.sh" "$@"
 command -v nghttpd >/dev/null || fail "'nghttpd' is not installed (apt-get install nghttp2-server)"
 
@@ -129,6 +130,18 @@ EOF
   assert_eq 4 "$(count_distinct_connections "$ACCESS_LOG" "run=$scheme ")" "$scheme: connections nginx saw"
   if grep -q "did not select" "$ERR"; then fail "nginx-$scheme: fell back to HTTP/1.1"; fi
 done
+
+# nginx ends an HTTP/2 connection with GOAWAY after keepalive_requests streams: each user opens
+# a new one and no request is lost (one refused in the race is sent again).
+start_nginx --h2 "$TEST_TMP/nginx-goaway" "keepalive_requests 10;"
+run_stampede goaway -c 2 -n 25 -k -http2 -u "$HTTP_URL/?run=goaway" --output json
+expect_rc 0
+json_check "$OUT" <<'EOF'
+g("requests.succeeded") == 50 and g("requests.failed") == 0
+g("connections.opened") == 6 ## 10 + 10 + 5 streams per user
+EOF
+assert_eq 50 "$(count_requests "$ACCESS_LOG" '"GET /?run=goaway HTTP/2.0"')" "goaway: HTTP/2 requests nginx saw"
+assert_eq 6 "$(count_distinct_connections "$ACCESS_LOG" 'run=goaway')" "goaway: connections nginx saw"
 
 # A body goes out in DATA frames: nghttpd logs each with its length.
 run_stampede h2c-post -c 2 -n 3 -k -http2 -data 'name=stampede' -u "http://127.0.0.1:$H2C_PORT/file.txt" --output json
