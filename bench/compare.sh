@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# compare.sh: stampede vs wrk (and ab) on one local nginx: requests per generator CPU-second, latency, memory.
+# compare.sh: stampede vs wrk (and ab) over HTTP/1.1 and vs h2load over HTTP/2, on one local nginx:
+# requests per generator CPU-second, latency, memory.
 #
 #   bash bench/compare.sh [--quick]        # Markdown on stdout, progress on stderr
 #   env: STAMPEDE (binary, default build/stampede; use a Release build), DURATION (s, default 5),
@@ -18,7 +19,7 @@ REPEATS=${REPEATS:-3}
 MEM_BIG_N=100000 # requests per user in the "RSS must stay flat" run
 if [[ ${1:-} == --quick ]]; then DURATION=1 REPEATS=1 MEM_BIG_N=10000; fi
 [[ $DURATION =~ ^[1-9][0-9]*$ && $REPEATS =~ ^[1-9][0-9]*$ ]] || { echo "DURATION and REPEATS: positive integers" >&2; exit 2; }
-for tool in "$STAMPEDE" nginx wrk ab openssl python3 /usr/bin/time timeout; do
+for tool in "$STAMPEDE" nginx wrk ab h2load openssl python3 /usr/bin/time timeout; do
     command -v "$tool" >/dev/null || { echo "compare.sh: missing $tool" >&2; exit 1; }
 done
 LIMIT=$((DURATION * 4 + 30)) # hard cap per run: a hung generator must not hang the benchmark
@@ -51,11 +52,19 @@ def wrk_ms(v):
 def grab(pat, text, default="0"):
     m = re.search(pat, text, re.M)
     return m.group(1) if m else default
+def percentile(values, q):  # nearest rank, as stampede reports it
+    values = sorted(values)
+    return values[max(0, min(len(values) - 1, int(q * len(values) + 0.5) - 1))] if values else 0.0
 def parse(tool, prefix):  # -> requests, rps, p50, p99, errors from the tool's own report
     out = open(prefix + ".out").read()
     if tool == "stampede":
         j = json.load(open(prefix + ".out"))
         return j["requests"]["total"], j["rps"], j["latency_ms"]["p50"], j["latency_ms"]["p99"], j["requests"]["failed"]
+    if tool == "h2load":  # no percentiles in its report: from its --log-file (start, status, duration us)
+        ms = [int(line.split("\t")[2]) / 1000 for line in open(prefix + ".log")]
+        errs = sum(map(int, re.search(r"(\d+) failed, (\d+) errored, (\d+) timeout", out).groups()))
+        return (int(grab(r"requests: (\d+) total", out)), float(grab(r"finished in [\d.]+s, ([\d.]+) req/s", out)),
+                percentile(ms, 0.5), percentile(ms, 0.99), errs)
     if tool == "wrk":
         errs = sum(map(int, re.findall(r"(?:connect|read|write|timeout) (\d+)", grab(r"^\s*Socket errors:(.*)$", out, ""))))
         errs += int(grab(r"Non-2xx or 3xx responses: (\d+)", out))
@@ -74,17 +83,18 @@ def report(path):
         sc, tool, req, cpu, rps, p50, p99, rss, errs = line.rstrip("\n").split("\t")
         rows.setdefault(sc, {}).setdefault(tool, []).append(
             (float(rps), float(cpu), float(req) / max(float(cpu), 0.01), float(p50), float(p99), int(errs)))
-    print("| scenario | tool | req/s | CPU s | req per CPU-s | ratio vs wrk | p50 ms | p99 ms |")
+    print("| scenario | tool | req/s | CPU s | req per CPU-s | ratio vs wrk or h2load | p50 ms | p99 ms |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     notes = []
     for sc, tools in rows.items():
         med = {t: [st.median(col) for col in zip(*runs)] for t, runs in tools.items()}
+        ref = next((r for r in ("wrk", "h2load") if r in med), None)  # the scenario's reference tool
         for t, (rps, cpu, rpc, p50, p99, _) in med.items():
-            ratio = f"{rpc / med['wrk'][2]:.2f}" if "wrk" in med else "—"
+            ratio = f"{rpc / med[ref][2]:.2f}" if ref else "—"
             print(f"| {sc} | {t} | {rps:,.0f} | {cpu:.2f} | {rpc:,.0f} | {ratio} | {p50:.3f} | {p99:.3f} |")
             if (e := sum(r[5] for r in tools[t])): notes.append(f"{t} in '{sc}': {e} failed requests over {len(tools[t])} runs")
-            if "wrk" in med and rps < 0.2 * med["wrk"][0]:  # same server, same connections: a broken run
-                notes.append(f"{t} in '{sc}': under a fifth of wrk's req/s; check its raw output (KEEP=1)")
+            if ref and rps < 0.2 * med[ref][0]:  # same server, same connections: a broken run
+                notes.append(f"{t} in '{sc}': under a fifth of {ref}'s req/s; check its raw output (KEEP=1)")
     if "ab" in {t for tools in rows.values() for t in tools}:
         print("\nab prints its percentiles in whole milliseconds.")
     for n in notes: print(f"\n**Warning**: {n}")
@@ -94,18 +104,19 @@ if __name__ == "__main__":  # record SCENARIO TOOL PREFIX | report FILE | rss PR
      "reqs": lambda: print(parse(*a)[0]), "rps": lambda: print(parse(*a)[1])}[sys.argv[1]]()
 EOF
 
-# Two free loopback ports, asked of the kernel while both sockets are open so they differ.
+# Four free loopback ports, asked of the kernel while all sockets are open so they differ.
 free_ports() {
     python3 -c 'import socket
-s = [socket.socket() for _ in range(2)]
+s = [socket.socket() for _ in range(4)]
 for x in s: x.bind(("127.0.0.1", 0))
 print(*(x.getsockname()[1] for x in s))'
 }
 
 # nginx as in the reference measurements: 1 worker, no access log, keep-alive never closes
-# the connection on us, a 612-byte page. Everything it writes stays in $WORK.
+# the connection on us, a 612-byte page; HTTP/1.1 and TLS, and HTTP/2 as h2c and over TLS.
+# Everything it writes stays in $WORK.
 start_nginx() {
-    read -r HTTP_PORT TLS_PORT < <(free_ports)
+    read -r HTTP_PORT TLS_PORT H2C_PORT H2_PORT < <(free_ports)
     mkdir -p "$WORK/www" "$WORK/tmp"
     chmod 755 "$WORK" "$WORK/www" # when run as root, the worker runs as nobody and must read the page
     python3 -c 'import sys
@@ -134,6 +145,8 @@ http {
     server {
         listen 127.0.0.1:$HTTP_PORT;
         listen 127.0.0.1:$TLS_PORT ssl;
+        listen 127.0.0.1:$H2C_PORT http2;
+        listen 127.0.0.1:$H2_PORT ssl http2;
         ssl_certificate $WORK/cert.pem;
         ssl_certificate_key $WORK/key.pem;
         root $WORK/www;
@@ -144,7 +157,7 @@ EOF
     NGINX_PID=$!
     local i
     for ((i = 0; i < 50; i++)); do
-        (exec 3<>"/dev/tcp/127.0.0.1/$TLS_PORT") 2>/dev/null && (exec 3<>"/dev/tcp/127.0.0.1/$HTTP_PORT") 2>/dev/null && return
+        (exec 3<>"/dev/tcp/127.0.0.1/$H2_PORT") 2>/dev/null && (exec 3<>"/dev/tcp/127.0.0.1/$HTTP_PORT") 2>/dev/null && return
         sleep 0.1
     done
     cat "$WORK/error.log" >&2; echo "compare.sh: nginx did not start" >&2; exit 1
@@ -170,7 +183,8 @@ timed() {
     ((rc == 0)) || { echo "compare.sh: failed ($rc): $*" >&2; tail -5 "$prefix.err" >&2; exit 1; }
 }
 
-# run_TOOL SCENARIO MODE CONNS URL: one measured run; MODE is ka (keep-alive), close or tls.
+# run_TOOL SCENARIO MODE CONNS URL: one measured run; MODE is ka (keep-alive), close, tls, or
+# h2 (HTTP/2: h2c or TLS by the URL's scheme; one stream at a time per connection, as h2load -m 1).
 run_wrk() {
     local p=$WORK/run$((++RUN)) hdr=()
     [[ $2 != close ]] || hdr=(-H 'Connection: close')
@@ -180,9 +194,14 @@ run_wrk() {
 }
 run_stampede() {
     local p=$WORK/run$((++RUN)) flags=()
-    case $2 in ka) flags=(-k) ;; tls) flags=(-k --insecure) ;; esac
+    case $2 in ka) flags=(-k) ;; tls) flags=(-k --insecure) ;; h2) flags=(-k -http2 --insecure) ;; esac
     timed "$p" "$STAMPEDE" -c "$3" -n 0 -timeout "$DURATION" "${flags[@]}" -cpuNumber 1 --output json -u "$4"
     python3 "$PY" record "$1" stampede "$p" >>"$RESULTS"
+}
+run_h2load() {
+    local p=$WORK/run$((++RUN))
+    timed "$p" h2load -t1 -c "$3" -m1 -D "$DURATION" --log-file "$p.log" "$4"
+    python3 "$PY" record "$1" h2load "$p" >>"$RESULTS"
 }
 AB_N='' AB_RATE=''
 run_ab() { # ab counts requests, not seconds: size -n from wrk's rate (measured first) to last ~DURATION
@@ -205,9 +224,9 @@ scenario() {
 }
 
 # rss_TOOL VAR ...: max RSS in KB of one run, into VAR (not $(...): a subshell would escape the trap).
-rss_stampede() { # VAR CONNS REQUESTS_PER_USER; stampede must also complete every request it was given
+rss_stampede() { # VAR CONNS REQUESTS_PER_USER [URL FLAGS...]; stampede must complete every request
     local p=$WORK/mem$((++RUN)) got
-    timed "$p" "$STAMPEDE" -c "$2" -n "$3" -k -cpuNumber 1 --output json -u "$PLAIN"
+    timed "$p" "$STAMPEDE" -c "$2" -n "$3" -k -cpuNumber 1 --output json -u "${4:-$PLAIN}" "${@:5}"
     got=$(python3 "$PY" reqs stampede "$p")
     ((got == $2 * $3)) || echo "compare.sh: warning: stampede -c $2 -n $3 completed $got requests" >&2
     printf -v "$1" %s "$(python3 "$PY" rss "$p")"
@@ -217,13 +236,20 @@ rss_wrk() { # VAR CONNS
     timed "$p" wrk -t1 -c "$2" -d 2s "$PLAIN"
     printf -v "$1" %s "$(python3 "$PY" rss "$p")"
 }
+rss_h2load() { # VAR CONNS
+    local p=$WORK/mem$((++RUN))
+    timed "$p" h2load -t1 -c "$2" -m1 -D 2 "$H2C"
+    printf -v "$1" %s "$(python3 "$PY" rss "$p")"
+}
 per_conn() { python3 -c "print(f'{($2 - $1) / 900:.1f}')"; } # KB per connection from -c 100 to -c 1000
 growth() { python3 -c "print(f'{$2 - $1:+d} KB, {($2 - $1) / $1:+.1%}')"; }
 
 start_nginx
 PLAIN=http://127.0.0.1:$HTTP_PORT/
 TLS=https://127.0.0.1:$TLS_PORT/
-log "nginx on $PLAIN and $TLS; DURATION=${DURATION}s REPEATS=$REPEATS; stampede: $STAMPEDE"
+H2C=http://127.0.0.1:$H2C_PORT/
+H2=https://127.0.0.1:$H2_PORT/
+log "nginx on $PLAIN, $TLS, $H2C (h2c), $H2 (h2); DURATION=${DURATION}s REPEATS=$REPEATS; stampede: $STAMPEDE"
 
 for ((rep = 0; rep < REPEATS; rep++)); do
     scenario "keep-alive -c 1" ka 1 "$PLAIN" "$rep" wrk stampede
@@ -231,6 +257,10 @@ for ((rep = 0; rep < REPEATS; rep++)); do
     scenario "keep-alive -c 100" ka 100 "$PLAIN" "$rep" wrk stampede
     scenario "new connection per request -c 10" close 10 "$PLAIN" "$rep" wrk stampede
     scenario "HTTPS keep-alive -c 10" tls 10 "$TLS" "$rep" wrk stampede
+    scenario "HTTP/2 h2c -c 1" h2 1 "$H2C" "$rep" h2load stampede
+    scenario "HTTP/2 h2c -c 10" h2 10 "$H2C" "$rep" h2load stampede
+    scenario "HTTP/2 h2c -c 100" h2 100 "$H2C" "$rep" h2load stampede
+    scenario "HTTP/2 TLS -c 10" h2 10 "$H2" "$rep" h2load stampede
 done
 
 log "memory runs"
@@ -241,14 +271,19 @@ rss_stampede S_100 100 200
 rss_stampede S_1000 1000 200
 rss_wrk W_100 100
 rss_wrk W_1000 1000
+rss_stampede S2_100 100 200 "$H2C" -http2
+rss_stampede S2_1000 1000 200 "$H2C" -http2
+rss_h2load H_100 100
+rss_h2load H_1000 1000
 
 cpu_model=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true)
 cat <<EOF
 ### Results ($(date -u +%Y-%m-%d), $(nproc) cores, ${cpu_model:-unknown CPU}, Linux $(uname -r))
 
 nginx $(nginx -v 2>&1 | sed 's/.*nginx\///'), 1 worker, 612-byte page; $(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2);
-$(ab -V | head -1 | sed 's/^This is //; s/ <.*//'); $("$STAMPEDE" --version). One generator thread each.
-Each figure is the median of $REPEATS run(s) of ${DURATION} s. "ratio vs wrk" compares requests per CPU-second.
+$(ab -V | head -1 | sed 's/^This is //; s/ <.*//'); $(h2load --version | head -1); $("$STAMPEDE" --version). One generator thread each.
+Each figure is the median of $REPEATS run(s) of ${DURATION} s. The ratio compares requests per CPU-second
+with wrk (HTTP/1.1) or h2load (HTTP/2, \`-m 1\`: one request at a time per connection, as each stampede user).
 
 EOF
 python3 "$PY" report "$RESULTS"
@@ -259,6 +294,8 @@ Memory (max RSS, /usr/bin/time %M, one generator thread):
 - stampede \`-k -c 10\`: \`-n 1000\` $S_SMALL KB, \`-n $MEM_BIG_N\` $S_BIG KB ($(growth "$S_SMALL" "$S_BIG"); flat is good)
 - stampede per connection: (\`-c 1000\` $S_1000 KB − \`-c 100\` $S_100 KB) / 900 = $(per_conn "$S_100" "$S_1000") KB (\`-k -n 200\`)
 - wrk per connection: (\`-c 1000\` $W_1000 KB − \`-c 100\` $W_100 KB) / 900 = $(per_conn "$W_100" "$W_1000") KB (\`-t1 -d 2s\`)
+- stampede per HTTP/2 connection (h2c): (\`-c 1000\` $S2_1000 KB − \`-c 100\` $S2_100 KB) / 900 = $(per_conn "$S2_100" "$S2_1000") KB (\`-k -http2 -n 200\`)
+- h2load per connection (h2c): (\`-c 1000\` $H_1000 KB − \`-c 100\` $H_100 KB) / 900 = $(per_conn "$H_100" "$H_1000") KB (\`-t1 -m1 -D 2\`)
 
 Commands (each run under \`/usr/bin/time -f '%U %S %M'\`; nginx ports chosen free per run):
 

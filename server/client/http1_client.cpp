@@ -10,11 +10,10 @@
 #include <utility>
 
 #include "server/client/classify.hpp"
-#include "server/client/client.hpp"
+#include "server/client/client_base.hpp"
 #include "server/client/client_factories.hpp"
 #include "server/client/connect.hpp"
 #include "server/client/content_decoding.hpp"
-#include "server/client/failure_log.hpp"
 #include "server/client/redirect.hpp"
 #include "server/client/response_parser.hpp"
 
@@ -37,15 +36,9 @@ bool end_of_stream(const boost::system::error_code& error) {
 }
 
 template <class Stream>
-class Http1Client final : public Client, Watchdog::Guarded {
+class Http1Client final : public ClientBase {
  public:
-  Http1Client(net::any_io_executor executor, const ClientSetup& setup, Watchdog& watchdog)
-      : executor_(std::move(executor)), setup_(setup), watchdog_(watchdog) {
-    watchdog_.watch(this);
-  }
-  ~Http1Client() { watchdog_.forget(this); }
-  Http1Client(const Http1Client&) = delete;
-  Http1Client& operator=(const Http1Client&) = delete;
+  using ClientBase::ClientBase;
 
   /// One frame for the whole exchange (retry, redirects, write and read loop): a user waiting
   /// for its response holds this frame and its own, not one per step; each nested frame
@@ -53,9 +46,7 @@ class Http1Client final : public Client, Watchdog::Guarded {
   net::awaitable<void> exchange(const PreparedRequest& request,
                                 model::Response& response) override {
     response.clear();
-    timed_out_ = false;
-    const auto limit = request.timeout.count() > 0 ? request.timeout : setup_.timeout;
-    deadline_ = Clock::now() + limit;
+    start_clock(request);
     const PreparedRequest* current = &request;  // then each redirect hop's
     bool may_retry = true;
     for (int hops = 0;;) {
@@ -85,35 +76,21 @@ class Http1Client final : public Client, Watchdog::Guarded {
       if (current == nullptr) break;
       may_retry = true;
     }
-    deadline_ = Clock::time_point::max();
+    stop_clock();
     if (response.error != model::ErrorKind::none) close();
   }
 
-  [[nodiscard]] Clock::time_point deadline() const override { return deadline_; }
-
-  /// Past the deadline: closing the socket fails the pending operation, which then reports
-  /// a timeout.
-  void expire() override {
-    timed_out_ = true;
+ private:
+  void close_socket() override {
     if (!stream_) return;
     boost::system::error_code ignored;
-    socket().close(ignored);
+    tcp_socket(*stream_).close(ignored);
   }
 
- private:
-  TcpStream& socket() { return tcp_socket(*stream_); }
-
-  /// Connects (and shakes hands over TLS), within `connect_timeout` if it is set; false with
-  /// response.error set on failure.
+  /// Connects (and shakes hands over TLS); false with response.error set on failure.
   net::awaitable<bool> open(model::Response& response, std::chrono::nanoseconds connect_timeout) {
-    const auto start = Clock::now();
-    const auto whole = deadline_;
-    if (connect_timeout.count() > 0) deadline_ = std::min(whole, start + connect_timeout);
-    const auto failure = co_await open_stream(stream_, executor_, setup_);
+    const auto failure = co_await connect(stream_, response, connect_timeout);
     if (failure) co_return fail(response, failure->phase, failure->error);
-    deadline_ = whole;
-    response.connect = Clock::now() - start;
-    response.new_connection = true;
     co_return true;
   }
 
@@ -206,8 +183,7 @@ class Http1Client final : public Client, Watchdog::Guarded {
   bool finish_at_eof() { return parser_.got_some() && parser_.put_eof(); }
 
   bool fail(model::Response& response, Phase phase, const boost::system::error_code& error) {
-    response.error = timed_out_ ? model::ErrorKind::timeout : classify(phase, error);
-    log_first_failure(setup_, response.error, error);
+    record_failure(response, phase, error);
     close();
     return false;
   }
@@ -229,9 +205,6 @@ class Http1Client final : public Client, Watchdog::Guarded {
     buffer_.clear();
   }
 
-  net::any_io_executor executor_;
-  const ClientSetup& setup_;
-  Watchdog& watchdog_;
   std::optional<Stream> stream_;
   ResponseParser parser_;         ///< one response at a time, restarted for each
   std::optional<Redirect> hop_;   ///< the redirect being followed (-redirect)
@@ -240,8 +213,6 @@ class Http1Client final : public Client, Watchdog::Guarded {
   bool debugging_ = false;        ///< this exchange is one of the first few logged (-d)
   beast::flat_buffer buffer_;
   std::size_t read_size_ = min_read_size;
-  Clock::time_point deadline_ = Clock::time_point::max();
-  bool timed_out_ = false;
 };
 
 }  // namespace

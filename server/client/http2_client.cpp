@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "server/client/classify.hpp"
+#include "server/client/client_base.hpp"
 #include "server/client/client_factories.hpp"
 #include "server/client/connect.hpp"
 #include "server/client/content_decoding.hpp"
-#include "server/client/failure_log.hpp"
 #include "server/client/h2_error.hpp"
 #include "server/client/h2_session.hpp"
 #include "server/client/redirect.hpp"
@@ -33,15 +33,9 @@ constexpr std::size_t min_read_size = 1024;
 constexpr std::size_t max_read_size = 64 * 1024;
 
 template <class Stream>
-class Http2Client final : public Client, Watchdog::Guarded {
+class Http2Client final : public ClientBase {
  public:
-  Http2Client(net::any_io_executor executor, const ClientSetup& setup, Watchdog& watchdog)
-      : executor_(std::move(executor)), setup_(setup), watchdog_(watchdog) {
-    watchdog_.watch(this);
-  }
-  ~Http2Client() { watchdog_.forget(this); }
-  Http2Client(const Http2Client&) = delete;
-  Http2Client& operator=(const Http2Client&) = delete;
+  using ClientBase::ClientBase;
 
   /// One frame for the whole exchange, as in the HTTP/1.1 client: write what the session has
   /// to send, read, feed the session, until the stream closes.
@@ -52,9 +46,7 @@ class Http2Client final : public Client, Watchdog::Guarded {
       co_return;
     }
     response.clear();
-    timed_out_ = false;
-    const auto limit = request.timeout.count() > 0 ? request.timeout : setup_.timeout;
-    deadline_ = Clock::now() + limit;
+    start_clock(request);
     const PreparedRequest* current = &request;  // then each redirect hop's
     bool may_retry = true;
     for (int hops = 0;;) {
@@ -63,7 +55,7 @@ class Http2Client final : public Client, Watchdog::Guarded {
       if (!reused) {
         const auto opened = co_await open(response, request.connect_timeout);
         if (opened == Opened::http1) {
-          deadline_ = Clock::time_point::max();
+          stop_clock();
           co_await http1_->exchange(request, response);
           co_return;
         }
@@ -102,26 +94,20 @@ class Http2Client final : public Client, Watchdog::Guarded {
       may_retry = true;
       if (!setup_.keep_alive) close();  // as HTTP/1.1 without -k: a connection per request
     }
-    deadline_ = Clock::time_point::max();
+    stop_clock();
     if (response.error != model::ErrorKind::none || !setup_.keep_alive) close();
     response.keep_alive = session_.has_value() && session_->reusable();
-  }
-
-  [[nodiscard]] Clock::time_point deadline() const override { return deadline_; }
-
-  /// Past the deadline: closing the socket fails the pending operation (a timeout).
-  void expire() override {
-    timed_out_ = true;
-    if (!stream_) return;
-    boost::system::error_code ignored;
-    socket().close(ignored);
   }
 
  private:
   /// What an exchange does next: write and read (pump), or it has ended.
   enum class Step { pump, done, stale, failed };
 
-  TcpStream& socket() { return tcp_socket(*stream_); }
+  void close_socket() override {
+    if (!stream_) return;
+    boost::system::error_code ignored;
+    tcp_socket(*stream_).close(ignored);
+  }
 
   /// How open() ended: an HTTP/2 session, a failure (in response.error), or a TLS server that
   /// selected HTTP/1.1.
@@ -130,10 +116,7 @@ class Http2Client final : public Client, Watchdog::Guarded {
   /// Connects (and shakes hands over TLS, offering "h2" by ALPN), within `connect_timeout` if
   /// set.
   net::awaitable<Opened> open(model::Response& response, std::chrono::nanoseconds connect_timeout) {
-    const auto start = Clock::now();
-    const auto whole = deadline_;
-    if (connect_timeout.count() > 0) deadline_ = std::min(whole, start + connect_timeout);
-    const auto failure = co_await open_stream(stream_, executor_, setup_);
+    const auto failure = co_await connect(stream_, response, connect_timeout);
     if (failure) {
       fail(response, failure->phase, failure->error);
       co_return Opened::failed;
@@ -144,10 +127,7 @@ class Http2Client final : public Client, Watchdog::Guarded {
         co_return Opened::http1;
       }
     }
-    deadline_ = whole;
     session_.emplace();
-    response.connect = Clock::now() - start;
-    response.new_connection = true;
     co_return Opened::http2;
   }
 
@@ -238,14 +218,13 @@ class Http2Client final : public Client, Watchdog::Guarded {
   }
 
   bool fail(model::Response& response, Phase phase, const boost::system::error_code& error) {
-    response.error = timed_out_ ? model::ErrorKind::timeout : classify(phase, error);
     // Over plain TCP nothing says whether the server speaks HTTP/2 until its SETTINGS come.
     const bool silent =
         !std::is_same_v<Stream, TlsStream> && session_.has_value() && !session_->server_settings();
-    log_first_failure(setup_, response.error, error,
-                      silent ? "no HTTP/2 from the server: over http:// HTTP/2 is sent "
-                               "without asking first, which an HTTP/1.1-only server refuses"
-                             : "");
+    record_failure(response, phase, error,
+                   silent ? "no HTTP/2 from the server: over http:// HTTP/2 is sent "
+                            "without asking first, which an HTTP/1.1-only server refuses"
+                          : "");
     close();
     return false;
   }
@@ -255,9 +234,6 @@ class Http2Client final : public Client, Watchdog::Guarded {
     stream_.reset();
   }
 
-  net::any_io_executor executor_;
-  const ClientSetup& setup_;
-  Watchdog& watchdog_;
   std::optional<Stream> stream_;
   std::optional<H2Session> session_;  ///< one per connection, reset with it
   std::optional<Redirect> hop_;       ///< the redirect being followed (-redirect)
@@ -265,9 +241,7 @@ class Http2Client final : public Client, Watchdog::Guarded {
   std::vector<char> read_buffer_;
   std::size_t read_size_ = min_read_size;
   Clock::time_point written_at_;  ///< the request's first bytes were written: `waiting` starts
-  Clock::time_point deadline_ = Clock::time_point::max();
-  bool timed_out_ = false;
-  bool debugging_ = false;  ///< this exchange is one of the first few logged (-d)
+  bool debugging_ = false;        ///< this exchange is one of the first few logged (-d)
 };
 
 }  // namespace
