@@ -4,12 +4,15 @@
 #
 #   bash bench/compare.sh [--quick]        # Markdown on stdout, progress on stderr
 #   env: STAMPEDE (binary, default build/stampede; use a Release build), DURATION (s, default 5),
-#        REPEATS (default 3), KEEP=1 keeps the raw outputs (path printed at the end).
+#        REPEATS (default 3), KEEP=1 keeps the raw outputs (path printed at the end), PIN=1 (below).
 #   --quick = 1 s, 1 repeat, a 10x smaller "flat RSS" run: a smoke test of the script, not a result.
 #
 # Why this shape: on a small machine the server is the bottleneck, so req/s mostly measures nginx.
 # What tells generators apart is how much CPU each spends per request, so every run is wrapped in
 # /usr/bin/time and we report requests per generator CPU-second; each generator gets one thread.
+# PIN=1 runs nginx on CPU 0 and the generator on CPU 1 (the default leaves both to the scheduler,
+# as users run tools). Pinning moves the kernel's loopback work between the two processes and
+# changes every figure: compare ratios within one mode only (docs/benchmarks.md has both).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,6 +26,8 @@ for tool in "$STAMPEDE" nginx wrk ab h2load openssl python3 /usr/bin/time timeou
     command -v "$tool" >/dev/null || { echo "compare.sh: missing $tool" >&2; exit 1; }
 done
 LIMIT=$((DURATION * 4 + 30)) # hard cap per run: a hung generator must not hang the benchmark
+PINNED=() NGINX_CPU=''
+if [[ ${PIN:-0} == 1 ]] && (($(nproc) >= 2)); then PINNED=(taskset -c 1) NGINX_CPU='worker_cpu_affinity 01;'; fi
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true # -c 1000 needs >1000 descriptors
 
 WORK=$(mktemp -d -t stampede-bench.XXXXXX)
@@ -127,6 +132,7 @@ open(sys.argv[1], "w").write(head + "x" * (612 - len(head) - len(tail)) + tail)'
         -keyout "$WORK/key.pem" -out "$WORK/cert.pem" 2>/dev/null
     cat >"$WORK/nginx.conf" <<EOF
 worker_processes 1;
+$NGINX_CPU
 worker_rlimit_nofile 8192;
 daemon off;
 pid $WORK/nginx.pid;
@@ -146,7 +152,16 @@ http {
         listen 127.0.0.1:$HTTP_PORT;
         listen 127.0.0.1:$TLS_PORT ssl;
         listen 127.0.0.1:$H2C_PORT http2;
+        ssl_certificate $WORK/cert.pem;
+        ssl_certificate_key $WORK/key.pem;
+        root $WORK/www;
+    }
+    server {
+        # h2load 1.52 stops at TLS 1.2 (AES-128-GCM), where stampede and wrk take TLS 1.3
+        # (AES-256-GCM): one protocol and cipher for both tools, or nginx does more work for one.
         listen 127.0.0.1:$H2_PORT ssl http2;
+        ssl_protocols TLSv1.2;
+        ssl_ciphers ECDHE-RSA-AES128-GCM-SHA256;
         ssl_certificate $WORK/cert.pem;
         ssl_certificate_key $WORK/key.pem;
         root $WORK/www;
@@ -167,6 +182,7 @@ EOF
 note_cmd() {
     local a line=
     for a in "$@"; do [[ $a =~ ^[A-Za-z0-9_./:=@%+,-]+$ ]] || a="'$a'"; line+="$a "; done
+    line=${line//$WORK/\$WORK} # h2load's --log-file differs per run
     grep -qxF -- "${line% }" "$COMMANDS" || echo "${line% }" >>"$COMMANDS"
 }
 
@@ -176,7 +192,7 @@ RUN=0
 timed() {
     local prefix=$1 rc=0; shift
     note_cmd "$@"
-    timeout -k 5 "$LIMIT" /usr/bin/time -o "$prefix.time" -f '%U %S %M' "$@" >"$prefix.out" 2>"$prefix.err" &
+    timeout -k 5 "$LIMIT" /usr/bin/time -o "$prefix.time" -f '%U %S %M' "${PINNED[@]}" "$@" >"$prefix.out" 2>"$prefix.err" &
     CHILD=$!
     wait "$CHILD" || rc=$?
     CHILD=
@@ -297,7 +313,7 @@ Memory (max RSS, /usr/bin/time %M, one generator thread):
 - stampede per HTTP/2 connection (h2c): (\`-c 1000\` $S2_1000 KB − \`-c 100\` $S2_100 KB) / 900 = $(per_conn "$S2_100" "$S2_1000") KB (\`-k -http2 -n 200\`)
 - h2load per connection (h2c): (\`-c 1000\` $H_1000 KB − \`-c 100\` $H_100 KB) / 900 = $(per_conn "$H_100" "$H_1000") KB (\`-t1 -m1 -D 2\`)
 
-Commands (each run under \`/usr/bin/time -f '%U %S %M'\`; nginx ports chosen free per run):
+Commands (each run under \`/usr/bin/time -f '%U %S %M'\`$( ((${#PINNED[@]})) && echo " and \`${PINNED[*]}\` (nginx on CPU 0)"); nginx ports chosen free per run):
 
 \`\`\`
 $(cat "$COMMANDS")

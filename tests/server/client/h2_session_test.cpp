@@ -105,6 +105,7 @@ TEST(H2Session, ResponseStatusHeadersAndBodyReachTheResponse) {
   FakeServer server(Answer::ok);
   H2Session client;
   const auto request = get();
+  EXPECT_FALSE(client.server_settings());
   for (int i = 0; i < 2; ++i) {  // the session carries one stream after another
     model::Response response;
     ASSERT_TRUE(client.submit(request, response, true));
@@ -116,6 +117,7 @@ TEST(H2Session, ResponseStatusHeadersAndBodyReachTheResponse) {
     EXPECT_EQ(response.body, "hello");
     EXPECT_EQ(response.body_bytes, 5u);
     EXPECT_TRUE(client.reusable());
+    EXPECT_TRUE(client.server_settings());  // the server's preface came
   }
 }
 
