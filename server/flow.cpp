@@ -71,10 +71,8 @@ std::size_t Flow::origin_of(const model::Request& request, const model::Plan& pl
   auto origin = std::make_unique<Origin>();
   // The origin's first step decides its protocol: one user's steps share one connection.
   // --http2 over plain TCP would ask to upgrade (curl), which stampede does not: HTTP/1.1.
-  const bool https = request.scheme == model::Scheme::https;
-  const bool http2 = request.http_version == model::HttpVersion::http2_prior_knowledge ||
-                     (https && request.http_version == model::HttpVersion::http2);
-  if (https) {
+  const bool http2 = model::sends_http2(request);
+  if (request.scheme == model::Scheme::https) {
     origin->tls.emplace(client::make_tls_context(request.insecure, http2));
   }
   auto& setup = origin->setup;

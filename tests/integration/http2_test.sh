@@ -77,6 +77,14 @@ echo "curl --http2 --insecure 'https://127.0.0.1:$H2_PORT/file.txt'" >"$TEST_TMP
 run_stampede h2tls -c 2 -n 10 -k -p "$TEST_TMP/h2tls.curl.txt" --output json
 check_h2 h2tls 2 10
 
+# --print-request shows an HTTP/2 step's header list (HPACK on the wire), pseudo-headers first.
+run_stampede print -p "$TEST_TMP/h2tls.curl.txt" --print-request
+expect_rc 0
+head -4 "$OUT" | tr -d '\r' >"$TEST_TMP/print.txt"
+printf ':method: GET\n:scheme: https\n:authority: 127.0.0.1:%s\n:path: /file.txt\n' "$H2_PORT" |
+  diff - "$TEST_TMP/print.txt" || fail "print: not the HTTP/2 header list: $(head -c 500 "$OUT")"
+grep -q "goes as HTTP/2" "$ERR" || fail "print: no note on stderr: $(head -c 500 "$ERR")"
+
 # Without -k each request has its own connection, as with HTTP/1.1.
 start_nghttpd h2close --no-tls
 echo "curl --http2-prior-knowledge 'http://127.0.0.1:$H2_PORT/file.txt'" >"$TEST_TMP/h2close.curl.txt"
