@@ -75,9 +75,7 @@ struct H2Callbacks {
   }
 
   static int on_frame(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
-    auto& self = of(user_data);
-    if (frame->hd.type == NGHTTP2_GOAWAY) self.goaway_ = true;
-    if (frame->hd.type == NGHTTP2_SETTINGS) self.server_settings_ = true;
+    if (frame->hd.type == NGHTTP2_SETTINGS) of(user_data).server_settings_ = true;
     return 0;
   }
 
@@ -166,7 +164,8 @@ bool H2Session::input(const char* data, std::size_t n) {
 }
 
 bool H2Session::reusable() const {
-  return !goaway_ && !error_ &&
+  // nghttp2 allows no new stream after a GOAWAY either way, or once stream ids run out.
+  return !error_ && nghttp2_session_check_request_allowed(session_.get()) != 0 &&
          (nghttp2_session_want_read(session_.get()) != 0 ||
           nghttp2_session_want_write(session_.get()) != 0);
 }

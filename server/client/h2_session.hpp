@@ -47,7 +47,8 @@ class H2Session {
   [[nodiscard]] bool refused() const { return refused_; }
   /// The server's SETTINGS arrived: it speaks HTTP/2 (its connection preface, RFC 9113 3.4).
   [[nodiscard]] bool server_settings() const { return server_settings_; }
-  /// No GOAWAY came and nghttp2 can still read or write: the next request may use it.
+  /// No GOAWAY came, stream ids remain, and nghttp2 can still read or write: the next request
+  /// may use this connection.
   [[nodiscard]] bool reusable() const;
 
  private:
@@ -66,7 +67,6 @@ class H2Session {
   bool keep_body_ = false;
   bool closed_ = false;
   bool refused_ = false;
-  bool goaway_ = false;
   bool server_settings_ = false;
   boost::system::error_code error_;
 };
