@@ -15,6 +15,10 @@ class H2Category final : public boost::system::error_category {
 
   [[nodiscard]] std::string message(int code) const override {
     if (code < 0) return nghttp2_strerror(code);
+    if (code >= h2_local_base) {
+      return std::string("the server broke HTTP/2 and stampede ended the connection: ") +
+             nghttp2_http2_strerror(static_cast<std::uint32_t>(code - h2_local_base));
+    }
     return std::string("stream or connection error from the server: ") +
            nghttp2_http2_strerror(static_cast<std::uint32_t>(code));
   }

@@ -79,6 +79,21 @@ struct H2Callbacks {
     return 0;
   }
 
+  static int on_frame_sent(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+    auto& self = of(user_data);
+    const bool ends_request =
+        (frame->hd.type == NGHTTP2_HEADERS || frame->hd.type == NGHTTP2_DATA) &&
+        (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0;
+    if (ends_request && frame->hd.stream_id == self.stream_id_) self.request_sent_ = true;
+    // nghttp2 ends the connection with GOAWAY when the server breaks the protocol (a frame too
+    // large, a bad HPACK block): our stream will never close, so the exchange fails here.
+    if (frame->hd.type == NGHTTP2_GOAWAY && frame->goaway.error_code != NGHTTP2_NO_ERROR &&
+        !self.error_) {
+      self.error_ = h2_local_error(frame->goaway.error_code);
+    }
+    return 0;
+  }
+
   static ssize_t read_body(nghttp2_session*, std::int32_t, std::uint8_t* buffer, std::size_t length,
                            std::uint32_t* flags, nghttp2_data_source*, void* user_data) {
     auto& self = of(user_data);
@@ -99,6 +114,7 @@ struct H2Callbacks {
       nghttp2_session_callbacks_set_on_data_chunk_recv_callback(made, on_data);
       nghttp2_session_callbacks_set_on_stream_close_callback(made, on_stream_close);
       nghttp2_session_callbacks_set_on_frame_recv_callback(made, on_frame);
+      nghttp2_session_callbacks_set_on_frame_send_callback(made, on_frame_sent);
       return made;
     }();
     return callbacks;
@@ -126,7 +142,7 @@ bool H2Session::submit(const PreparedRequest& request, model::Response& response
   response_ = &response;
   keep_body_ = keep_body;
   body_sent_ = 0;
-  closed_ = refused_ = false;
+  closed_ = refused_ = request_sent_ = false;
   // A redirect hop's response must not keep the previous one's headers.
   response.location.clear();
   response.content_encoding.clear();

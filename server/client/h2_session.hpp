@@ -40,11 +40,14 @@ class H2Session {
 
   /// The current stream has ended: complete, reset or refused.
   [[nodiscard]] bool stream_closed() const { return closed_; }
-  /// The stream was reset or the connection failed; empty for a complete response.
+  /// The stream was reset, or the connection failed (or broke the protocol, and we ended it);
+  /// empty for a complete response.
   [[nodiscard]] const boost::system::error_code& error() const { return error_; }
   /// The server did not process the stream (REFUSED_STREAM, or beyond GOAWAY's last stream
   /// id): it may be sent again on a new connection whatever its method (RFC 9113 8.7).
   [[nodiscard]] bool refused() const { return refused_; }
+  /// The request's last frame (END_STREAM) has gone into output().
+  [[nodiscard]] bool request_sent() const { return request_sent_; }
   /// The server's SETTINGS arrived: it speaks HTTP/2 (its connection preface, RFC 9113 3.4).
   [[nodiscard]] bool server_settings() const { return server_settings_; }
   /// No GOAWAY came, stream ids remain, and nghttp2 can still read or write: the next request
@@ -68,6 +71,7 @@ class H2Session {
   bool closed_ = false;
   bool refused_ = false;
   bool server_settings_ = false;
+  bool request_sent_ = false;
   boost::system::error_code error_;
 };
 

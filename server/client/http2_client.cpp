@@ -73,6 +73,7 @@ class Http2Client final : public ClientBase {
             break;
           }
           if (written_at_ == Clock::time_point{}) written_at_ = Clock::now();
+          request_written_ = session_->request_sent();
         }
         if (session_->stream_closed() || session_->error()) {
           step = finish(*current, response, reused);
@@ -154,6 +155,7 @@ class Http2Client final : public ClientBase {
   /// Opens the request's stream; the clock for `waiting` starts at its first write.
   Step submit(const PreparedRequest& request, model::Response& response) {
     written_at_ = {};
+    request_written_ = false;
     // A plain load first: every thread shares this counter, so the hot path must not write it.
     debugging_ = setup_.debug_budget.load(std::memory_order_relaxed) > 0 &&
                  setup_.debug_budget.fetch_sub(1, std::memory_order_relaxed) > 0;
@@ -165,8 +167,16 @@ class Http2Client final : public ClientBase {
   /// A write failed: a stale reused connection is retried (idempotent requests only).
   Step write_failed(const PreparedRequest& request, model::Response& response, bool reused,
                     const boost::system::error_code& error) {
+    // The server broke the protocol and the GOAWAY saying so met a closed connection: the
+    // protocol error is the cause.
+    if (session_->error()) {
+      fail(response, Phase::read, session_->error());
+      return Step::failed;
+    }
     if (reused && request.idempotent && stale_connection(error)) return Step::stale;
-    fail(response, Phase::write, error);
+    // Control frames (a SETTINGS ack) may go out after the request: their failure is the
+    // connection failing while we wait for the response, as HTTP/1.1 would see it.
+    fail(response, request_written_ ? Phase::read : Phase::write, error);
     return Step::failed;
   }
 
@@ -241,6 +251,7 @@ class Http2Client final : public ClientBase {
   std::vector<char> read_buffer_;
   std::size_t read_size_ = min_read_size;
   Clock::time_point written_at_;  ///< the request's first bytes were written: `waiting` starts
+  bool request_written_ = false;  ///< its last frame too
   bool debugging_ = false;        ///< this exchange is one of the first few logged (-d)
 };
 

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# A misbehaving HTTP/2 server (h2_fault_server.py, h2c): each fault is one exact failure kind, the
+# same kind HTTP/1.1 gives for the like fault; every request is counted and read by the server;
+# nothing hangs or crashes.
+source "$(dirname "$0")/lib.sh" "$@"
+
+FAULT_SERVER=$(dirname "$(realpath "$0")")/h2_fault_server.py
+C=2 N=3
+STAMPEDE_LIMIT=20 # a hung run is killed after 20 s; each should take under 5
+
+PORTS=$TEST_TMP/h2_faults.ports LOG=$TEST_TMP/h2_faults.log
+: >"$LOG"
+"$PYTHON" "$FAULT_SERVER" "$PORTS" "$LOG" 120 2>"$TEST_TMP/h2_faults.stderr" &
+_PIDS+=("$!")
+_watch "$!"
+for _ in $(seq 200); do
+  [[ -s $PORTS ]] && break
+  sleep 0.05
+done
+[[ -s $PORTS ]] || fail "the HTTP/2 fault server did not start: $(head -c 1000 "$TEST_TMP/h2_faults.stderr")"
+
+# expect_fault FAULT KIND BOUND: -c C -n N -k -http2 -t 1 against FAULT's port: every request
+# fails as KIND (or succeeds, KIND=success) within BOUND seconds, and the server read each one.
+expect_fault() {
+  local fault=$1 kind=$2 bound=$3 port total=$((C * N))
+  port=$(awk -v f="$fault" '$1 == f { print $2 }' "$PORTS")
+  run_stampede "$fault" -c "$C" -n "$N" -k -http2 -t 1 -u "http://127.0.0.1:$port/" --output json
+  ((RC < 128)) || fail "$fault: stampede crashed (exit $RC); stderr: $(tail -c 2000 "$ERR")"
+  expect_rc 0
+  awk -v t="$ELAPSED" -v b="$bound" 'BEGIN { exit !(t < b) }' || fail "$fault: took ${ELAPSED}s, bound ${bound}s"
+  if [[ $kind == success ]]; then
+    json_check "$OUT" <<EOF
+g("requests.total") == $total and g("requests.succeeded") == $total and g("requests.failed") == 0
+g("status_codes") == {"200": $total} and g("connections.opened") == $C ## one connection per user, kept
+EOF
+  else
+    json_check "$OUT" <<EOF
+g("requests.total") == $total and g("requests.failed") == $total and g("requests.abandoned") == 0
+g("errors")["$kind"] == $total and sum(g("errors").values()) == $total ## every one a $kind failure
+EOF
+  fi
+  assert_eq "$total" "$(grep -cx "$fault" "$LOG" || true)" "$fault: requests the server read"
+}
+
+expect_fault ok success 5
+expect_fault rst_stream protocol 5    # RST_STREAM INTERNAL_ERROR
+expect_fault goaway protocol 5        # GOAWAY before the stream: refused on a new connection
+expect_fault bad_frame protocol 5     # a frame too large: stampede ends the connection itself
+grep -q "the server broke HTTP/2 and stampede ended the connection: FRAME_SIZE_ERROR" "$ERR" ||
+  fail "bad_frame: stderr does not name the error: $(head -c 1000 "$ERR")"
+expect_fault reset read 5             # TCP RST, as /reset over HTTP/1.1
+expect_fault short_body read 5        # FIN 10 bytes into a 100-byte body, as /partial
+expect_fault stall timeout 10         # HEADERS, then nothing: -t 1 ends each exchange
+pass
