@@ -2,7 +2,9 @@
 // watchdog, opening a connection within --connect-timeout, and recording a failure.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string_view>
 
@@ -63,6 +65,23 @@ class ClientBase : public Client, public Watchdog::Guarded {
     co_return failure;
   }
 
+  /// -d: whether this exchange is one of the first few logged in full. A plain load first:
+  /// every thread shares the counter, so the hot path must not write it.
+  [[nodiscard]] bool claim_debug_slot() const {
+    return setup_.debug_budget.load(std::memory_order_relaxed) > 0 &&
+           setup_.debug_budget.fetch_sub(1, std::memory_order_relaxed) > 0;
+  }
+
+  /// How many bytes the next read asks for. Reads start small (1 KiB, as nginx's
+  /// client_header_buffer_size), since an idle connection's buffer is memory per user and most
+  /// API responses fit, and grow while reads fill the buffer (large bodies then take fewer
+  /// syscalls; a user's buffer keeps its size across requests).
+  [[nodiscard]] std::size_t read_size() const { return read_size_; }
+  /// A read returned `n` bytes: a full one doubles the next, up to 64 KiB.
+  void note_read(std::size_t n) {
+    if (n == read_size_) read_size_ = std::min(read_size_ * 2, max_read_size);
+  }
+
   /// Sets response.error (a timeout if the watchdog cut the exchange short) and logs the first
   /// failure of each kind, with `hint` if given.
   void record_failure(model::Response& response, Phase phase,
@@ -73,8 +92,22 @@ class ClientBase : public Client, public Watchdog::Guarded {
   Watchdog& watchdog_;
 
  private:
+  static constexpr std::size_t max_read_size = 64 * 1024;
+
+  std::size_t read_size_ = 1024;
   Clock::time_point deadline_ = Clock::time_point::max();
   bool timed_out_ = false;
 };
+
+/// `ClientFor<Stream>` over TLS when `setup.tls` is set, else over plain TCP: the one place the
+/// protocol clients' factories choose a transport.
+template <template <class> class ClientFor>
+std::unique_ptr<Client> make_for_transport(net::any_io_executor executor, const ClientSetup& setup,
+                                           Watchdog& watchdog) {
+  if (setup.tls != nullptr) {
+    return std::make_unique<ClientFor<TlsStream>>(std::move(executor), setup, watchdog);
+  }
+  return std::make_unique<ClientFor<TcpStream>>(std::move(executor), setup, watchdog);
+}
 
 }  // namespace stampede::client

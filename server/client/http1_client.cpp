@@ -24,11 +24,6 @@ namespace {
 namespace beast = boost::beast;
 using Clock = std::chrono::steady_clock;
 constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
-/// Reads start small (1 KiB, as nginx's client_header_buffer_size), since an idle connection's
-/// buffer is memory per user and most API responses fit, and grow while reads fill the buffer
-/// (large bodies then take fewer syscalls; a user's buffer keeps its size across requests).
-constexpr std::size_t min_read_size = 1024;
-constexpr std::size_t max_read_size = 64 * 1024;
 constexpr std::size_t debug_bytes = 4096;
 
 bool end_of_stream(const boost::system::error_code& error) {
@@ -63,7 +58,7 @@ class Http1Client final : public ClientBase {
                         : start_reading(*current, response);
       while (step == Step::read) {
         const auto [read_error, n] =
-            co_await stream_->async_read_some(buffer_.prepare(read_size_), as_tuple);
+            co_await stream_->async_read_some(buffer_.prepare(read_size()), as_tuple);
         step = after_read(*current, response, reused, read_error, n);
       }
       if (step == Step::stale && std::exchange(may_retry, false)) {
@@ -109,9 +104,7 @@ class Http1Client final : public ClientBase {
   Step start_reading(const PreparedRequest& request, model::Response& response) {
     written_at_ = Clock::now();
     start_parser(request, response);
-    // A plain load first: every thread shares this counter, so the hot path must not write it.
-    debugging_ = setup_.debug_budget.load(std::memory_order_relaxed) > 0 &&
-                 setup_.debug_budget.fetch_sub(1, std::memory_order_relaxed) > 0;
+    debugging_ = claim_debug_slot();
     debug_.clear();
     return parse(request, response);
   }
@@ -120,7 +113,7 @@ class Http1Client final : public ClientBase {
   Step after_read(const PreparedRequest& request, model::Response& response, bool reused,
                   const boost::system::error_code& error, std::size_t n) {
     buffer_.commit(n);
-    if (n == read_size_) read_size_ = std::min(read_size_ * 2, max_read_size);
+    note_read(n);
     if (debugging_) keep_debug_copy(n);
     if (n > 0 && response.bytes_received == 0) response.waiting = Clock::now() - written_at_;
     response.bytes_received += n;
@@ -212,17 +205,13 @@ class Http1Client final : public ClientBase {
   Clock::time_point written_at_;  ///< the request was written: `waiting` starts
   bool debugging_ = false;        ///< this exchange is one of the first few logged (-d)
   beast::flat_buffer buffer_;
-  std::size_t read_size_ = min_read_size;
 };
 
 }  // namespace
 
 std::unique_ptr<Client> make_http1_client(net::any_io_executor executor, const ClientSetup& setup,
                                           Watchdog& watchdog) {
-  if (setup.tls != nullptr) {
-    return std::make_unique<Http1Client<TlsStream>>(executor, setup, watchdog);
-  }
-  return std::make_unique<Http1Client<TcpStream>>(executor, setup, watchdog);
+  return make_for_transport<Http1Client>(std::move(executor), setup, watchdog);
 }
 
 }  // namespace stampede::client

@@ -27,10 +27,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
-/// Reads start small, since an idle user's buffer is memory per connection, and grow while
-/// reads fill it (as in the HTTP/1.1 client).
-constexpr std::size_t min_read_size = 1024;
-constexpr std::size_t max_read_size = 64 * 1024;
 
 template <class Stream>
 class Http2Client final : public ClientBase {
@@ -79,7 +75,7 @@ class Http2Client final : public ClientBase {
           step = finish(*current, response, reused);
           break;
         }
-        read_buffer_.resize(read_size_);
+        read_buffer_.resize(read_size());
         const auto [read_error, n] =
             co_await stream_->async_read_some(net::buffer(read_buffer_), as_tuple);
         step = after_read(*current, response, reused, read_error, n);
@@ -156,9 +152,7 @@ class Http2Client final : public ClientBase {
   Step submit(const PreparedRequest& request, model::Response& response) {
     written_at_ = {};
     request_written_ = false;
-    // A plain load first: every thread shares this counter, so the hot path must not write it.
-    debugging_ = setup_.debug_budget.load(std::memory_order_relaxed) > 0 &&
-                 setup_.debug_budget.fetch_sub(1, std::memory_order_relaxed) > 0;
+    debugging_ = claim_debug_slot();
     if (session_->submit(request, response, setup_.keep_body)) return Step::pump;
     fail(response, Phase::write, session_->error());
     return Step::failed;
@@ -183,7 +177,7 @@ class Http2Client final : public ClientBase {
   /// Accounts `n` bytes just read (or the error that ended the read) and feeds the session.
   Step after_read(const PreparedRequest& request, model::Response& response, bool reused,
                   const boost::system::error_code& error, std::size_t n) {
-    if (n == read_size_) read_size_ = std::min(read_size_ * 2, max_read_size);
+    note_read(n);
     if (n > 0 && response.bytes_received == 0) response.waiting = Clock::now() - written_at_;
     response.bytes_received += n;
     if (error) {
@@ -249,7 +243,6 @@ class Http2Client final : public ClientBase {
   std::optional<Redirect> hop_;       ///< the redirect being followed (-redirect)
   std::unique_ptr<Client> http1_;     ///< set once the server selected HTTP/1.1 by ALPN
   std::vector<char> read_buffer_;
-  std::size_t read_size_ = min_read_size;
   Clock::time_point written_at_;  ///< the request's first bytes were written: `waiting` starts
   bool request_written_ = false;  ///< its last frame too
   bool debugging_ = false;        ///< this exchange is one of the first few logged (-d)
@@ -259,10 +252,7 @@ class Http2Client final : public ClientBase {
 
 std::unique_ptr<Client> make_http2_client(net::any_io_executor executor, const ClientSetup& setup,
                                           Watchdog& watchdog) {
-  if (setup.tls != nullptr) {
-    return std::make_unique<Http2Client<TlsStream>>(executor, setup, watchdog);
-  }
-  return std::make_unique<Http2Client<TcpStream>>(executor, setup, watchdog);
+  return make_for_transport<Http2Client>(std::move(executor), setup, watchdog);
 }
 
 }  // namespace stampede::client

@@ -15,7 +15,7 @@ KINDS=(connect timeout read write protocol tls verify)
 # FAULT_PORT, FAULT_LOG (one line per request head it read: "<connection> <method> <target>"),
 # FAULT_PID. --to-be-killed: leave it out of bash's job table, so its SIGKILL is not announced.
 start_fault_server() {
-  local name=$1 portfile=$TEST_TMP/$1.port i
+  local name=$1 portfile=$TEST_TMP/$1.port
   FAULT_LOG=$TEST_TMP/$name.log
   : >"$FAULT_LOG"
   "$PYTHON" "$FAULT_SERVER" "$portfile" "$FAULT_LOG" 90 2>"$TEST_TMP/$name.stderr" &
@@ -23,12 +23,7 @@ start_fault_server() {
   [[ ${2:-} == --to-be-killed ]] && disown "$FAULT_PID"
   _PIDS+=("$FAULT_PID")
   _watch "$FAULT_PID"
-  for i in $(seq 200); do
-    [[ -s $portfile ]] && break
-    kill -0 "$FAULT_PID" 2>/dev/null || break
-    sleep 0.05
-  done
-  [[ -s $portfile ]] || fail "fault server '$name' did not start: $(head -c 1000 "$TEST_TMP/$name.stderr")"
+  wait_for_file "$portfile" "$FAULT_PID" || fail "fault server '$name' did not start: $(head -c 1000 "$TEST_TMP/$name.stderr")"
   FAULT_PORT=$(cat "$portfile")
   wait_for_port "$FAULT_PORT" 10 "$FAULT_PID" || fail "fault server '$name' does not accept on :$FAULT_PORT"
   log "fault server '$name' (pid $FAULT_PID) on 127.0.0.1:$FAULT_PORT"

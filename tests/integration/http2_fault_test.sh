@@ -11,13 +11,10 @@ STAMPEDE_LIMIT=20 # a hung run is killed after 20 s; each should take under 5
 PORTS=$TEST_TMP/h2_faults.ports LOG=$TEST_TMP/h2_faults.log
 : >"$LOG"
 "$PYTHON" "$FAULT_SERVER" "$PORTS" "$LOG" 120 2>"$TEST_TMP/h2_faults.stderr" &
-_PIDS+=("$!")
-_watch "$!"
-for _ in $(seq 200); do
-  [[ -s $PORTS ]] && break
-  sleep 0.05
-done
-[[ -s $PORTS ]] || fail "the HTTP/2 fault server did not start: $(head -c 1000 "$TEST_TMP/h2_faults.stderr")"
+SERVER_PID=$!
+_PIDS+=("$SERVER_PID")
+_watch "$SERVER_PID"
+wait_for_file "$PORTS" "$SERVER_PID" || fail "the HTTP/2 fault server did not start: $(head -c 1000 "$TEST_TMP/h2_faults.stderr")"
 
 # expect_fault FAULT KIND BOUND: -c C -n N -k -http2 -t 1 against FAULT's port: every request
 # fails as KIND (or succeeds, KIND=success) within BOUND seconds, and the server read each one.

@@ -149,10 +149,22 @@ EOF
   _PIDS+=("$!")
 }
 
+# wait_for_file FILE PID: waits (at most 10 s) until a server's FILE (its port, written once it
+# listens) is not empty; status 1 if PID dies first or the time runs out.
+wait_for_file() {
+  local i
+  for i in $(seq 200); do
+    [[ -s $1 ]] && return 0
+    kill -0 "$2" 2>/dev/null || break
+    sleep 0.05
+  done
+  [[ -s $1 ]]
+}
+
 # start_stall_server: starts a TCP server that accepts connections and never answers (bounded to
 # 10 minutes); sets STALL_PORT.
 start_stall_server() {
-  local portfile=$TEST_TMP/stall.port i
+  local portfile=$TEST_TMP/stall.port pid
   "$PYTHON" - "$portfile" <<'EOF' &
 import socket, sys, time
 s = socket.socket()
@@ -171,13 +183,10 @@ while time.time() < end:
     except socket.timeout:
         pass
 EOF
-  _PIDS+=("$!")
-  _watch "$!"
-  for i in $(seq 100); do
-    [[ -s $portfile ]] && break
-    sleep 0.05
-  done
-  [[ -s $portfile ]] || fail "the stall server did not start"
+  pid=$!
+  _PIDS+=("$pid")
+  _watch "$pid"
+  wait_for_file "$portfile" "$pid" || fail "the stall server did not start"
   STALL_PORT=$(cat "$portfile")
 }
 
