@@ -11,11 +11,11 @@
 #include "cmd/commands.hpp"
 #include "cmd/run_config.hpp"
 #include "model/version.hpp"
+#include "report/json_report.hpp"
+#include "report/live_row.hpp"
+#include "report/text_report.hpp"
 #include "server/client/prepared_request.hpp"
 #include "server/engine.hpp"
-#include "server/statistics/json_report.hpp"
-#include "server/statistics/live_row.hpp"
-#include "server/statistics/text_report.hpp"
 
 namespace stampede::cmd {
 
@@ -101,13 +101,13 @@ int run_load(std::span<const char* const> args) {
   // With --output json, stdout carries only the document; the live rows go to stderr.
   FILE* rows = json ? stderr : stdout;
   server::Engine engine(std::move(config.steps), config.plan, std::move(config.verifier));
-  std::fputs(statistics::live_header().c_str(), rows);
+  std::fputs(report::live_header().c_str(), rows);
   std::fflush(rows);
   const auto summary = engine.run([rows](const statistics::Summary& now) {
-    std::fputs(statistics::live_row(now).c_str(), rows);
+    std::fputs(report::live_row(now).c_str(), rows);
     std::fflush(rows);
   });
-  const auto report = json ? statistics::json_report(summary) : statistics::text_report(summary);
+  const auto report = json ? report::json_report(summary) : report::text_report(summary);
   std::fputs(report.c_str(), stdout);
   return 0;
 }

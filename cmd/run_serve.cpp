@@ -7,7 +7,7 @@
 
 #include "cmd/commands.hpp"
 #include "cmd/options.hpp"
-#include "server/target/server.hpp"
+#include "target/server.hpp"
 
 namespace stampede::cmd {
 

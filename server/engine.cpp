@@ -27,7 +27,7 @@ constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
 
 /// What the supervising coroutines share; all of it outlives them (owned by Engine::run).
 struct Supervision {
-  statistics::Collector* collector;
+  Collector* collector;
   ThreadPool* pool;
   std::vector<Shard>* shards;
   net::steady_timer* users_done;
@@ -109,15 +109,14 @@ Engine::Engine(std::vector<model::Request> steps, model::Plan plan,
       verifier_(std::move(verifier)),
       flow_(std::move(steps), plan_, verifier_->needs_body()) {}
 
-statistics::Summary Engine::run(const statistics::TickHandler& on_tick) {
+statistics::Summary Engine::run(const TickHandler& on_tick) {
   const auto threads = static_cast<unsigned>(
       std::max<std::uint64_t>(1, std::min<std::uint64_t>(plan_.threads, plan_.users)));
   std::vector<Shard> shards(threads);
   const auto steps = flow_.steps().size();
   for (auto& shard : shards) shard.steps.resize(steps > 1 ? steps : 0);
   net::io_context main(1);
-  statistics::Collector collector(main.get_executor(), threads, run_info(flow_, plan_, threads),
-                                  on_tick);
+  Collector collector(main.get_executor(), threads, run_info(flow_, plan_, threads), on_tick);
   // Declared before the pool: users' clients, destroyed with the pool, unregister from them.
   std::vector<std::unique_ptr<client::Watchdog>> watchdogs;
   ThreadPool pool(threads);
@@ -159,7 +158,7 @@ statistics::Summary Engine::run(const statistics::TickHandler& on_tick) {
   collector.close();
   main.poll();
 
-  std::vector<statistics::Tick> remainders;
+  std::vector<Tick> remainders;
   for (auto& shard : shards) remainders.push_back(shard.take());
   return collector.finish(std::move(remainders), elapsed, *reason);
 }

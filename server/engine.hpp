@@ -6,8 +6,8 @@
 
 #include "model/plan.hpp"
 #include "model/request.hpp"
+#include "server/collector.hpp"
 #include "server/flow.hpp"
-#include "server/statistics/collector.hpp"
 #include "verify/verifier.hpp"
 
 namespace stampede::server {
@@ -23,7 +23,7 @@ class Engine {
 
   /// Runs until every user is done, the run's time limit passes, or SIGINT/SIGTERM arrives;
   /// calls `on_tick` once a second from the calling thread.
-  statistics::Summary run(const statistics::TickHandler& on_tick);
+  statistics::Summary run(const TickHandler& on_tick);
 
  private:
   model::Plan plan_;

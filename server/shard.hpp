@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "server/statistics/collector.hpp"
+#include "server/collector.hpp"
 
 namespace stampede::server {
 
@@ -23,15 +23,15 @@ struct Shard {
   }
 
   /// Hands over the metrics since the last tick and starts a new interval.
-  statistics::Tick take() {
-    statistics::Tick tick{std::move(metrics), std::move(steps), users_running, in_flight};
+  Tick take() {
+    Tick tick{std::move(metrics), std::move(steps), users_running, in_flight};
     metrics = statistics::Metrics{};
     steps = std::vector<statistics::Metrics>(tick.steps.size());
     return tick;
   }
 
   /// Takes back a Tick the collector could not accept, so no count is lost.
-  void give_back(statistics::Tick tick) {
+  void give_back(Tick tick) {
     metrics.merge(tick.delta);
     for (std::size_t i = 0; i < tick.steps.size(); ++i) steps[i].merge(tick.steps[i]);
   }

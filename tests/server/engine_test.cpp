@@ -6,7 +6,7 @@
 #include <numeric>
 #include <thread>
 
-#include "server/target/server.hpp"
+#include "target/server.hpp"
 
 namespace stampede::server {
 namespace {

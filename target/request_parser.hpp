@@ -6,7 +6,7 @@
 
 #include <boost/beast/http/basic_parser.hpp>
 
-#include "server/target/routes.hpp"
+#include "target/routes.hpp"
 
 namespace stampede::target {
 

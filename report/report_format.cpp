@@ -1,10 +1,10 @@
 // Formatting helpers the reporters share, so every report spells numbers and codes the same way.
-#include "server/statistics/report_format.hpp"
+#include "report/report_format.hpp"
 
 #include <cmath>
 #include <cstdio>
 
-namespace stampede::statistics {
+namespace stampede::report {
 
 std::string format_fixed(double value, int decimals) {
   char buffer[64];
@@ -76,4 +76,4 @@ std::uint64_t non_2xx_count(const std::map<int, std::uint64_t>& codes) {
   return count;
 }
 
-}  // namespace stampede::statistics
+}  // namespace stampede::report

@@ -1,10 +1,10 @@
 // Collector: the only code that merges metrics across threads; the hot path never locks.
-#include "server/statistics/collector.hpp"
+#include "server/collector.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
-namespace stampede::statistics {
+namespace stampede::server {
 
 namespace net = boost::asio;
 
@@ -57,4 +57,4 @@ void Collector::close_second(std::chrono::nanoseconds elapsed) {
   received_ = 0;
 }
 
-}  // namespace stampede::statistics
+}  // namespace stampede::server

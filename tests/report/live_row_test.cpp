@@ -1,5 +1,5 @@
 // Live rows: go-stress-testing's fixed-width table, cumulative figures, stable column widths.
-#include "server/statistics/live_row.hpp"
+#include "report/live_row.hpp"
 #include "tests/server/statistics/results.hpp"
 
 #include <gtest/gtest.h>
@@ -8,7 +8,10 @@
 #include <string>
 #include <vector>
 
-namespace stampede::statistics {
+namespace stampede::report {
+
+using statistics::result;
+using statistics::Summary;
 namespace {
 
 using namespace std::chrono_literals;
@@ -111,4 +114,4 @@ TEST(LiveRow, EmptySummaryPrintsZeros) {
 }
 
 }  // namespace
-}  // namespace stampede::statistics
+}  // namespace stampede::report

@@ -5,7 +5,9 @@
 
 #include "server/statistics/summary.hpp"
 
-namespace stampede::statistics {
+namespace stampede::report {
+
+using statistics::Summary;
 
 /// The table's heading line and its separator line, each ending in '\n'.
 std::string live_header();
@@ -15,4 +17,4 @@ std::string live_header();
 /// status codes ("200:9800;500:3") followed by non-zero failure kinds ("timeout:4").
 std::string live_row(const Summary& summary);
 
-}  // namespace stampede::statistics
+}  // namespace stampede::report

@@ -1,5 +1,5 @@
 // The target server's HTTP/1 request parser: routing on the request-line, dropping the rest.
-#include "server/target/request_parser.hpp"
+#include "target/request_parser.hpp"
 
 #include <boost/beast/core/string.hpp>
 

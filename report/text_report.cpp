@@ -1,14 +1,20 @@
 // The closing text report: go-stress-testing's result block, then everything ApacheBench prints.
-#include "server/statistics/text_report.hpp"
+#include "report/text_report.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <string>
 
-#include "server/statistics/report_format.hpp"
+#include "report/report_format.hpp"
 
-namespace stampede::statistics {
+namespace stampede::report {
+
+using statistics::Histogram;
+using statistics::Metrics;
+using statistics::RunInfo;
+using statistics::StopReason;
+using statistics::to_ms;
 namespace {
 
 // ab aligns every value at column 24; an empty value leaves no trailing blanks.
@@ -204,4 +210,4 @@ std::string text_report(const Summary& summary) {
   return text;
 }
 
-}  // namespace stampede::statistics
+}  // namespace stampede::report

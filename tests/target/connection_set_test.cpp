@@ -1,5 +1,5 @@
 // ConnectionSet: joining and leaving in any order, closing exactly the idle, the sweep period.
-#include "server/target/connection.hpp"
+#include "target/connection.hpp"
 
 #include <gtest/gtest.h>
 

@@ -9,7 +9,9 @@
 
 #include "server/statistics/metrics.hpp"
 
-namespace stampede::statistics {
+namespace stampede::report {
+
+using statistics::Metrics;
 
 /// `value` with `decimals` digits after the point; nan and inf print as 0 so no report shows them.
 std::string format_fixed(double value, int decimals);
@@ -38,4 +40,4 @@ std::string errors_text(const Metrics& metrics);
 /// Responses whose status is outside 200-299 (ab's "Non-2xx responses").
 std::uint64_t non_2xx_count(const std::map<int, std::uint64_t>& codes);
 
-}  // namespace stampede::statistics
+}  // namespace stampede::report

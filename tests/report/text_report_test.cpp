@@ -1,5 +1,5 @@
 // Text report: go-stress-testing's closing block and ApacheBench's layout, with known numbers.
-#include "server/statistics/text_report.hpp"
+#include "report/text_report.hpp"
 #include "tests/server/statistics/results.hpp"
 
 #include <gtest/gtest.h>
@@ -8,7 +8,11 @@
 #include <cstdlib>
 #include <string>
 
-namespace stampede::statistics {
+namespace stampede::report {
+
+using statistics::result;
+using statistics::StopReason;
+using statistics::Summary;
 namespace {
 
 using namespace std::chrono_literals;
@@ -232,4 +236,4 @@ TEST(TextReport, StepsTableOnlyForAFlow) {
 }
 
 }  // namespace
-}  // namespace stampede::statistics
+}  // namespace stampede::report

@@ -5,10 +5,12 @@
 
 #include "server/statistics/summary.hpp"
 
-namespace stampede::statistics {
+namespace stampede::report {
+
+using statistics::Summary;
 
 /// The whole end-of-run report, lines ending in '\n'. Never prints nan or inf: an empty run
 /// reports zeros and says that no response arrived instead of printing timing tables.
 std::string text_report(const Summary& summary);
 
-}  // namespace stampede::statistics
+}  // namespace stampede::report

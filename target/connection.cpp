@@ -1,5 +1,5 @@
 // One client connection of the target server: parse requests out of one buffer, batch answers.
-#include "server/target/connection.hpp"
+#include "target/connection.hpp"
 
 #include <algorithm>
 #include <array>
@@ -14,8 +14,8 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/error.hpp>
 
-#include "server/target/request_parser.hpp"
-#include "server/target/routes.hpp"
+#include "target/request_parser.hpp"
+#include "target/routes.hpp"
 
 namespace stampede::target {
 namespace {

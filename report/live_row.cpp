@@ -1,12 +1,16 @@
 // The live table: one fixed-width row a second while a run goes, in go-stress-testing's layout.
-#include "server/statistics/live_row.hpp"
+#include "report/live_row.hpp"
 
 #include <array>
 #include <cstddef>
 
-#include "server/statistics/report_format.hpp"
+#include "report/report_format.hpp"
 
-namespace stampede::statistics {
+namespace stampede::report {
+
+using statistics::Histogram;
+using statistics::Metrics;
+using statistics::to_ms;
 namespace {
 
 // Column widths: counts hold 9 digits (a billion requests), qps 9999999.99 and the ms columns
@@ -71,4 +75,4 @@ std::string live_row(const Summary& summary) {
   return codes.empty() ? row + '\n' : row + ' ' + codes + '\n';
 }
 
-}  // namespace stampede::statistics
+}  // namespace stampede::report

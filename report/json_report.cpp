@@ -1,12 +1,17 @@
 // The machine-readable report: one JSON document per run, fields documented in docs/json-report.md.
-#include "server/statistics/json_report.hpp"
+#include "report/json_report.hpp"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "server/statistics/report_format.hpp"
+#include "report/report_format.hpp"
 
-namespace stampede::statistics {
+namespace stampede::report {
+
+using statistics::Histogram;
+using statistics::Metrics;
+using statistics::Second;
+using statistics::to_ms;
 namespace {
 
 // ordered_json keeps fields in the order written, so the document reads top-down like the text.
@@ -137,4 +142,4 @@ std::string json_report(const Summary& summary) {
   return json.dump(2) + '\n';
 }
 
-}  // namespace stampede::statistics
+}  // namespace stampede::report

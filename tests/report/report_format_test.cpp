@@ -1,5 +1,5 @@
 // Report formatting helpers: fixed decimals without nan/inf, padding, and code lists.
-#include "server/statistics/report_format.hpp"
+#include "report/report_format.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,9 @@
 #include <limits>
 #include <map>
 
-namespace stampede::statistics {
+namespace stampede::report {
+
+using statistics::Metrics;
 namespace {
 
 TEST(ReportFormat, FixedRoundsAndNeverPrintsNanOrInf) {
@@ -52,4 +54,4 @@ TEST(ReportFormat, ErrorsListsNonZeroKindsInReportOrder) {
 }
 
 }  // namespace
-}  // namespace stampede::statistics
+}  // namespace stampede::report

@@ -1,5 +1,5 @@
 // JSON report: parses, every documented field is there and matches known numbers, never null.
-#include "server/statistics/json_report.hpp"
+#include "report/json_report.hpp"
 #include "tests/server/statistics/results.hpp"
 
 #include <gtest/gtest.h>
@@ -10,7 +10,13 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-namespace stampede::statistics {
+namespace stampede::report {
+
+using statistics::Metrics;
+using statistics::result;
+using statistics::Second;
+using statistics::StopReason;
+using statistics::Summary;
 namespace {
 
 using namespace std::chrono_literals;
@@ -202,4 +208,4 @@ TEST(JsonReport, NonFiniteSecondsBecomeZero) {
 }
 
 }  // namespace
-}  // namespace stampede::statistics
+}  // namespace stampede::report

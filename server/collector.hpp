@@ -10,7 +10,12 @@
 
 #include "server/statistics/summary.hpp"
 
-namespace stampede::statistics {
+namespace stampede::server {
+
+using statistics::Metrics;
+using statistics::RunInfo;
+using statistics::StopReason;
+using statistics::Summary;
 
 /// What one thread ships per tick: the metrics since its last tick and its users' state.
 struct Tick {
@@ -65,4 +70,4 @@ class Collector {
   std::chrono::nanoseconds second_start_{0};
 };
 
-}  // namespace stampede::statistics
+}  // namespace stampede::server

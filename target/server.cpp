@@ -1,5 +1,5 @@
 // The target server: binding, the accept loop, and one io_context per thread.
-#include "server/target/server.hpp"
+#include "target/server.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -17,7 +17,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
-#include "server/target/connection.hpp"
+#include "target/connection.hpp"
 
 namespace stampede::target {
 namespace {

@@ -1,5 +1,5 @@
 // Routes of the target server: parsing request-targets and building every response once.
-#include "server/target/routes.hpp"
+#include "target/routes.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,5 +1,5 @@
 // Target server routes: target -> route, caps and refusals, and the pre-built response bytes.
-#include "server/target/routes.hpp"
+#include "target/routes.hpp"
 
 #include <gtest/gtest.h>
 

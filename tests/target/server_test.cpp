@@ -1,5 +1,5 @@
 // Target server over real loopback sockets: routes, keep-alive, pipelining, limits, shutdown.
-#include "server/target/server.hpp"
+#include "target/server.hpp"
 
 #include <gtest/gtest.h>
 
