@@ -39,9 +39,7 @@ void override_url(const std::string& url, bool flow, model::Request& step) {
   }
   model::Request server;
   apply_url(url, server);
-  step.scheme = server.scheme;
-  step.host = server.host;
-  step.port = server.port;
+  step.origin = server.origin;
 }
 
 void override_step(const Options& options, bool flow, model::Request& step) {
@@ -62,7 +60,7 @@ void override_step(const Options& options, bool flow, model::Request& step) {
 void note_http2_upgrade(const std::vector<model::Request>& steps,
                         std::vector<std::string>& warnings) {
   const bool upgrade = std::any_of(steps.begin(), steps.end(), [](const model::Request& step) {
-    return step.http_version == model::HttpVersion::http2 && step.scheme == model::Scheme::http;
+    return step.http_version == model::HttpVersion::http2 && step.origin.scheme == model::Scheme::http;
   });
   if (upgrade) {
     warnings.emplace_back(

@@ -41,7 +41,8 @@ void raise_open_file_limit(std::uint64_t users, std::uint64_t servers) {
 /// How many servers (scheme, host, port) the steps talk to: a user's connections.
 std::uint64_t servers_of(const std::vector<model::Request>& steps) {
   std::set<std::tuple<model::Scheme, std::string, unsigned short>> servers;
-  for (const auto& step : steps) servers.emplace(step.scheme, step.host, step.port);
+  for (const auto& step : steps)
+    servers.emplace(step.origin.scheme, step.origin.host, step.origin.port);
   return servers.size();
 }
 
@@ -64,7 +65,7 @@ void print_requests(const RunConfig& config) {
     if (model::sends_http2(step)) {
       std::fprintf(stderr, "stampede: note: step %zu goes as HTTP/2: its header list follows%s\n",
                    i + 1,
-                   step.scheme == model::Scheme::https
+                   step.origin.scheme == model::Scheme::https
                        ? " (the HTTP/1.1 form goes if the server picks http/1.1 by ALPN)"
                        : "");
     }

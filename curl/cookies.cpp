@@ -50,7 +50,7 @@ bool parse_line(std::string line, Cookie& cookie) {
 }
 
 bool matches(const Cookie& cookie, const model::Request& request) {
-  const auto host = lower(request.host);
+  const auto host = lower(request.origin.host);
   const bool domain_ok =
       host == cookie.domain || (cookie.tail_match && host.ends_with("." + cookie.domain));
   const auto path = request.target.substr(0, request.target.find('?'));
@@ -58,7 +58,7 @@ bool matches(const Cookie& cookie, const model::Request& request) {
                        (path.size() == cookie.path.size() || cookie.path.ends_with('/') ||
                         path[cookie.path.size()] == '/');
   // curl treats loopback names as secure contexts, like browsers do.
-  const bool secure_ok = !cookie.secure || request.scheme == model::Scheme::https ||
+  const bool secure_ok = !cookie.secure || request.origin.scheme == model::Scheme::https ||
                          host == "localhost" || host == "127.0.0.1" || host == "::1";
   const bool fresh = cookie.expires == 0 || cookie.expires > std::time(nullptr);
   return domain_ok && path_ok && secure_ok && fresh;

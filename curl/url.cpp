@@ -57,11 +57,12 @@ std::string apply_url(std::string_view url, model::Request& request) {
     throw UrlError("unsupported scheme '" + std::string(scheme) + "' in '" + std::string(url) +
                    "' (stampede speaks http:// and https://)");
   }
-  request.scheme = id == boost::urls::scheme::https ? model::Scheme::https : model::Scheme::http;
-  request.host = parsed->host_address();
-  if (request.host.empty()) throw UrlError("no host in URL '" + std::string(url) + "'" + hint);
-  request.port = request.scheme == model::Scheme::https ? 443 : 80;
-  if (parsed->has_port()) request.port = parse_port(parsed->port(), url);
+  auto& origin = request.origin;
+  origin.scheme = id == boost::urls::scheme::https ? model::Scheme::https : model::Scheme::http;
+  origin.host = parsed->host_address();
+  if (origin.host.empty()) throw UrlError("no host in URL '" + std::string(url) + "'" + hint);
+  origin.port = model::Origin::default_port(origin.scheme);
+  if (parsed->has_port()) origin.port = parse_port(parsed->port(), url);
   const auto path = remove_dot_segments(parsed->encoded_path());
   request.target = path.empty() ? "/" : path;
   if (parsed->has_query()) request.target += "?" + std::string(parsed->encoded_query());

@@ -6,10 +6,9 @@
 #include <utility>
 #include <vector>
 
-namespace stampede::model {
+#include "model/origin.hpp"
 
-/// The scheme decides the transport: plain TCP, or TLS.
-enum class Scheme : unsigned char { http, https };
+namespace stampede::model {
 
 /// The HTTP version the user asked for (curl's --http1.1 / --http2 / --http2-prior-knowledge,
 /// stampede's -http2); `any` lets the client pick. Over TLS both HTTP/2 values offer "h2" by
@@ -20,9 +19,7 @@ enum class HttpVersion : unsigned char { any, http1_1, http2, http2_prior_knowle
 
 /// One request as the user asked for it; clients serialize it once and reuse the bytes.
 struct Request {
-  Scheme scheme = Scheme::http;
-  std::string host;  ///< name or address, without brackets for IPv6
-  unsigned short port = 80;
+  Origin origin;
   std::string target = "/";  ///< path and query, as sent on the request line
   std::string method = "GET";
   std::vector<std::pair<std::string, std::string>> headers;  ///< user headers, in order
@@ -42,7 +39,7 @@ struct Request {
 /// (where the server may still pick HTTP/1.1 by ALPN).
 inline bool sends_http2(const Request& request) {
   return request.http_version == HttpVersion::http2_prior_knowledge ||
-         (request.scheme == Scheme::https && request.http_version == HttpVersion::http2);
+         (request.origin.scheme == Scheme::https && request.http_version == HttpVersion::http2);
 }
 
 }  // namespace stampede::model

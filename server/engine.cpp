@@ -88,9 +88,9 @@ net::awaitable<StopReason> supervise(Supervision s) {
 
 statistics::RunInfo run_info(const Flow& flow, const model::Plan& plan, unsigned threads) {
   const auto& first = flow.steps().front().request;
-  statistics::RunInfo info{first.scheme == model::Scheme::https ? "https" : "http",
-                           first.host,
-                           first.port,
+  statistics::RunInfo info{first.origin.scheme_name(),
+                           first.origin.host,
+                           first.origin.port,
                            first.target,
                            plan.users,
                            plan.requests_per_user,

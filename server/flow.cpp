@@ -18,24 +18,22 @@ std::vector<net::ip::tcp::endpoint> resolve(const model::Request& request) {
   net::io_context context;
   net::ip::tcp::resolver resolver(context);
   boost::system::error_code error;
-  const auto results = resolver.resolve(request.host, std::to_string(request.port), error);
+  const auto results =
+      resolver.resolve(request.origin.host, std::to_string(request.origin.port), error);
   if (error || results.empty()) {
-    throw std::runtime_error("cannot resolve '" + request.host + "': " + error.message());
+    throw std::runtime_error("cannot resolve '" + request.origin.host + "': " + error.message());
   }
   return {results.begin(), results.end()};
 }
 
-bool same_origin(const model::Request& a, const model::Request& b) {
-  return a.scheme == b.scheme && a.host == b.host && a.port == b.port && a.insecure == b.insecure;
+/// Steps share a user's connection when they go to the same origin and check its certificate
+/// alike (the TLS context is the connection's).
+bool same_connection(const model::Request& a, const model::Request& b) {
+  return a.origin == b.origin && a.insecure == b.insecure;
 }
 
 std::string step_name(const model::Request& request) {
-  const bool https = request.scheme == model::Scheme::https;
-  const bool ipv6 = request.host.find(':') != std::string::npos;
-  std::string name = request.method + (https ? " https://" : " http://");
-  name += ipv6 ? "[" + request.host + "]" : request.host;
-  if (request.port != (https ? 443 : 80)) name += ":" + std::to_string(request.port);
-  return name + request.target;
+  return request.method + " " + request.origin.url() + request.target;
 }
 
 }  // namespace
@@ -66,18 +64,18 @@ std::chrono::nanoseconds Flow::shortest_timeout(std::chrono::nanoseconds run) co
 std::size_t Flow::origin_of(const model::Request& request, const model::Plan& plan,
                             bool keep_body) {
   for (std::size_t i = 0; i < steps_.size(); ++i) {
-    if (same_origin(steps_[i].request, request)) return steps_[i].origin;
+    if (same_connection(steps_[i].request, request)) return steps_[i].origin;
   }
   auto origin = std::make_unique<Origin>();
   // The origin's first step decides its protocol: one user's steps share one connection.
   // --http2 over plain TCP would ask to upgrade (curl), which stampede does not: HTTP/1.1.
   const bool http2 = model::sends_http2(request);
-  if (request.scheme == model::Scheme::https) {
+  if (request.origin.scheme == model::Scheme::https) {
     origin->tls.emplace(client::make_tls_context(request.insecure, http2));
   }
   auto& setup = origin->setup;
   setup.endpoints = resolve(request);
-  setup.host = request.host;
+  setup.host = request.origin.host;
   setup.tls = origin->tls ? &*origin->tls : nullptr;
   setup.timeout = plan.request_timeout;
   setup.keep_alive = request.keep_alive;

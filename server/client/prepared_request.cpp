@@ -15,15 +15,6 @@ namespace http = boost::beast::http;
 
 namespace {
 
-/// Host header value: the port only when it is not the scheme's default, IPv6 in brackets.
-std::string host_header(const model::Request& request) {
-  const bool ipv6 = request.host.find(':') != std::string::npos;
-  std::string host = ipv6 ? "[" + request.host + "]" : request.host;
-  const unsigned short default_port = request.scheme == model::Scheme::https ? 443 : 80;
-  if (request.port != default_port) host += ":" + std::to_string(request.port);
-  return host;
-}
-
 bool has_header(const model::Request& request, http::field name) {
   for (const auto& [key, value] : request.headers) {
     if (http::string_to_field(key) == name) return true;
@@ -50,7 +41,7 @@ std::vector<H2Field> h2_fields(const model::Request& request,
                                const http::request<http::string_body>& message) {
   std::vector<H2Field> fields{
       {":method", request.method},
-      {":scheme", request.scheme == model::Scheme::https ? "https" : "http"},
+      {":scheme", request.origin.scheme_name()},
       {":authority", std::string(message[http::field::host])},
       {":path", request.target}};
   if (fields[2].second.empty()) fields.erase(fields.begin() + 2);  // the user omitted Host
@@ -69,7 +60,7 @@ PreparedRequest prepare(const model::Request& request) {
   message.method_string(request.method);
   message.target(request.target);
   message.version(11);
-  message.set(http::field::host, host_header(request));
+  message.set(http::field::host, request.origin.authority());
   message.set(http::field::user_agent, model::user_agent);
   message.set(http::field::accept, "*/*");
   if (!request.body.empty() && !has_header(request, http::field::content_type)) {

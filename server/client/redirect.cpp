@@ -9,18 +9,12 @@ namespace stampede::client {
 
 namespace {
 
-std::string origin_url(const model::Request& origin, std::string_view target) {
-  const bool ipv6 = origin.host.find(':') != std::string::npos;
-  return std::string(origin.scheme == model::Scheme::https ? "https://" : "http://") +
-         (ipv6 ? "[" + origin.host + "]" : origin.host) + ":" + std::to_string(origin.port) +
-         std::string(target);
-}
-
-bool same_origin(const model::Request& origin, const boost::urls::url& next) {
-  const auto scheme = origin.scheme == model::Scheme::https ? "https" : "http";
-  const unsigned short default_port = origin.scheme == model::Scheme::https ? 443 : 80;
-  const auto port = next.has_port() ? next.port_number() : default_port;
-  return next.scheme() == scheme && next.host_address() == origin.host && port == origin.port;
+/// `next`'s origin equals `origin` (scheme names are lower-case once resolved by Boost.URL).
+bool same_origin(const model::Origin& origin, const boost::urls::url& next) {
+  const auto port =
+      next.has_port() ? next.port_number() : model::Origin::default_port(origin.scheme);
+  return next.scheme() == origin.scheme_name() && next.host_address() == origin.host &&
+         port == origin.port;
 }
 
 }  // namespace
@@ -32,12 +26,13 @@ bool is_redirect(int status) {
 std::optional<Redirect> follow_redirect(const model::Request& origin,
                                         std::string_view current_target, int status,
                                         std::string_view location) {
-  const auto base_text = origin_url(origin, current_target);  // the views below point into it
+  const auto base_text =
+      origin.origin.url() + std::string(current_target);  // the views below point into it
   const auto base = boost::urls::parse_uri(base_text);
   const auto reference = boost::urls::parse_uri_reference(location);
   if (location.empty() || !base || !reference) return std::nullopt;
   boost::urls::url next;
-  if (!boost::urls::resolve(*base, *reference, next) || !same_origin(origin, next)) {
+  if (!boost::urls::resolve(*base, *reference, next) || !same_origin(origin.origin, next)) {
     return std::nullopt;
   }
   model::Request request = origin;

@@ -73,10 +73,10 @@ TEST(MakeRunConfig, CurlFileStepsWithCommandLineOverrides) {
   options.has_request_timeout = true;
   config = make_run_config(options);
   const auto& r = config.steps.at(0);
-  EXPECT_EQ(r.host, "other");  // -u moves a flow to its server; each step keeps its path
-  EXPECT_EQ(r.port, 8080);
+  EXPECT_EQ(r.origin.host, "other");  // -u moves a flow to its server; each step keeps its path
+  EXPECT_EQ(r.origin.port, 8080);
   EXPECT_EQ(r.target, "/one");
-  EXPECT_EQ(config.steps.at(1).host, "other");
+  EXPECT_EQ(config.steps.at(1).origin.host, "other");
   EXPECT_EQ(config.steps.at(1).target, "/two");
   EXPECT_EQ(r.method, "PUT");
   EXPECT_EQ(r.body, "z");
@@ -98,8 +98,8 @@ TEST(MakeRunConfig, UOnASingleCurlRequestReplacesTheWholeUrl) {
   options.url = "https://other/x?y=1";
   const auto config = make_run_config(options);
   ASSERT_EQ(config.steps.size(), 1U);
-  EXPECT_EQ(config.steps.at(0).scheme, model::Scheme::https);
-  EXPECT_EQ(config.steps.at(0).host, "other");
+  EXPECT_EQ(config.steps.at(0).origin.scheme, model::Scheme::https);
+  EXPECT_EQ(config.steps.at(0).origin.host, "other");
   EXPECT_EQ(config.steps.at(0).target, "/x?y=1");
 }
 

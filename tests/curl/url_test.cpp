@@ -14,22 +14,22 @@ model::Request url(std::string_view text) {
 
 TEST(ApplyUrl, SchemesPortsAndTargets) {
   auto r = url("http://127.0.0.1:8080/api?x=1#frag");
-  EXPECT_EQ(r.scheme, model::Scheme::http);
-  EXPECT_EQ(r.host, "127.0.0.1");
-  EXPECT_EQ(r.port, 8080);
+  EXPECT_EQ(r.origin.scheme, model::Scheme::http);
+  EXPECT_EQ(r.origin.host, "127.0.0.1");
+  EXPECT_EQ(r.origin.port, 8080);
   EXPECT_EQ(r.target, "/api?x=1");
   r = url("https://localhost");
-  EXPECT_EQ(r.scheme, model::Scheme::https);
-  EXPECT_EQ(r.port, 443);
+  EXPECT_EQ(r.origin.scheme, model::Scheme::https);
+  EXPECT_EQ(r.origin.port, 443);
   EXPECT_EQ(r.target, "/");
   r = url("localhost:9000/x");  // a bare host means http://
-  EXPECT_EQ(r.scheme, model::Scheme::http);
-  EXPECT_EQ(r.host, "localhost");
-  EXPECT_EQ(r.port, 9000);
+  EXPECT_EQ(r.origin.scheme, model::Scheme::http);
+  EXPECT_EQ(r.origin.host, "localhost");
+  EXPECT_EQ(r.origin.port, 9000);
   EXPECT_EQ(r.target, "/x");
   r = url("http://[::1]:81/");
-  EXPECT_EQ(r.host, "::1");
-  EXPECT_EQ(r.port, 81);
+  EXPECT_EQ(r.origin.host, "::1");
+  EXPECT_EQ(r.origin.port, 81);
 }
 
 TEST(ApplyUrl, MalformedUrlsAreUrlErrors) {
@@ -42,8 +42,8 @@ TEST(ApplyUrl, MalformedUrlsAreUrlErrors) {
 TEST(ApplyUrl, SchemesIgnoreCase) {
   model::Request r;
   (void)apply_url("HTTPS://h/x", r);
-  EXPECT_EQ(r.scheme, model::Scheme::https);
-  EXPECT_EQ(r.port, 443);
+  EXPECT_EQ(r.origin.scheme, model::Scheme::https);
+  EXPECT_EQ(r.origin.port, 443);
 }
 
 TEST(ApplyUrl, DotSegmentsGoAndUserinfoIsReturned) {

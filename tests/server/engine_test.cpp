@@ -21,8 +21,8 @@ class Target {
   }
   model::Request request(std::string target) const {
     model::Request r;
-    r.host = "127.0.0.1";
-    r.port = server_.port();
+    r.origin.host = "127.0.0.1";
+    r.origin.port = server_.port();
     r.target = std::move(target);
     return r;
   }
@@ -190,7 +190,7 @@ TEST(Engine, ASingleRequestHasNoPerStepMetrics) {
 
 TEST(Engine, UnresolvableHostThrows) {
   model::Request request;
-  request.host = "no-such-host.invalid";
+  request.origin.host = "no-such-host.invalid";
   EXPECT_THROW(Engine({request}, model::Plan{}, verify::make_verifier("statusCode", 200)),
                std::runtime_error);
 }

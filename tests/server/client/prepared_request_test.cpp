@@ -8,8 +8,8 @@ namespace {
 
 model::Request request() {
   model::Request r;
-  r.host = "127.0.0.1";
-  r.port = 8080;
+  r.origin.host = "127.0.0.1";
+  r.origin.port = 8080;
   r.target = "/api?x=1";
   return r;
 }
@@ -24,7 +24,7 @@ TEST(Prepare, GetWithoutKeepAliveClosesTheConnection) {
 
 TEST(Prepare, PostWithBodyKeepAliveAndUserHeaders) {
   auto r = request();
-  r.port = 80;
+  r.origin.port = 80;
   r.method = "POST";
   r.body = R"({"a":1})";
   r.keep_alive = true;
@@ -43,7 +43,7 @@ TEST(Prepare, PostWithBodyKeepAliveAndUserHeaders) {
 
 TEST(Prepare, FormDefaultContentTypeIpv6HostAndHead) {
   auto r = request();
-  r.host = "::1";
+  r.origin.host = "::1";
   r.method = "HEAD";
   auto prepared = prepare(r);
   EXPECT_NE(prepared.bytes.find("Host: [::1]:8080\r\n"), std::string::npos);
@@ -81,7 +81,7 @@ TEST(Prepare, OnlyIdempotentMethodsMayBeResent) {
 
 TEST(PrepareHttp2, PseudoHeadersFirstThenLowerCaseFields) {
   auto r = request();
-  r.scheme = model::Scheme::https;
+  r.origin.scheme = model::Scheme::https;
   r.method = "POST";
   r.body = "x=1";
   r.headers = {{"X-Trace", "a"}, {"Host", "example.com"}};

@@ -8,8 +8,8 @@ namespace {
 
 model::Request origin() {
   model::Request r;
-  r.host = "127.0.0.1";
-  r.port = 8080;
+  r.origin.host = "127.0.0.1";
+  r.origin.port = 8080;
   r.target = "/a/b?q=1";
   return r;
 }

@@ -1,0 +1,41 @@
+// Where a request goes: scheme, host and port, and how they are spelled in URLs and headers.
+#pragma once
+
+#include <string>
+
+namespace stampede::model {
+
+/// The scheme decides the transport: plain TCP, or TLS.
+enum class Scheme : unsigned char { http, https };
+
+/// An origin as RFC 6454 defines it: two requests with equal origins may share a connection
+/// (when they also agree on the certificate check, which is the connection's, not the origin's).
+struct Origin {
+  Scheme scheme = Scheme::http;
+  std::string host;  ///< name or address, without brackets for IPv6
+  unsigned short port = 80;
+
+  /// 443 for https, 80 for http.
+  static constexpr unsigned short default_port(Scheme scheme) {
+    return scheme == Scheme::https ? 443 : 80;
+  }
+  /// "http" or "https".
+  [[nodiscard]] const char* scheme_name() const {
+    return scheme == Scheme::https ? "https" : "http";
+  }
+  /// The host as a URL spells it: an IPv6 address in brackets.
+  [[nodiscard]] std::string url_host() const {
+    return host.find(':') != std::string::npos ? "[" + host + "]" : host;
+  }
+  /// The Host header's value and a URL's authority: the port only when not the scheme's default.
+  [[nodiscard]] std::string authority() const {
+    return port == default_port(scheme) ? url_host() : url_host() + ":" + std::to_string(port);
+  }
+  /// "https://[::1]:8443", the port only when not the scheme's default; a target follows it.
+  [[nodiscard]] std::string url() const { return std::string(scheme_name()) + "://" + authority(); }
+
+  /// Same origin: scheme, host and port all equal.
+  friend bool operator==(const Origin&, const Origin&) = default;
+};
+
+}  // namespace stampede::model
