@@ -2,25 +2,15 @@
 #pragma once
 
 #include <chrono>
-#include <cstdint>
 #include <string_view>
 
-#include "model/error_kind.hpp"
+#include "model/exchange_record.hpp"
 
 namespace stampede::model {
 
 /// What the statistics keep of one request: no body, no headers, fixed size.
-struct Result {
-  ErrorKind error = ErrorKind::none;    ///< none: succeeded
-  int status = 0;                       ///< 0 when no status line arrived
+struct Result : ExchangeRecord {
   std::chrono::nanoseconds latency{0};  ///< the whole exchange, connect included
-  std::chrono::nanoseconds connect{0};  ///< 0 on a reused connection
-  std::chrono::nanoseconds waiting{0};  ///< request written -> first response byte
-  std::uint64_t bytes_received = 0;
-  std::uint64_t body_bytes = 0;
-  std::uint64_t bytes_sent = 0;
-  bool new_connection = false;
-  bool keep_alive = false;  ///< the response kept the connection open (ab's Keep-Alive requests)
   std::string_view server;  ///< the Server header; valid only while the Result is being added
 
   /// True when the request counts as a success.

@@ -11,19 +11,11 @@ using Clock = std::chrono::steady_clock;
 model::Result to_result(const model::Response& response, std::chrono::nanoseconds latency,
                         const verify::Verifier& verifier) {
   model::Result result;
-  result.error = response.error;
+  static_cast<model::ExchangeRecord&>(result) = response;
   if (result.error == model::ErrorKind::none && !verifier.accept(response)) {
     result.error = model::ErrorKind::verify;
   }
-  result.status = response.status;
   result.latency = latency;
-  result.connect = response.connect;
-  result.waiting = response.waiting;
-  result.bytes_received = response.bytes_received;
-  result.body_bytes = response.body_bytes;
-  result.bytes_sent = response.bytes_sent;
-  result.new_connection = response.new_connection;
-  result.keep_alive = response.keep_alive;
   result.server = response.server;
   return result;
 }
