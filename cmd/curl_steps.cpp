@@ -60,7 +60,8 @@ void override_step(const Options& options, bool flow, model::Request& step) {
 void note_http2_upgrade(const std::vector<model::Request>& steps,
                         std::vector<std::string>& warnings) {
   const bool upgrade = std::any_of(steps.begin(), steps.end(), [](const model::Request& step) {
-    return step.http_version == model::HttpVersion::http2 && step.origin.scheme == model::Scheme::http;
+    return step.http_version == model::HttpVersion::http2 &&
+           step.origin.scheme == model::Scheme::http;
   });
   if (upgrade) {
     warnings.emplace_back(

@@ -25,7 +25,7 @@ model::Plan make_plan(const Options& options) {
   using std::chrono::milliseconds;
   model::Plan plan;
   plan.users = static_cast<std::uint64_t>(options.users);
-  plan.requests_per_user = static_cast<std::uint64_t>(options.requests);
+  plan.rounds_per_user = static_cast<std::uint64_t>(options.requests);
   plan.threads = options.threads > 0 ? static_cast<unsigned>(options.threads)
                                      : std::max(1U, std::thread::hardware_concurrency());
   plan.request_timeout = milliseconds(static_cast<long long>(options.request_timeout_s * 1000));

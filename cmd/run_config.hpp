@@ -26,6 +26,10 @@ struct RunConfig {
 /// headers. Throws UsageError naming what is wrong.
 RunConfig make_run_config(const Options& options);
 
+/// --print-request: the exact bytes of each step (the header list of an HTTP/2 one, as HPACK is
+/// binary) on stdout; with several steps, a line names each one.
+void print_requests(const RunConfig& config);
+
 /// Fills scheme, host, port and target of `request` from `url`; UsageError when it is bad.
 void apply_url(std::string_view url, model::Request& request);
 

@@ -14,7 +14,6 @@
 #include "report/json_report.hpp"
 #include "report/live_row.hpp"
 #include "report/text_report.hpp"
-#include "server/client/prepared_request.hpp"
 #include "server/engine.hpp"
 
 namespace stampede::cmd {
@@ -44,35 +43,6 @@ std::uint64_t servers_of(const std::vector<model::Request>& steps) {
   for (const auto& step : steps)
     servers.emplace(step.origin.scheme, step.origin.host, step.origin.port);
   return servers.size();
-}
-
-/// An HTTP/2 request as text: its header list as nghttp -v shows it (on the wire it is HPACK),
-/// a blank line, the body.
-std::string http2_text(const client::PreparedRequest& prepared) {
-  std::string text;
-  for (const auto& [name, value] : prepared.h2_headers) text += name + ": " + value + "\n";
-  return text + "\n" + prepared.body;
-}
-
-/// --print-request: the exact bytes of each step (the header list of an HTTP/2 one); with
-/// several steps, a line names each one.
-void print_requests(const RunConfig& config) {
-  const auto count = config.steps.size();
-  for (std::size_t i = 0; i < count; ++i) {
-    if (count > 1) std::printf("--- step %zu of %zu\n", i + 1, count);
-    const auto& step = config.steps[i];
-    const auto prepared = client::prepare(step);
-    if (model::sends_http2(step)) {
-      std::fprintf(stderr, "stampede: note: step %zu goes as HTTP/2: its header list follows%s\n",
-                   i + 1,
-                   step.origin.scheme == model::Scheme::https
-                       ? " (the HTTP/1.1 form goes if the server picks http/1.1 by ALPN)"
-                       : "");
-    }
-    const auto text = model::sends_http2(step) ? http2_text(prepared) : prepared.bytes;
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    if (count > 1) std::fputc('\n', stdout);
-  }
 }
 
 }  // namespace

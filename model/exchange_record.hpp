@@ -1,4 +1,5 @@
-// What is measured of one exchange: the fields a client's Response and the statistics' Result share.
+// What is measured of one exchange: the fields a client's Response and the statistics' Result
+// share.
 #pragma once
 
 #include <chrono>

@@ -8,9 +8,11 @@ namespace stampede::model {
 
 /// The shape of a run; the pacing is back to back (each user sends its next request at once).
 struct Plan {
-  std::uint64_t users = 1;              ///< concurrent virtual users (-c)
-  std::uint64_t requests_per_user = 1;  ///< requests each user sends (-n); 0 means until stopped
-  unsigned threads = 1;                 ///< io_context threads (-cpuNumber)
+  std::uint64_t users = 1;  ///< concurrent virtual users (-c)
+  /// Rounds each user sends (-n): a round is one request, or every step of a flow once; 0 means
+  /// until stopped.
+  std::uint64_t rounds_per_user = 1;
+  unsigned threads = 1;                               ///< io_context threads (-cpuNumber)
   std::chrono::milliseconds request_timeout{30'000};  ///< one exchange, connect included (-t)
   std::chrono::milliseconds run_timeout{0};           ///< whole run; 0 means no limit (-timeout)
   unsigned debug_exchanges = 0;                       ///< how many exchanges to log in full (-d)

@@ -35,11 +35,4 @@ struct Request {
   std::chrono::milliseconds connect_timeout{0};  ///< connect only (--connect-timeout); 0: none
 };
 
-/// HTTP/2 is asked for and sent without an upgrade: h2c with prior knowledge, or over TLS
-/// (where the server may still pick HTTP/1.1 by ALPN).
-inline bool sends_http2(const Request& request) {
-  return request.http_version == HttpVersion::http2_prior_knowledge ||
-         (request.origin.scheme == Scheme::https && request.http_version == HttpVersion::http2);
-}
-
 }  // namespace stampede::model

@@ -14,7 +14,6 @@
 #include <variant>
 
 #include "server/thread_pool.hpp"
-#include "server/worker.hpp"
 
 namespace stampede::server {
 
@@ -93,7 +92,7 @@ statistics::RunInfo run_info(const Flow& flow, const model::Plan& plan, unsigned
                            first.origin.port,
                            first.target,
                            plan.users,
-                           plan.requests_per_user,
+                           plan.rounds_per_user,
                            threads,
                            first.keep_alive,
                            {}};
@@ -104,9 +103,10 @@ statistics::RunInfo run_info(const Flow& flow, const model::Plan& plan, unsigned
 }  // namespace
 
 Engine::Engine(std::vector<model::Request> steps, model::Plan plan,
-               std::shared_ptr<const verify::Verifier> verifier)
+               std::shared_ptr<const verify::Verifier> verifier, ClientFactory make_client)
     : plan_(plan),
       verifier_(std::move(verifier)),
+      make_client_(std::move(make_client)),
       flow_(std::move(steps), plan_, verifier_->needs_body()) {}
 
 statistics::Summary Engine::run(const TickHandler& on_tick) {
@@ -119,11 +119,13 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
   Collector collector(main.get_executor(), threads, run_info(flow_, plan_, threads), on_tick);
   // Declared before the pool: users' clients, destroyed with the pool, unregister from them.
   std::vector<std::unique_ptr<client::Watchdog>> watchdogs;
+  std::vector<client::ThreadContext> contexts;
   ThreadPool pool(threads);
   for (unsigned i = 0; i < threads; ++i) {
     watchdogs.push_back(
         std::make_unique<client::Watchdog>(flow_.shortest_timeout(plan_.request_timeout)));
     net::co_spawn(pool.context(i), watchdogs.back()->run(), net::detached);
+    contexts.push_back({pool.context(i).get_executor(), watchdogs.back().get()});
   }
   std::atomic<std::uint64_t> users_left{plan_.users};
   net::steady_timer users_done(main, Clock::time_point::max());
@@ -133,10 +135,15 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
   for (std::uint64_t user = 0; user < plan_.users; ++user) {
     auto& shard = shards[user % threads];
     ++shard.users_running;
-    net::co_spawn(pool.context(user % threads),
-                  run_user({&shard, &flow_, verifier_.get(), watchdogs[user % threads].get(),
-                            plan_.requests_per_user, on_finish}),
-                  net::detached);
+    UserTask task;
+    task.shard = &shard;
+    task.flow = &flow_;
+    task.verifier = verifier_.get();
+    task.thread = &contexts[user % threads];
+    task.make_client = &make_client_;
+    task.rounds = plan_.rounds_per_user;
+    task.on_finish = on_finish;
+    net::co_spawn(pool.context(user % threads), run_user(std::move(task)), net::detached);
   }
 
   const auto start = Clock::now();

@@ -8,6 +8,7 @@
 #include "model/request.hpp"
 #include "server/collector.hpp"
 #include "server/flow.hpp"
+#include "server/worker.hpp"
 #include "verify/verifier.hpp"
 
 namespace stampede::server {
@@ -16,10 +17,12 @@ namespace stampede::server {
 class Engine {
  public:
   /// Resolves the hosts and prepares the requests and TLS contexts. `steps`: one request, or
-  /// a flow's requests in the order each user sends them. Throws std::runtime_error when the
-  /// run cannot start at all (a host does not resolve).
+  /// a flow's requests in the order each user sends them. `make_client` makes each user's
+  /// clients (a fake one in tests). Throws std::runtime_error when the run cannot start at all
+  /// (a host does not resolve).
   Engine(std::vector<model::Request> steps, model::Plan plan,
-         std::shared_ptr<const verify::Verifier> verifier);
+         std::shared_ptr<const verify::Verifier> verifier,
+         ClientFactory make_client = client::make_client);
 
   /// Runs until every user is done, the run's time limit passes, or SIGINT/SIGTERM arrives;
   /// calls `on_tick` once a second from the calling thread.
@@ -28,6 +31,7 @@ class Engine {
  private:
   model::Plan plan_;
   std::shared_ptr<const verify::Verifier> verifier_;
+  ClientFactory make_client_;
   Flow flow_;
 };
 

@@ -41,13 +41,19 @@ std::string step_name(const model::Request& request) {
 Flow::Flow(std::vector<model::Request> requests, const model::Plan& plan, bool keep_body) {
   steps_.reserve(requests.size());
   for (auto& request : requests) {
-    const auto origin = origin_of(request, plan, keep_body);
-    auto prepared = client::prepare(request);
+    const auto destination = destination_of(request, plan, keep_body);
+    auto prepared = client::prepare(request, destinations_[destination]->setup.protocol);
     auto name = step_name(request);
-    steps_.push_back({std::move(request), std::move(prepared), origin, std::move(name)});
+    steps_.push_back({std::move(request), std::move(prepared), destination, std::move(name)});
   }
   for (auto& step : steps_) {
-    if (step.request.follow_redirects) step.prepared.follow_redirects_of = &step.request;
+    if (!step.request.follow_redirects) continue;
+    step.prepared.follow_redirects_of = &step.request;
+    if (step.prepared.http1_fallback) {
+      auto fallback = std::make_shared<client::PreparedRequest>(*step.prepared.http1_fallback);
+      fallback->follow_redirects_of = &step.request;
+      step.prepared.http1_fallback = std::move(fallback);
+    }
   }
 }
 
@@ -61,30 +67,31 @@ std::chrono::nanoseconds Flow::shortest_timeout(std::chrono::nanoseconds run) co
   return shortest;
 }
 
-std::size_t Flow::origin_of(const model::Request& request, const model::Plan& plan,
-                            bool keep_body) {
+std::size_t Flow::destination_of(const model::Request& request, const model::Plan& plan,
+                                 bool keep_body) {
   for (std::size_t i = 0; i < steps_.size(); ++i) {
-    if (same_connection(steps_[i].request, request)) return steps_[i].origin;
+    if (same_connection(steps_[i].request, request)) return steps_[i].destination;
   }
-  auto origin = std::make_unique<Origin>();
-  // The origin's first step decides its protocol: one user's steps share one connection.
-  // --http2 over plain TCP would ask to upgrade (curl), which stampede does not: HTTP/1.1.
-  const bool http2 = model::sends_http2(request);
+  auto destination = std::make_unique<Destination>();
+  // The first step to a destination decides its protocol: one user's steps share one
+  // connection. --http2 over plain TCP would ask to upgrade (curl), which stampede does not.
+  const auto protocol = model::protocol_of(request);
   if (request.origin.scheme == model::Scheme::https) {
-    origin->tls.emplace(client::make_tls_context(request.insecure, http2));
+    destination->tls.emplace(
+        client::make_tls_context(request.insecure, protocol == model::Protocol::http2));
   }
-  auto& setup = origin->setup;
+  auto& setup = destination->setup;
   setup.endpoints = resolve(request);
   setup.host = request.origin.host;
-  setup.tls = origin->tls ? &*origin->tls : nullptr;
+  setup.tls = destination->tls ? &*destination->tls : nullptr;
   setup.timeout = plan.request_timeout;
   setup.keep_alive = request.keep_alive;
-  setup.http2 = http2;
+  setup.protocol = protocol;
   setup.keep_body = keep_body;
   setup.insecure = request.insecure;
   setup.debug_budget = static_cast<int>(plan.debug_exchanges);
-  origins_.push_back(std::move(origin));
-  return origins_.size() - 1;
+  destinations_.push_back(std::move(destination));
+  return destinations_.size() - 1;
 }
 
 }  // namespace stampede::server

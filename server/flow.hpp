@@ -15,9 +15,9 @@
 
 namespace stampede::server {
 
-/// Where a user connects: one per scheme, host, port and certificate check among the steps, so
-/// that steps to the same server share a user's connection, as they would in a browser tab.
-struct Origin {
+/// Where a user connects: one per origin and certificate check among the steps, so that steps
+/// to the same server share a user's connection, as they would in a browser tab.
+struct Destination {
   std::optional<boost::asio::ssl::context> tls;
   client::ClientSetup setup;
 };
@@ -26,8 +26,8 @@ struct Origin {
 struct FlowStep {
   model::Request request;
   client::PreparedRequest prepared;
-  std::size_t origin = 0;  ///< index into Flow::origins()
-  std::string name;        ///< "GET http://host:port/path", for the report
+  std::size_t destination = 0;  ///< index into Flow::destinations()
+  std::string name;             ///< "GET http://host:port/path", for the report
 };
 
 /// Built before the run (each host resolved, TLS prepared), read-only while it runs. Each
@@ -41,17 +41,20 @@ class Flow {
   Flow& operator=(const Flow&) = delete;
 
   [[nodiscard]] const std::vector<FlowStep>& steps() const { return steps_; }
-  [[nodiscard]] const std::vector<std::unique_ptr<Origin>>& origins() const { return origins_; }
+  [[nodiscard]] const std::vector<std::unique_ptr<Destination>>& destinations() const {
+    return destinations_;
+  }
   /// The shortest limit any exchange has (the run's -t or a step's own): the watchdogs check
   /// often enough for it.
   [[nodiscard]] std::chrono::nanoseconds shortest_timeout(std::chrono::nanoseconds run) const;
 
  private:
-  std::size_t origin_of(const model::Request& request, const model::Plan& plan, bool keep_body);
+  std::size_t destination_of(const model::Request& request, const model::Plan& plan,
+                             bool keep_body);
 
   std::vector<FlowStep> steps_;  ///< never resized after construction: prepared requests
                                  ///< point at their step's request (for -redirect)
-  std::vector<std::unique_ptr<Origin>> origins_;
+  std::vector<std::unique_ptr<Destination>> destinations_;
 };
 
 }  // namespace stampede::server

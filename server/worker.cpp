@@ -1,12 +1,24 @@
 // run_user(): the protocol-agnostic user loop (go-stress-testing's per-goroutine loop).
 #include "server/worker.hpp"
 
-#include <boost/asio/this_coro.hpp>
+#include <spdlog/spdlog.h>
 
 namespace stampede::server {
 
 namespace net = boost::asio;
-using Clock = std::chrono::steady_clock;
+
+namespace {
+
+/// Names the first response each destination's verifier rejected, once, as clients name the
+/// first failure of the other kinds.
+void log_first_rejection(const client::ClientSetup& setup, const verify::Verifier& verifier,
+                         const model::Response& response) {
+  auto& flag = setup.failure_logged[static_cast<std::size_t>(model::ErrorKind::verify)];
+  if (flag.test_and_set(std::memory_order_relaxed)) return;
+  spdlog::warn("first verify failure: {}", verifier.why_rejected(response));
+}
+
+}  // namespace
 
 model::Result to_result(const model::Response& response, std::chrono::nanoseconds latency,
                         const verify::Verifier& verifier) {
@@ -21,22 +33,28 @@ model::Result to_result(const model::Response& response, std::chrono::nanosecond
 }
 
 net::awaitable<void> run_user(UserTask task) {
-  const auto executor = co_await net::this_coro::executor;
-  std::vector<std::unique_ptr<client::Client>> clients;  // one connection per origin
-  for (const auto& origin : task.flow->origins()) {
-    clients.push_back(client::make_client(executor, origin->setup, *task.watchdog));
+  const auto& destinations = task.flow->destinations();
+  std::vector<std::unique_ptr<client::Client>> clients;  // one connection per destination
+  clients.reserve(destinations.size());
+  for (const auto& destination : destinations) {
+    clients.push_back((*task.make_client)(destination->setup, *task.thread));
   }
   model::Response response;
   Shard& shard = *task.shard;
   const auto& steps = task.flow->steps();
-  for (std::uint64_t round = 0; task.requests == 0 || round < task.requests; ++round) {
+  for (std::uint64_t round = 0; task.rounds == 0 || round < task.rounds; ++round) {
     for (std::size_t step = 0; step < steps.size(); ++step) {
+      const auto destination = steps[step].destination;
       ++shard.in_flight;
-      const auto start = Clock::now();
-      co_await clients[steps[step].origin]->exchange(steps[step].prepared, response);
-      const auto latency = Clock::now() - start;  // the clock stops before verification
+      const auto start = task.now();
+      co_await clients[destination]->exchange(steps[step].prepared, response);
+      const auto latency = task.now() - start;  // the clock stops before verification
       --shard.in_flight;
-      shard.record(step, to_result(response, latency, *task.verifier));
+      const auto result = to_result(response, latency, *task.verifier);
+      if (result.error == model::ErrorKind::verify) {
+        log_first_rejection(destinations[destination]->setup, *task.verifier, response);
+      }
+      shard.record(step, result);
     }
   }
   --shard.users_running;

@@ -2,8 +2,10 @@
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
+#include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 
 #include "server/client/client.hpp"
 #include "server/flow.hpp"
@@ -12,19 +14,29 @@
 
 namespace stampede::server {
 
+/// Makes the client a user talks to one destination with: client::make_client in a run, a fake
+/// in tests of the user loop.
+using ClientFactory = std::function<std::unique_ptr<client::Client>(const client::ClientSetup&,
+                                                                    client::ThreadContext&)>;
+
+/// The clock latencies are read from: steady_clock in a run, a fake in tests.
+using ClockNow = std::chrono::steady_clock::time_point (*)();
+
 /// Everything a user needs; the engine owns all of it for longer than any user runs.
 struct UserTask {
   Shard* shard = nullptr;
   const Flow* flow = nullptr;
   const verify::Verifier* verifier = nullptr;
-  client::Watchdog* watchdog = nullptr;  ///< the user's thread's
+  client::ThreadContext* thread = nullptr;  ///< the user's thread's
+  const ClientFactory* make_client = nullptr;
+  ClockNow now = &std::chrono::steady_clock::now;
 
-  std::uint64_t requests = 0;       ///< rounds of the flow's steps; 0: until the run is stopped
+  std::uint64_t rounds = 0;         ///< rounds of the flow's steps; 0: until the run is stopped
   std::function<void()> on_finish;  ///< called on the user's thread when it is done
 };
 
 /// The user loop: for each step of the flow in turn, exchange -> measure -> verify -> record;
-/// `requests` rounds.
+/// `rounds` rounds.
 boost::asio::awaitable<void> run_user(UserTask task);
 
 /// The Result the statistics keep for one exchange: latency is the exchange alone, and a

@@ -20,6 +20,21 @@ bool code_matches(const nlohmann::json& code, int expected) {
 
 }  // namespace
 
+std::string JsonCode::why_rejected(const model::Response& response) const {
+  const auto document = nlohmann::json::parse(response.body, nullptr, /*allow_exceptions=*/false);
+  const auto expected = std::to_string(code_);
+  if (!document.is_object()) {
+    return "the body (status " + std::to_string(response.status) +
+           ") is not a JSON object, so it has no \"code\" " + expected;
+  }
+  const auto code = document.find("code");
+  if (code == document.end())
+    return "the body's JSON object has no \"code\" (-code " + expected + ")";
+  return "the body's \"code\" is " +
+         code->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + ", not -code " +
+         expected;
+}
+
 bool JsonCode::accept(const model::Response& response) const {
   const auto document = nlohmann::json::parse(response.body, nullptr, /*allow_exceptions=*/false);
   if (!document.is_object()) return false;

@@ -1,6 +1,8 @@
 // go-stress-testing's json verifier: the body's top-level "code" equals the expected code.
 #pragma once
 
+#include <string>
+
 #include "verify/verifier.hpp"
 
 namespace stampede::verify {
@@ -11,6 +13,7 @@ class JsonCode final : public Verifier {
  public:
   explicit JsonCode(int code) : code_(code) {}
   [[nodiscard]] bool accept(const model::Response& response) const override;
+  [[nodiscard]] std::string why_rejected(const model::Response& response) const override;
   [[nodiscard]] bool needs_body() const override { return true; }
 
  private:

@@ -1,6 +1,8 @@
 // The default verifier: the HTTP status equals the expected code.
 #pragma once
 
+#include <string>
+
 #include "verify/verifier.hpp"
 
 namespace stampede::verify {
@@ -11,6 +13,9 @@ class StatusCode final : public Verifier {
   explicit StatusCode(int code) : code_(code) {}
   [[nodiscard]] bool accept(const model::Response& response) const override {
     return response.status == code_;
+  }
+  [[nodiscard]] std::string why_rejected(const model::Response& response) const override {
+    return "status " + std::to_string(response.status) + ", not -code " + std::to_string(code_);
   }
   [[nodiscard]] bool needs_body() const override { return false; }
 

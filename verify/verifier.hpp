@@ -15,6 +15,8 @@ class Verifier {
   virtual ~Verifier() = default;
   /// True when the response counts as a success.
   [[nodiscard]] virtual bool accept(const model::Response& response) const = 0;
+  /// Why accept() said no to `response`, for the one warning naming the first rejection.
+  [[nodiscard]] virtual std::string why_rejected(const model::Response& response) const = 0;
   /// True when accept() reads the body, so clients must keep it.
   [[nodiscard]] virtual bool needs_body() const = 0;
 };

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "model/protocol.hpp"
 #include "model/request.hpp"
 #include "model/response.hpp"
 #include "server/client/prepared_request.hpp"
@@ -28,9 +29,9 @@ struct ClientSetup {
   net::ssl::context* tls = nullptr;                            ///< null for plain http
   std::chrono::nanoseconds timeout{std::chrono::seconds(30)};  ///< one whole exchange
   bool keep_alive = false;
-  bool http2 = false;      ///< HTTP/2 (h2c with prior knowledge, or ALPN "h2" over TLS)
-  bool keep_body = false;  ///< the verifier reads bodies
-  bool insecure = false;   ///< certificates are not checked (a failure hint says so otherwise)
+  model::Protocol protocol = model::Protocol::http1;  ///< the origin's first step decides
+  bool keep_body = false;                             ///< the verifier reads bodies
+  bool insecure = false;  ///< certificates are not checked (a failure hint says so otherwise)
   /// Each failure kind's first occurrence is logged once with its message, for the user.
   mutable std::array<std::atomic_flag, model::error_kind_count> failure_logged{};
   /// --http2 over TLS: a server that selected HTTP/1.1 by ALPN is reported once.
@@ -50,10 +51,15 @@ class Client {
                                         model::Response& response) = 0;
 };
 
-/// The protocol switch: HTTP/2 when `setup.http2`, else HTTP/1.1; over TLS when `setup.tls`.
-/// `watchdog` belongs to the executor's thread and enforces `setup.timeout`; it outlives the
-/// client.
-std::unique_ptr<Client> make_client(net::any_io_executor executor, const ClientSetup& setup,
-                                    Watchdog& watchdog);
+/// What a thread lends every client it runs: its executor and its watchdog (which enforces the
+/// exchanges' deadlines); next, its connection pool. Outlives the clients.
+struct ThreadContext {
+  net::any_io_executor executor;
+  Watchdog* watchdog = nullptr;
+};
+
+/// The protocol switch: a client for `setup.protocol`, over TLS when `setup.tls`, running on
+/// `thread`'s executor.
+std::unique_ptr<Client> make_client(const ClientSetup& setup, ThreadContext& thread);
 
 }  // namespace stampede::client

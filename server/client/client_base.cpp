@@ -1,16 +1,64 @@
-// ClientBase: registration with the watchdog and failure recording.
+// ClientBase: the exchange policy both protocol clients follow, written once.
 #include "server/client/client_base.hpp"
 
+#include <utility>
+
+#include "server/client/content_decoding.hpp"
 #include "server/client/failure_log.hpp"
 
 namespace stampede::client {
 
-ClientBase::ClientBase(net::any_io_executor executor, const ClientSetup& setup, Watchdog& watchdog)
-    : executor_(std::move(executor)), setup_(setup), watchdog_(watchdog) {
-  watchdog_.watch(this);
+ClientBase::ClientBase(const ClientSetup& setup, ThreadContext& thread, model::Protocol protocol)
+    : setup_(setup), thread_(thread), executor_(thread.executor), protocol_(protocol) {
+  thread_.watchdog->watch(this);
 }
 
-ClientBase::~ClientBase() { watchdog_.forget(this); }
+ClientBase::~ClientBase() { thread_.watchdog->forget(this); }
+
+const PreparedRequest* ClientBase::begin_exchange(const PreparedRequest& request,
+                                                  model::Response& response) {
+  response.clear();
+  timed_out_ = false;
+  const auto limit = request.timeout.count() > 0 ? request.timeout : setup_.timeout;
+  deadline_ = Clock::now() + limit;
+  hops_ = 0;
+  may_retry_ = true;
+  current_ = &request;
+  return current_;
+}
+
+const PreparedRequest* ClientBase::next_request(const PreparedRequest& request, Step step,
+                                                model::Response& response) {
+  if (step == Step::stale && std::exchange(may_retry_, false)) {
+    close();
+    response.clear();
+    return current_;
+  }
+  if (step != Step::done) return nullptr;
+  current_ = next_hop(request.follow_redirects_of, hops_, hop_, response, protocol_);
+  may_retry_ = true;
+  return current_;
+}
+
+void ClientBase::end_exchange(const PreparedRequest& request, model::Response& response) {
+  const bool late = Clock::now() > deadline_;
+  stop_clock();
+  if (response.error != model::ErrorKind::none) {
+    close();
+    return;
+  }
+  if (request.decode_body && setup_.keep_body && !response.content_encoding.empty()) {
+    if (const auto error = decode_content(response.content_encoding, response.body); error) {
+      record_failure(response, Phase::read, error);
+      close();
+      return;
+    }
+  }
+  if (late) {  // complete, but after the deadline: wrk too counts a late response as a timeout
+    response.error = model::ErrorKind::timeout;
+    log_first_failure(setup_, response.error, {}, {});
+  }
+}
 
 void ClientBase::record_failure(model::Response& response, Phase phase,
                                 const boost::system::error_code& error, std::string_view hint) {

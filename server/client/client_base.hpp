@@ -1,5 +1,5 @@
-// ClientBase: what every protocol client does alike: the exchange's deadline under the thread's
-// watchdog, opening a connection within --connect-timeout, and recording a failure.
+// ClientBase: what every protocol client does alike: the exchange policy (deadline, retry of a
+// stale connection, redirects, content decoding, closing on failure), connecting, failures.
 #pragma once
 
 #include <algorithm>
@@ -11,16 +11,22 @@
 #include "server/client/classify.hpp"
 #include "server/client/client.hpp"
 #include "server/client/connect.hpp"
+#include "server/client/redirect.hpp"
 
 namespace stampede::client {
 
-/// A user's client under the watchdog of its thread. Subclasses hold the connection and say how
-/// to close it; an exchange runs between start_clock() and stop_clock().
+/// A user's client under the watchdog of its thread. Subclasses hold the connection, say how to
+/// close it, and make attempts; an exchange reads, in each subclass:
+///
+///     for (auto* current = begin_exchange(request, response); current != nullptr;
+///          current = next_request(request, step, response)) { step = <one attempt>; }
+///     end_exchange(request, response);
 class ClientBase : public Client, public Watchdog::Guarded {
  public:
   using Clock = std::chrono::steady_clock;
 
-  ClientBase(net::any_io_executor executor, const ClientSetup& setup, Watchdog& watchdog);
+  /// `protocol`: the one the subclass speaks, for the requests of redirect hops.
+  ClientBase(const ClientSetup& setup, ThreadContext& thread, model::Protocol protocol);
   ~ClientBase() override;
   ClientBase(const ClientBase&) = delete;
   ClientBase& operator=(const ClientBase&) = delete;
@@ -35,16 +41,33 @@ class ClientBase : public Client, public Watchdog::Guarded {
   }
 
  protected:
+  /// How an attempt (or a step of one) ended: it goes on (write or read more), the response is
+  /// complete, a reused connection turned out closed before any response, or it failed (the
+  /// failure recorded in the response).
+  enum class Step { more, done, stale, failed };
+
   /// Closes the socket under the pending operation, if a connection is open.
   virtual void close_socket() = 0;
+  /// Drops the connection (and any protocol state on it); the next attempt opens a new one.
+  virtual void close() = 0;
 
-  /// An exchange starts: it must end within the request's own timeout (a curl step's
-  /// --max-time) or else -t.
-  void start_clock(const PreparedRequest& request) {
-    timed_out_ = false;
-    const auto limit = request.timeout.count() > 0 ? request.timeout : setup_.timeout;
-    deadline_ = Clock::now() + limit;
-  }
+  /// An exchange starts: the response is cleared and the clock runs (the request's own
+  /// --max-time, else -t). Returns the first request to send: `request`.
+  const PreparedRequest* begin_exchange(const PreparedRequest& request, model::Response& response);
+
+  /// After an attempt that ended with `step`: the request to send next, or null when the
+  /// exchange is over. A stale reused connection is retried once on a new one (the attempt
+  /// returns `stale` only for a request that may be resent); with -redirect a 3xx leads to its
+  /// next hop, up to max_redirects.
+  const PreparedRequest* next_request(const PreparedRequest& request, Step step,
+                                      model::Response& response);
+
+  /// The exchange is over: the clock stops; a failed exchange's connection is closed; with
+  /// --compressed the body is decoded before a verifier reads it; a response complete after the
+  /// deadline is a timeout (the watchdog checks only a few times per timeout).
+  void end_exchange(const PreparedRequest& request, model::Response& response);
+
+  /// A late-bound stop of the clock, for a client that hands the exchange to another.
   void stop_clock() { deadline_ = Clock::time_point::max(); }
 
   /// Opens `stream` (TCP, then TLS), within `connect_timeout` if it is set and the exchange's
@@ -87,27 +110,29 @@ class ClientBase : public Client, public Watchdog::Guarded {
   void record_failure(model::Response& response, Phase phase,
                       const boost::system::error_code& error, std::string_view hint = {});
 
-  net::any_io_executor executor_;
   const ClientSetup& setup_;
-  Watchdog& watchdog_;
+  ThreadContext& thread_;
+  net::any_io_executor executor_;
 
  private:
   static constexpr std::size_t max_read_size = 64 * 1024;
 
+  model::Protocol protocol_;
   std::size_t read_size_ = 1024;
   Clock::time_point deadline_ = Clock::time_point::max();
   bool timed_out_ = false;
+  const PreparedRequest* current_ = nullptr;  ///< the request or the redirect hop being sent
+  std::optional<Redirect> hop_;               ///< the redirect being followed (-redirect)
+  int hops_ = 0;                              ///< redirects followed in this exchange
+  bool may_retry_ = true;                     ///< a stale connection was not retried yet
 };
 
 /// `ClientFor<Stream>` over TLS when `setup.tls` is set, else over plain TCP: the one place the
 /// protocol clients' factories choose a transport.
 template <template <class> class ClientFor>
-std::unique_ptr<Client> make_for_transport(net::any_io_executor executor, const ClientSetup& setup,
-                                           Watchdog& watchdog) {
-  if (setup.tls != nullptr) {
-    return std::make_unique<ClientFor<TlsStream>>(std::move(executor), setup, watchdog);
-  }
-  return std::make_unique<ClientFor<TcpStream>>(std::move(executor), setup, watchdog);
+std::unique_ptr<Client> make_for_transport(const ClientSetup& setup, ThreadContext& thread) {
+  if (setup.tls != nullptr) return std::make_unique<ClientFor<TlsStream>>(setup, thread);
+  return std::make_unique<ClientFor<TcpStream>>(setup, thread);
 }
 
 }  // namespace stampede::client

@@ -8,11 +8,9 @@
 namespace stampede::client {
 
 /// HTTP/1.1 over plain TCP, or over TLS when `setup.tls` is set.
-std::unique_ptr<Client> make_http1_client(net::any_io_executor executor, const ClientSetup& setup,
-                                          Watchdog& watchdog);
+std::unique_ptr<Client> make_http1_client(const ClientSetup& setup, ThreadContext& thread);
 
 /// HTTP/2 over plain TCP (h2c with prior knowledge), or over TLS (ALPN "h2") when `setup.tls`.
-std::unique_ptr<Client> make_http2_client(net::any_io_executor executor, const ClientSetup& setup,
-                                          Watchdog& watchdog);
+std::unique_ptr<Client> make_http2_client(const ClientSetup& setup, ThreadContext& thread);
 
 }  // namespace stampede::client

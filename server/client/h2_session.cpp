@@ -20,7 +20,7 @@ std::string_view view(const std::uint8_t* data, std::size_t n) {
 }
 
 nghttp2_nv field(const H2Field& name_value) {
-  // NO_COPY: the PreparedRequest outlives the stream, so nghttp2 may keep the pointers.
+  // NO_COPY: the request (its Http2Wire) outlives the stream, so nghttp2 may keep the pointers.
   auto* name = reinterpret_cast<std::uint8_t*>(const_cast<char*>(name_value.first.data()));
   auto* value = reinterpret_cast<std::uint8_t*>(const_cast<char*>(name_value.second.data()));
   return {name, value, name_value.first.size(), name_value.second.size(),
@@ -137,7 +137,7 @@ H2Session::H2Session() {
 
 H2Session::~H2Session() = default;
 
-bool H2Session::submit(const PreparedRequest& request, model::Response& response, bool keep_body) {
+bool H2Session::submit(const Http2Wire& request, model::Response& response, bool keep_body) {
   request_ = &request;
   response_ = &response;
   keep_body_ = keep_body;
@@ -148,7 +148,7 @@ bool H2Session::submit(const PreparedRequest& request, model::Response& response
   response.content_encoding.clear();
   error_.clear();
   fields_.clear();
-  for (const auto& name_value : request.h2_headers) fields_.push_back(field(name_value));
+  for (const auto& name_value : request.headers) fields_.push_back(field(name_value));
   nghttp2_data_provider body{};
   body.read_callback = H2Callbacks::read_body;
   const auto* provider = request.body.empty() ? nullptr : &body;

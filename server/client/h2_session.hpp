@@ -29,7 +29,7 @@ class H2Session {
 
   /// Opens a stream for `request`; its status, headers and DATA go to `response` (the body
   /// only when `keep_body`). Both must outlive the stream. False when nghttp2 refuses it.
-  bool submit(const PreparedRequest& request, model::Response& response, bool keep_body);
+  bool submit(const Http2Wire& request, model::Response& response, bool keep_body);
 
   /// The bytes to write now (preface, HEADERS, DATA, SETTINGS ACK, WINDOW_UPDATE, ...), valid
   /// until the next call. Empty when nothing is pending or the session failed (see error()).
@@ -63,7 +63,7 @@ class H2Session {
   std::unique_ptr<nghttp2_session, Deleter> session_;
   std::vector<nghttp2_nv> fields_;  ///< the header list submitted last, pointing into a request
   std::string out_;
-  const PreparedRequest* request_ = nullptr;
+  const Http2Wire* request_ = nullptr;
   model::Response* response_ = nullptr;
   std::size_t body_sent_ = 0;
   std::int32_t stream_id_ = -1;

@@ -13,8 +13,6 @@
 #include "server/client/client_base.hpp"
 #include "server/client/client_factories.hpp"
 #include "server/client/connect.hpp"
-#include "server/client/content_decoding.hpp"
-#include "server/client/redirect.hpp"
 #include "server/client/response_parser.hpp"
 
 namespace stampede::client {
@@ -33,46 +31,36 @@ bool end_of_stream(const boost::system::error_code& error) {
 template <class Stream>
 class Http1Client final : public ClientBase {
  public:
-  using ClientBase::ClientBase;
+  Http1Client(const ClientSetup& setup, ThreadContext& thread)
+      : ClientBase(setup, thread, model::Protocol::http1) {}
 
   /// One frame for the whole exchange (retry, redirects, write and read loop): a user waiting
   /// for its response holds this frame and its own, not one per step; each nested frame
   /// stayed allocated while it waited, about 0.5 KB per connection.
   net::awaitable<void> exchange(const PreparedRequest& request,
                                 model::Response& response) override {
-    response.clear();
-    start_clock(request);
-    const PreparedRequest* current = &request;  // then each redirect hop's
-    bool may_retry = true;
-    for (int hops = 0;;) {
+    Step step = Step::failed;
+    for (const auto* current = begin_exchange(request, response); current != nullptr;
+         current = next_request(request, step, response)) {
       const bool reused = stream_.has_value();
       if (!reused) {
         // GCC 12 miscompiles `co_await` inside an if condition: results are named first.
         const bool opened = co_await open(response, request.connect_timeout);
         if (!opened) break;
       }
+      const auto& bytes = std::get<Http1Wire>(current->wire).bytes;
       const auto [error, written] =
-          co_await net::async_write(*stream_, net::buffer(current->bytes), as_tuple);
+          co_await net::async_write(*stream_, net::buffer(bytes), as_tuple);
       response.bytes_sent += written;
-      auto step = error ? write_failed(*current, response, reused, error)
-                        : start_reading(*current, response);
-      while (step == Step::read) {
+      step = error ? write_failed(*current, response, reused, error)
+                   : start_reading(*current, response);
+      while (step == Step::more) {
         const auto [read_error, n] =
             co_await stream_->async_read_some(buffer_.prepare(read_size()), as_tuple);
         step = after_read(*current, response, reused, read_error, n);
       }
-      if (step == Step::stale && std::exchange(may_retry, false)) {
-        close();
-        response.clear();
-        continue;
-      }
-      if (step != Step::done) break;
-      current = next_hop(request.follow_redirects_of, hops, hop_, response);
-      if (current == nullptr) break;
-      may_retry = true;
     }
-    stop_clock();
-    if (response.error != model::ErrorKind::none) close();
+    end_exchange(request, response);
   }
 
  private:
@@ -88,9 +76,6 @@ class Http1Client final : public ClientBase {
     if (failure) co_return fail(response, failure->phase, failure->error);
     co_return true;
   }
-
-  /// What an exchange does next, after a write or a read.
-  enum class Step { read, done, stale, failed };
 
   /// A write failed: a stale reused connection is retried (idempotent requests only).
   Step write_failed(const PreparedRequest& request, model::Response& response, bool reused,
@@ -132,7 +117,7 @@ class Http1Client final : public ClientBase {
       if (!interim(response.status)) return finish(request, response);
       start_parser(request, response);  // a 1xx: the final response follows
     }
-    return response.error == model::ErrorKind::none ? Step::read : Step::failed;
+    return response.error == model::ErrorKind::none ? Step::more : Step::failed;
   }
 
   /// A complete response: the connection stays open only if both sides keep it alive.
@@ -140,13 +125,6 @@ class Http1Client final : public ClientBase {
     if (debugging_) log_exchange(request);
     response.keep_alive = parser_.keep_alive();
     if (!setup_.keep_alive || !response.keep_alive) close();
-    if (request.decode_body && setup_.keep_body && !response.content_encoding.empty()) {
-      const auto error = decode_content(response.content_encoding, response.body);
-      if (error) {
-        fail(response, Phase::read, error);
-        return Step::failed;
-      }
-    }
     return Step::done;
   }
 
@@ -190,17 +168,17 @@ class Http1Client final : public ClientBase {
 
   void log_exchange(const PreparedRequest& request) const {
     spdlog::debug("request:\n{}\nresponse ({} bytes shown):\n{}",
-                  request.bytes.substr(0, debug_bytes), debug_.size(), debug_);
+                  std::get<Http1Wire>(request.wire).bytes.substr(0, debug_bytes), debug_.size(),
+                  debug_);
   }
 
-  void close() {
+  void close() override {
     stream_.reset();
     buffer_.clear();
   }
 
   std::optional<Stream> stream_;
   ResponseParser parser_;         ///< one response at a time, restarted for each
-  std::optional<Redirect> hop_;   ///< the redirect being followed (-redirect)
   std::string debug_;             ///< raw response bytes for the -d log
   Clock::time_point written_at_;  ///< the request was written: `waiting` starts
   bool debugging_ = false;        ///< this exchange is one of the first few logged (-d)
@@ -209,9 +187,8 @@ class Http1Client final : public ClientBase {
 
 }  // namespace
 
-std::unique_ptr<Client> make_http1_client(net::any_io_executor executor, const ClientSetup& setup,
-                                          Watchdog& watchdog) {
-  return make_for_transport<Http1Client>(std::move(executor), setup, watchdog);
+std::unique_ptr<Client> make_http1_client(const ClientSetup& setup, ThreadContext& thread) {
+  return make_for_transport<Http1Client>(setup, thread);
 }
 
 }  // namespace stampede::client

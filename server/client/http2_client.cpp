@@ -16,10 +16,8 @@
 #include "server/client/client_base.hpp"
 #include "server/client/client_factories.hpp"
 #include "server/client/connect.hpp"
-#include "server/client/content_decoding.hpp"
 #include "server/client/h2_error.hpp"
 #include "server/client/h2_session.hpp"
-#include "server/client/redirect.hpp"
 
 namespace stampede::client {
 
@@ -31,34 +29,33 @@ constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
 template <class Stream>
 class Http2Client final : public ClientBase {
  public:
-  using ClientBase::ClientBase;
+  Http2Client(const ClientSetup& setup, ThreadContext& thread)
+      : ClientBase(setup, thread, model::Protocol::http2) {}
 
   /// One frame for the whole exchange, as in the HTTP/1.1 client: write what the session has
   /// to send, read, feed the session, until the stream closes.
   net::awaitable<void> exchange(const PreparedRequest& request,
                                 model::Response& response) override {
     if (http1_) {  // this server did not select "h2": HTTP/1.1 from now on
-      co_await http1_->exchange(request, response);
+      co_await http1_->exchange(*request.http1_fallback, response);
       co_return;
     }
-    response.clear();
-    start_clock(request);
-    const PreparedRequest* current = &request;  // then each redirect hop's
-    bool may_retry = true;
-    for (int hops = 0;;) {
+    Step step = Step::failed;
+    for (const auto* current = begin_exchange(request, response); current != nullptr;
+         current = next_request(request, step, response)) {
       if (session_ && !session_->reusable()) close();  // GOAWAY: the next stream needs a new one
       const bool reused = session_.has_value();
       if (!reused) {
         const auto opened = co_await open(response, request.connect_timeout);
         if (opened == Opened::http1) {
           stop_clock();
-          co_await http1_->exchange(request, response);
+          co_await http1_->exchange(*request.http1_fallback, response);
           co_return;
         }
         if (opened == Opened::failed) break;
       }
-      auto step = submit(*current, response);
-      while (step == Step::pump) {
+      step = submit(*current, response);
+      while (step == Step::more) {
         const auto output = session_->output();
         if (!output.empty()) {
           const auto [error, written] =
@@ -80,26 +77,12 @@ class Http2Client final : public ClientBase {
             co_await stream_->async_read_some(net::buffer(read_buffer_), as_tuple);
         step = after_read(*current, response, reused, read_error, n);
       }
-      if (step == Step::stale && std::exchange(may_retry, false)) {
-        close();
-        response.clear();
-        continue;
-      }
-      if (step != Step::done) break;
-      current = next_hop(request.follow_redirects_of, hops, hop_, response);
-      if (current == nullptr) break;
-      may_retry = true;
-      if (!setup_.keep_alive) close();  // as HTTP/1.1 without -k: a connection per request
     }
-    stop_clock();
-    if (response.error != model::ErrorKind::none || !setup_.keep_alive) close();
+    end_exchange(request, response);
     response.keep_alive = session_.has_value() && session_->reusable();
   }
 
  private:
-  /// What an exchange does next: write and read (pump), or it has ended.
-  enum class Step { pump, done, stale, failed };
-
   void close_socket() override {
     if (!stream_) return;
     boost::system::error_code ignored;
@@ -134,7 +117,7 @@ class Http2Client final : public ClientBase {
   /// client that made it; a server that answers so does so for every user, once each.
   void fall_back() {
     close();
-    http1_ = make_http1_client(executor_, setup_, watchdog_);
+    http1_ = make_http1_client(setup_, thread_);
     if (setup_.fallback_logged.test_and_set(std::memory_order_relaxed)) return;
     spdlog::warn("{} did not select HTTP/2 by ALPN: its requests go over HTTP/1.1 (as curl does)",
                  setup_.host);
@@ -153,7 +136,8 @@ class Http2Client final : public ClientBase {
     written_at_ = {};
     request_written_ = false;
     debugging_ = claim_debug_slot();
-    if (session_->submit(request, response, setup_.keep_body)) return Step::pump;
+    if (session_->submit(std::get<Http2Wire>(request.wire), response, setup_.keep_body))
+      return Step::more;
     fail(response, Phase::write, session_->error());
     return Step::failed;
   }
@@ -187,7 +171,7 @@ class Http2Client final : public ClientBase {
       fail(response, Phase::read, error);
       return Step::failed;
     }
-    if (session_->input(read_buffer_.data(), n)) return Step::pump;
+    if (session_->input(read_buffer_.data(), n)) return Step::more;
     fail(response, Phase::read, session_->error());
     return Step::failed;
   }
@@ -201,23 +185,19 @@ class Http2Client final : public ClientBase {
       fail(response, Phase::read, session_->error());
       return Step::failed;
     }
-    if (request.decode_body && setup_.keep_body && !response.content_encoding.empty()) {
-      const auto error = decode_content(response.content_encoding, response.body);
-      if (error) {
-        fail(response, Phase::read, error);
-        return Step::failed;
-      }
-    }
+    if (!setup_.keep_alive) close();  // as HTTP/1.1 without -k: a connection per request
     return Step::done;
   }
 
   /// -d: the header list sent and what came back (HTTP/2 frames are binary: no raw dump).
   void log_exchange(const PreparedRequest& request, const model::Response& response) const {
     std::string fields;
-    for (const auto& [name, value] : request.h2_headers) fields += name + ": " + value + "\n";
+    for (const auto& [name, value] : std::get<Http2Wire>(request.wire).headers) {
+      fields += name + ": " + value + "\n";
+    }
     spdlog::debug("HTTP/2 request ({} body bytes):\n{}response: status {}, {} body bytes{}{}",
-                  request.body.size(), fields, response.status, response.body_bytes,
-                  session_->error() ? ", " : "",
+                  std::get<Http2Wire>(request.wire).body.size(), fields, response.status,
+                  response.body_bytes, session_->error() ? ", " : "",
                   session_->error() ? session_->error().message() : "");
   }
 
@@ -233,14 +213,13 @@ class Http2Client final : public ClientBase {
     return false;
   }
 
-  void close() {
+  void close() override {
     session_.reset();
     stream_.reset();
   }
 
   std::optional<Stream> stream_;
   std::optional<H2Session> session_;  ///< one per connection, reset with it
-  std::optional<Redirect> hop_;       ///< the redirect being followed (-redirect)
   std::unique_ptr<Client> http1_;     ///< set once the server selected HTTP/1.1 by ALPN
   std::vector<char> read_buffer_;
   Clock::time_point written_at_;  ///< the request's first bytes were written: `waiting` starts
@@ -250,9 +229,8 @@ class Http2Client final : public ClientBase {
 
 }  // namespace
 
-std::unique_ptr<Client> make_http2_client(net::any_io_executor executor, const ClientSetup& setup,
-                                          Watchdog& watchdog) {
-  return make_for_transport<Http2Client>(std::move(executor), setup, watchdog);
+std::unique_ptr<Client> make_http2_client(const ClientSetup& setup, ThreadContext& thread) {
+  return make_for_transport<Http2Client>(setup, thread);
 }
 
 }  // namespace stampede::client

@@ -3,10 +3,14 @@
 
 namespace stampede::client {
 
-std::unique_ptr<Client> make_client(net::any_io_executor executor, const ClientSetup& setup,
-                                    Watchdog& watchdog) {
-  if (setup.http2) return make_http2_client(std::move(executor), setup, watchdog);
-  return make_http1_client(std::move(executor), setup, watchdog);
+std::unique_ptr<Client> make_client(const ClientSetup& setup, ThreadContext& thread) {
+  switch (setup.protocol) {
+    case model::Protocol::http2:
+      return make_http2_client(setup, thread);
+    case model::Protocol::http1:
+      break;
+  }
+  return make_http1_client(setup, thread);
 }
 
 }  // namespace stampede::client

@@ -39,11 +39,10 @@ bool connection_specific(std::string_view name, std::string_view value) {
 /// `:authority`.
 std::vector<H2Field> h2_fields(const model::Request& request,
                                const http::request<http::string_body>& message) {
-  std::vector<H2Field> fields{
-      {":method", request.method},
-      {":scheme", request.origin.scheme_name()},
-      {":authority", std::string(message[http::field::host])},
-      {":path", request.target}};
+  std::vector<H2Field> fields{{":method", request.method},
+                              {":scheme", request.origin.scheme_name()},
+                              {":authority", std::string(message[http::field::host])},
+                              {":path", request.target}};
   if (fields[2].second.empty()) fields.erase(fields.begin() + 2);  // the user omitted Host
   for (const auto& field : message) {
     auto name = lower(field.name_string());
@@ -53,9 +52,8 @@ std::vector<H2Field> h2_fields(const model::Request& request,
   return fields;
 }
 
-}  // namespace
-
-PreparedRequest prepare(const model::Request& request) {
+/// The request as Beast's message, with the defaults and the user's headers applied.
+http::request<http::string_body> message_of(const model::Request& request) {
   http::request<http::string_body> message;
   message.method_string(request.method);
   message.target(request.target);
@@ -82,21 +80,41 @@ PreparedRequest prepare(const model::Request& request) {
   if (needs_length) message.prepare_payload();
   // curl's `-H 'Accept:'`: the user asked for a default header not to be sent.
   for (const auto& name : request.omit_headers) message.erase(name);
-  std::ostringstream out;
-  out << message;
-  const auto& method = request.method;
-  const bool idempotent = method == "GET" || method == "HEAD" || method == "PUT" ||
-                          method == "DELETE" || method == "OPTIONS" || method == "TRACE";
+  return message;
+}
+
+}  // namespace
+
+PreparedRequest prepare(const model::Request& request, model::Protocol protocol) {
+  const auto message = message_of(request);
   PreparedRequest prepared;
-  prepared.bytes = out.str();
-  prepared.h2_headers = h2_fields(request, message);
-  prepared.body = request.body;
+  if (protocol == model::Protocol::http2) {
+    prepared.wire = Http2Wire{h2_fields(request, message), request.body};
+    if (request.origin.scheme == model::Scheme::https) {
+      prepared.http1_fallback =
+          std::make_shared<PreparedRequest>(prepare(request, model::Protocol::http1));
+    }
+  } else {
+    std::ostringstream out;
+    out << message;
+    prepared.wire = Http1Wire{out.str()};
+  }
+  const auto& method = request.method;
   prepared.head = method == "HEAD";
-  prepared.idempotent = idempotent;
+  prepared.idempotent = method == "GET" || method == "HEAD" || method == "PUT" ||
+                        method == "DELETE" || method == "OPTIONS" || method == "TRACE";
   prepared.decode_body = request.compressed;
   prepared.timeout = request.max_time;
   prepared.connect_timeout = request.connect_timeout;
   return prepared;
+}
+
+std::string printable(const PreparedRequest& prepared) {
+  if (const auto* http1 = std::get_if<Http1Wire>(&prepared.wire)) return http1->bytes;
+  const auto& http2 = std::get<Http2Wire>(prepared.wire);
+  std::string text;
+  for (const auto& [name, value] : http2.headers) text += name + ": " + value + "\n";
+  return text + "\n" + http2.body;
 }
 
 }  // namespace stampede::client

@@ -1,11 +1,14 @@
-// A request serialized once into wire bytes, so a user's loop writes the same buffer every time.
+// A request serialized once, in the form its protocol sends, so a user's loop reuses it.
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
+#include "model/protocol.hpp"
 #include "model/request.hpp"
 
 namespace stampede::client {
@@ -13,14 +16,24 @@ namespace stampede::client {
 /// One HTTP/2 header field, as it goes into nghttp2's header list.
 using H2Field = std::pair<std::string, std::string>;
 
-/// The HTTP/1.1 bytes of one request and its HTTP/2 form, plus what the response parser must
-/// know about it.
+/// HTTP/1.1: request line, headers and body, written as they are.
+struct Http1Wire {
+  std::string bytes;
+};
+
+/// HTTP/2: `:method`, `:scheme`, `:authority`, `:path`, then the HTTP/1.1 headers lower-cased
+/// without the connection-specific ones (RFC 9113 8.2.2) and without Host; the body goes in
+/// DATA frames.
+struct Http2Wire {
+  std::vector<H2Field> headers;
+  std::string body;
+};
+
+/// A request in its protocol's form, plus what the exchange must know about it.
 struct PreparedRequest {
-  std::string bytes;  ///< request line, headers and body
-  /// HTTP/2: `:method`, `:scheme`, `:authority`, `:path`, then the HTTP/1.1 headers lower-cased
-  /// without the connection-specific ones (RFC 9113 8.2.2) and without Host.
-  std::vector<H2Field> h2_headers;
-  std::string body;        ///< HTTP/2 sends the body in DATA frames, apart from the headers
+  std::variant<Http1Wire, Http2Wire> wire;  ///< one alternative per protocol
+  /// HTTP/2 over TLS: the HTTP/1.1 form, sent when the server picks http/1.1 by ALPN.
+  std::shared_ptr<const PreparedRequest> http1_fallback;
   bool head = false;       ///< HEAD: the response has no body whatever its Content-Length says
   bool idempotent = true;  ///< safe to resend when a reused connection turns out closed
   /// -redirect: the request the redirects start from (null: a 3xx is the result). Set by its
@@ -34,10 +47,14 @@ struct PreparedRequest {
   std::chrono::nanoseconds connect_timeout{0};
 };
 
-/// Serializes `request` as HTTP/1.1 with Host, User-Agent, Accept, Content-Type (for a body,
-/// unless given), Content-Length and, without keep-alive, `Connection: close`. User headers
-/// replace the defaults of the same name; `omit_headers` are not sent at all. The HTTP/2 form
-/// carries the same headers.
-PreparedRequest prepare(const model::Request& request);
+/// Serializes `request` for `protocol`. The headers are those of HTTP/1.1: Host, User-Agent,
+/// Accept, Content-Type (for a body, unless given), Content-Length and, without keep-alive,
+/// `Connection: close`; user headers replace the defaults of the same name; `omit_headers` are
+/// not sent at all. HTTP/2 carries the same fields in its own form.
+PreparedRequest prepare(const model::Request& request, model::Protocol protocol);
+
+/// The request as a person reads it: HTTP/1.1's bytes, or HTTP/2's header list as `nghttp -v`
+/// shows it (on the wire it is HPACK), a blank line and the body.
+std::string printable(const PreparedRequest& prepared);
 
 }  // namespace stampede::client

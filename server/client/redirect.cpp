@@ -25,7 +25,7 @@ bool is_redirect(int status) {
 
 std::optional<Redirect> follow_redirect(const model::Request& origin,
                                         std::string_view current_target, int status,
-                                        std::string_view location) {
+                                        std::string_view location, model::Protocol protocol) {
   const auto base_text =
       origin.origin.url() + std::string(current_target);  // the views below point into it
   const auto base = boost::urls::parse_uri(base_text);
@@ -47,17 +47,18 @@ std::optional<Redirect> follow_redirect(const model::Request& origin,
       return boost::beast::iequals(header.first, "content-type");
     });
   }
-  return Redirect{request.target, prepare(request)};
+  return Redirect{request.target, prepare(request, protocol)};
 }
 
 const PreparedRequest* next_hop(const model::Request* origin, int& hops,
-                                std::optional<Redirect>& hop, model::Response& response) {
+                                std::optional<Redirect>& hop, model::Response& response,
+                                model::Protocol protocol) {
   if (origin == nullptr || hops == max_redirects || !is_redirect(response.status)) {
     return nullptr;
   }
   // `hop` may still hold an earlier exchange's last hop: the first hop starts from the origin.
   const std::string_view from = hops == 0 ? std::string_view(origin->target) : hop->target;
-  auto next = follow_redirect(*origin, from, response.status, response.location);
+  auto next = follow_redirect(*origin, from, response.status, response.location, protocol);
   if (!next) return nullptr;
   hop = std::move(next);
   ++hops;

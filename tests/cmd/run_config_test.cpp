@@ -38,7 +38,7 @@ TEST(MakeRunConfig, ExplicitMethodWinsAndPlanComesFromFlags) {
   const auto config = make_run_config(options);
   EXPECT_EQ(config.steps.at(0).method, "PUT");
   EXPECT_EQ(config.plan.users, 3U);
-  EXPECT_EQ(config.plan.requests_per_user, 4U);
+  EXPECT_EQ(config.plan.rounds_per_user, 4U);
   EXPECT_EQ(config.plan.threads, 2U);
   EXPECT_EQ(config.plan.request_timeout, std::chrono::milliseconds(1500));
 }

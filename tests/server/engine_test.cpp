@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "target/server.hpp"
+#include "tests/server/fake_client.hpp"
 
 namespace stampede::server {
 namespace {
@@ -35,6 +36,15 @@ class Target {
   std::thread thread_;
 };
 
+/// A request to 127.0.0.1:8080 (the fake client never connects).
+model::Request model_request(std::string target) {
+  model::Request r;
+  r.origin.host = "127.0.0.1";
+  r.origin.port = 8080;
+  r.target = std::move(target);
+  return r;
+}
+
 statistics::Summary run(std::vector<model::Request> steps, model::Plan plan,
                         std::vector<statistics::Summary>* ticks = nullptr) {
   Engine engine(std::move(steps), plan, verify::make_verifier("statusCode", 200));
@@ -52,7 +62,7 @@ TEST(Engine, EveryRequestIsCountedOnce) {
   Target target;
   model::Plan plan;
   plan.users = 7;
-  plan.requests_per_user = 30;
+  plan.rounds_per_user = 30;
   plan.threads = 2;
   for (const bool keep_alive : {false, true}) {
     auto request = target.request("/");
@@ -74,7 +84,7 @@ TEST(Engine, FailuresAreCountedByKindAndStatus) {
   Target target;
   model::Plan plan;
   plan.users = 2;
-  plan.requests_per_user = 5;
+  plan.rounds_per_user = 5;
   const auto summary = run({target.request("/status/503")}, plan);
   EXPECT_EQ(summary.total.failed, 10U);
   EXPECT_EQ(summary.total.errors_of(model::ErrorKind::verify), 10U);
@@ -85,7 +95,7 @@ TEST(Engine, StalledRequestsTimeOut) {
   Target target;
   model::Plan plan;
   plan.users = 2;
-  plan.requests_per_user = 1;
+  plan.rounds_per_user = 1;
   plan.request_timeout = std::chrono::milliseconds(200);
   const auto started = std::chrono::steady_clock::now();
   const auto summary = run({target.request("/delay/5000")}, plan);
@@ -93,44 +103,54 @@ TEST(Engine, StalledRequestsTimeOut) {
   EXPECT_EQ(summary.total.errors_of(model::ErrorKind::timeout), 2U);
 }
 
+/// A run whose users' exchanges each take 1 ms of wall time on a fake client (no sockets).
+statistics::Summary run_fake(testing::FakeServer& server, std::vector<model::Request> steps,
+                             model::Plan plan, std::vector<statistics::Summary>* ticks = nullptr) {
+  server.wall_delay = std::chrono::milliseconds(1);
+  Engine engine(std::move(steps), plan, verify::make_verifier("statusCode", 200),
+                testing::fake_factory(server));
+  return engine.run([ticks](const statistics::Summary& now) {
+    if (ticks != nullptr) ticks->push_back(now);
+  });
+}
+
 // A time limit landing on a tick once lost the thread's metrics (Asio 1.81's channel refuses
 // try_send after a cancelled receive); every request must still be counted.
-TEST(Engine, TimeLimitOnATickKeepsEveryCount) {
-  Target target;
+TEST(Engine, TimeLimitKeepsEveryCount) {
   model::Plan plan;
   plan.users = 4;
-  plan.requests_per_user = 0;
-  plan.threads = 1;
+  plan.rounds_per_user = 0;
+  plan.threads = 2;
   plan.run_timeout = std::chrono::seconds(1);
-  auto request = target.request("/");
-  request.keep_alive = true;
   for (int attempt = 0; attempt < 3; ++attempt) {
-    std::vector<statistics::Summary> ticks;
-    const auto summary = run({request}, plan, &ticks);
+    testing::FakeServer server;
+    const auto summary = run_fake(server, {model_request("/")}, plan);
     EXPECT_EQ(summary.stop_reason, statistics::StopReason::time_limit);
-    EXPECT_GT(summary.total.succeeded, 100U);
-    EXPECT_EQ(summary.total.connections_opened, 4U);
-    EXPECT_EQ(per_second_completed(summary), summary.total.completed());
+    // Every exchange that ended was counted; the others were in flight, one at most a user.
+    EXPECT_EQ(summary.total.completed(), server.completed.load());
+    EXPECT_EQ(server.started.load(), server.completed.load() + summary.abandoned);
     EXPECT_LE(summary.abandoned, 4U);
+    EXPECT_EQ(per_second_completed(summary), summary.total.completed());
   }
 }
 
-TEST(Engine, TicksArriveOnceASecond) {
-  Target target;
+TEST(Engine, EachTickAddsOneSecondInOrder) {
   model::Plan plan;
   plan.users = 2;
-  plan.requests_per_user = 0;
+  plan.rounds_per_user = 0;
   plan.run_timeout = std::chrono::milliseconds(2500);
-  auto request = target.request("/");
-  request.keep_alive = true;
+  testing::FakeServer server;
   std::vector<statistics::Summary> ticks;
-  const auto summary = run({request}, plan, &ticks);
-  ASSERT_EQ(ticks.size(), 2U);
-  EXPECT_EQ(ticks[0].per_second.size(), 1U);
-  EXPECT_EQ(ticks[1].per_second.size(), 2U);
-  EXPECT_EQ(ticks[1].users_running, 2U);
-  EXPECT_LE(ticks[0].total.completed(), ticks[1].total.completed());
-  EXPECT_EQ(summary.per_second.size(), 3U);
+  const auto summary = run_fake(server, {model_request("/")}, plan, &ticks);
+  ASSERT_FALSE(ticks.empty());
+  for (std::size_t i = 0; i < ticks.size(); ++i) {
+    EXPECT_EQ(ticks[i].per_second.size(), i + 1);
+    if (i > 0) {  // oldest first
+      EXPECT_LT(ticks[i - 1].per_second.back().elapsed_s, ticks[i].per_second.back().elapsed_s);
+      EXPECT_LE(ticks[i - 1].total.completed(), ticks[i].total.completed());
+    }
+  }
+  EXPECT_EQ(summary.per_second.size(), ticks.size() + 1);  // and the last, partial second
   EXPECT_EQ(per_second_completed(summary), summary.total.completed());
 }
 
@@ -144,7 +164,7 @@ TEST(Engine, AFlowCountsEachStepAndSharesAConnectionPerServer) {
   Target second;
   model::Plan plan;
   plan.users = 3;
-  plan.requests_per_user = 4;
+  plan.rounds_per_user = 4;
   plan.threads = 2;
   const auto summary =
       run(kept({first.request("/"), first.request("/status/503"), second.request("/json")}), plan);
@@ -163,15 +183,15 @@ TEST(Engine, AFlowCountsEachStepAndSharesAConnectionPerServer) {
 }
 
 TEST(Engine, AStoppedFlowsStepsAddUpToItsTotal) {
-  Target target;
   model::Plan plan;
   plan.users = 3;
-  plan.requests_per_user = 0;
+  plan.rounds_per_user = 0;
   plan.threads = 2;
   plan.run_timeout = std::chrono::milliseconds(1500);
-  const auto summary = run(kept({target.request("/"), target.request("/json")}), plan);
+  testing::FakeServer server;
+  const auto summary = run_fake(server, {model_request("/"), model_request("/json")}, plan);
   ASSERT_EQ(summary.steps.size(), 2U);
-  EXPECT_GT(summary.total.completed(), 100U);
+  EXPECT_EQ(summary.total.completed(), server.completed.load());
   EXPECT_EQ(summary.steps[0].completed() + summary.steps[1].completed(), summary.total.completed());
   // A user stops between or within rounds: step 1 is ahead of step 2 by at most one a user.
   EXPECT_LE(summary.steps[1].completed(), summary.steps[0].completed());

@@ -94,10 +94,9 @@ class FakeServer {
   Answer answer_;
 };
 
-PreparedRequest get() {
-  PreparedRequest request;
-  request.h2_headers = {
-      {":method", "GET"}, {":scheme", "http"}, {":authority", "h"}, {":path", "/"}};
+Http2Wire get() {
+  Http2Wire request;
+  request.headers = {{":method", "GET"}, {":scheme", "http"}, {":authority", "h"}, {":path", "/"}};
   return request;
 }
 
@@ -125,7 +124,7 @@ TEST(H2Session, ABodyGoesOutInDataFrames) {
   FakeServer server(Answer::ok);
   H2Session client;
   auto request = get();
-  request.h2_headers[0].second = "POST";
+  request.headers[0].second = "POST";
   request.body = std::string(100000, 'b');  // more than one DATA frame (16 KiB each)
   model::Response response;
   ASSERT_TRUE(client.submit(request, response, false));

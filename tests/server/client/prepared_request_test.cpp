@@ -14,9 +14,19 @@ model::Request request() {
   return r;
 }
 
+/// The HTTP/1.1 bytes of `r`.
+std::string bytes_of(const model::Request& r) {
+  return std::get<Http1Wire>(prepare(r, model::Protocol::http1).wire).bytes;
+}
+
+/// The HTTP/2 form of `r`.
+Http2Wire h2_of(const model::Request& r) {
+  return std::get<Http2Wire>(prepare(r, model::Protocol::http2).wire);
+}
+
 TEST(Prepare, GetWithoutKeepAliveClosesTheConnection) {
-  const auto prepared = prepare(request());
-  EXPECT_EQ(prepared.bytes,
+  const auto prepared = prepare(request(), model::Protocol::http1);
+  EXPECT_EQ(std::get<Http1Wire>(prepared.wire).bytes,
             "GET /api?x=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUser-Agent: stampede/0.1.0\r\n"
             "Accept: */*\r\nConnection: close\r\n\r\n");
   EXPECT_FALSE(prepared.head);
@@ -29,7 +39,7 @@ TEST(Prepare, PostWithBodyKeepAliveAndUserHeaders) {
   r.body = R"({"a":1})";
   r.keep_alive = true;
   r.headers = {{"Content-Type", "application/json"}, {"user-agent", "mine"}, {"X-A", "1"}};
-  const auto bytes = prepare(r).bytes;
+  const auto bytes = bytes_of(r);
   EXPECT_NE(bytes.find("POST /api?x=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n"), std::string::npos);
   EXPECT_NE(bytes.find("Content-Type: application/json\r\n"), std::string::npos);
   EXPECT_EQ(bytes.find("x-www-form-urlencoded"), std::string::npos);
@@ -45,13 +55,11 @@ TEST(Prepare, FormDefaultContentTypeIpv6HostAndHead) {
   auto r = request();
   r.origin.host = "::1";
   r.method = "HEAD";
-  auto prepared = prepare(r);
-  EXPECT_NE(prepared.bytes.find("Host: [::1]:8080\r\n"), std::string::npos);
-  EXPECT_TRUE(prepared.head);
+  EXPECT_NE(bytes_of(r).find("Host: [::1]:8080\r\n"), std::string::npos);
+  EXPECT_TRUE(prepare(r, model::Protocol::http1).head);
   r.method = "POST";
   r.body = "a=1";
-  prepared = prepare(r);
-  EXPECT_NE(prepared.bytes.find("Content-Type: application/x-www-form-urlencoded\r\n"),
+  EXPECT_NE(bytes_of(r).find("Content-Type: application/x-www-form-urlencoded\r\n"),
             std::string::npos);
 }
 
@@ -61,7 +69,7 @@ TEST(Prepare, OmittedDefaultHeadersAreNotSent) {
   r.body = "x";
   r.omit_headers = {"accept", "User-Agent", "Content-Type"};
   r.headers = {{"X-Empty", ""}};
-  const auto bytes = prepare(r).bytes;
+  const auto bytes = bytes_of(r);
   EXPECT_EQ(bytes,
             "PUT /api?x=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nX-Empty: \r\n"
             "Connection: close\r\nContent-Length: 1\r\n\r\nx");
@@ -71,11 +79,11 @@ TEST(Prepare, OnlyIdempotentMethodsMayBeResent) {
   auto r = request();
   for (const char* method : {"GET", "HEAD", "PUT", "DELETE", "OPTIONS"}) {
     r.method = method;
-    EXPECT_TRUE(prepare(r).idempotent) << method;
+    EXPECT_TRUE(prepare(r, model::Protocol::http1).idempotent) << method;
   }
   for (const char* method : {"POST", "PATCH"}) {
     r.method = method;
-    EXPECT_FALSE(prepare(r).idempotent) << method;
+    EXPECT_FALSE(prepare(r, model::Protocol::http1).idempotent) << method;
   }
 }
 
@@ -85,7 +93,7 @@ TEST(PrepareHttp2, PseudoHeadersFirstThenLowerCaseFields) {
   r.method = "POST";
   r.body = "x=1";
   r.headers = {{"X-Trace", "a"}, {"Host", "example.com"}};
-  const auto prepared = prepare(r);
+  const auto prepared = h2_of(r);
   const std::vector<H2Field> expected{{":method", "POST"},
                                       {":scheme", "https"},
                                       {":authority", "example.com"},
@@ -95,8 +103,29 @@ TEST(PrepareHttp2, PseudoHeadersFirstThenLowerCaseFields) {
                                       {"content-type", "application/x-www-form-urlencoded"},
                                       {"x-trace", "a"},
                                       {"content-length", "3"}};
-  EXPECT_EQ(prepared.h2_headers, expected);
+  EXPECT_EQ(prepared.headers, expected);
   EXPECT_EQ(prepared.body, "x=1");
+}
+
+TEST(PrepareHttp2, OverTlsTheHttp1FormComesAlongForAnAlpnFallback) {
+  auto r = request();
+  EXPECT_EQ(prepare(r, model::Protocol::http2).http1_fallback, nullptr);  // h2c: no ALPN
+  EXPECT_EQ(prepare(r, model::Protocol::http1).http1_fallback, nullptr);
+  r.origin.scheme = model::Scheme::https;
+  const auto prepared = prepare(r, model::Protocol::http2);
+  ASSERT_NE(prepared.http1_fallback, nullptr);
+  EXPECT_EQ(std::get<Http1Wire>(prepared.http1_fallback->wire).bytes, bytes_of(r));
+}
+
+TEST(Printable, Http1AsSentHttp2AsItsHeaderList) {
+  auto r = request();
+  r.method = "POST";
+  r.body = "x=1";
+  EXPECT_EQ(printable(prepare(r, model::Protocol::http1)), bytes_of(r));
+  EXPECT_EQ(printable(prepare(r, model::Protocol::http2)),
+            ":method: POST\n:scheme: http\n:authority: 127.0.0.1:8080\n:path: /api?x=1\n"
+            "user-agent: stampede/0.1.0\naccept: */*\n"
+            "content-type: application/x-www-form-urlencoded\ncontent-length: 3\n\nx=1");
 }
 
 TEST(PrepareHttp2, ConnectionSpecificFieldsAreNotSent) {
@@ -106,13 +135,13 @@ TEST(PrepareHttp2, ConnectionSpecificFieldsAreNotSent) {
                {"Transfer-Encoding", "chunked"},
                {"Proxy-Connection", "x"},
                {"TE", "gzip"}};
-  for (const auto& [name, value] : prepare(r).h2_headers) {
+  for (const auto& [name, value] : h2_of(r).headers) {
     EXPECT_TRUE(name == ":method" || name == ":scheme" || name == ":authority" || name == ":path" ||
                 name == "user-agent" || name == "accept")
         << name;
   }
   r.headers = {{"TE", "trailers"}};
-  EXPECT_EQ(prepare(r).h2_headers.back(), H2Field("te", "trailers"));
+  EXPECT_EQ(h2_of(r).headers.back(), H2Field("te", "trailers"));
 }
 
 TEST(PrepareHttp2, AnOmittedHostHasNoAuthority) {
@@ -122,7 +151,7 @@ TEST(PrepareHttp2, AnOmittedHostHasNoAuthority) {
                                       {":scheme", "http"},
                                       {":path", "/api?x=1"},
                                       {"user-agent", "stampede/0.1.0"}};
-  EXPECT_EQ(prepare(r).h2_headers, expected);
+  EXPECT_EQ(h2_of(r).headers, expected);
 }
 
 }  // namespace
