@@ -2,9 +2,9 @@
 // what stampede sends differently from curl (no h2c Upgrade).
 #include "cmd/curl_steps.hpp"
 
-#include <strings.h>
 #include <algorithm>
 
+#include "cmd/header_flag.hpp"
 #include "cmd/run_config.hpp"
 #include "curl/parse.hpp"
 #include "curl/url.hpp"
@@ -13,38 +13,24 @@ namespace stampede::cmd {
 
 namespace {
 
-bool same_name(const std::string& a, const std::string& b) {
-  return strcasecmp(a.c_str(), b.c_str()) == 0;
-}
-
-/// `-H` on stampede's command line wins over the file's header of the same name.
-void override_header(model::Request& step, const std::pair<std::string, std::string>& header) {
-  std::erase_if(step.omit_headers,
-                [&](const std::string& n) { return same_name(n, header.first); });
-  const auto found = std::find_if(step.headers.begin(), step.headers.end(),
-                                  [&](const auto& h) { return same_name(h.first, header.first); });
-  if (found != step.headers.end()) {
-    found->second = header.second;
-  } else {
-    step.headers.push_back(header);
-  }
-}
-
 /// `-u` on a flow of several steps moves every step to its server (scheme, host, port) and
-/// keeps each step's own path; on a single request it replaces the whole URL.
-void override_url(const std::string& url, bool flow, model::Request& step) {
-  if (!flow) {
-    apply_url(url, step);
-    return;
-  }
+/// keeps each step's own path; on a single request it replaces the whole URL. Returns the
+/// URL's `user:password`.
+std::string override_url(const std::string& url, bool flow, model::Request& step) {
+  if (!flow) return apply_url(url, step);
   model::Request server;
-  apply_url(url, server);
+  auto credentials = apply_url(url, server);
   step.origin = server.origin;
+  return credentials;
 }
 
 void override_step(const Options& options, bool flow, model::Request& step) {
-  if (!options.url.empty()) override_url(options.url, flow, step);
-  for (const auto& header : options.headers) override_header(step, split_header(header));
+  const auto credentials = options.url.empty() ? "" : override_url(options.url, flow, step);
+  // -H on the command line wins over the file's header of the same name.
+  for (const auto& header : options.headers) {
+    apply_header(parse_header_flag(header), /*replace=*/true, step);
+  }
+  add_basic_auth(credentials, step);
   if (options.has_data) {
     step.body = body_of(options);
     if (options.method.empty()) step.method = "POST";

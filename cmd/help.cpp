@@ -1,7 +1,26 @@
 // The --help text, grouped as a user looks for things: what to hit, how hard, what counts.
+#include <algorithm>
+
 #include "cmd/options.hpp"
+#include "verify/verifier.hpp"
 
 namespace stampede::cmd {
+
+namespace {
+
+/// One line per -v choice, from verify's table, with the -code values it takes.
+std::string verifier_lines() {
+  std::string lines;
+  for (const auto& kind : verify::verifier_kinds()) {
+    auto line = "  -v " + std::string(kind.name);
+    line.resize(std::max<std::size_t>(line.size() + 1, 27), ' ');
+    lines += line + std::string(kind.description) + "\n";
+    lines += std::string(27, ' ') + "(-code: " + std::string(kind.code_range) + ")\n";
+  }
+  return lines;
+}
+
+}  // namespace
 
 std::string help_text() {
   return R"(stampede: HTTP load generator (go-stress-testing's flags, ab's report)
@@ -18,14 +37,16 @@ Examples:
   stampede -c 10 -n 100 -k -p request.curl.txt                    (replay a "Copy as cURL" file)
 
 What to send:
-  -u, --url URL            http:// or https:// URL (a bare host means http://); or give it last
+  -u, --url URL            http:// or https:// URL (a bare host means http://); or give it last;
+                           user:password@ in it is sent as Authorization: Basic
   -p, --curl FILE          send what a "Copy as cURL" file sends (bash or cmd); several
                            commands are a flow each user sends in order, -n rounds of it;
                            -u, -H, -data and -X given here override the file's
   --print-request          print the exact bytes of each request and exit, sending nothing
-  -H, --header 'K: V'      add a header; repeatable
+  -H, --header 'K: V'      add a header; repeatable; 'K;' sends an empty value, 'K:' drops
+                           a default header (Accept, User-Agent)
   -data, --data BODY       request body (makes it a POST); @file reads the body from a file
-  -X, --method METHOD      HTTP method (default GET, or POST with -data)
+  -X, --method METHOD      HTTP method, one word (default GET, or POST with -data)
   -k, --keepalive          reuse each user's connection (default: a new one per request)
   -http2, --http2          HTTP/2: https:// offers h2 by ALPN (HTTP/1.1 if the server
                            declines, as curl and Go do); http:// sends h2c directly
@@ -33,15 +54,19 @@ What to send:
   --insecure               do not verify TLS certificates (self-signed test servers)
 
 How hard:
-  -c, --concurrency N      concurrent users (default 1)
-  -n, --requests N         requests per user (default 1; c x n in all; 0 = until -timeout)
-  -t, --request-timeout S  seconds for one request, connect included (default 30)
-  -timeout S               stop the whole run after S seconds (default: no limit)
-  -cpuNumber N             threads (default: every core)
+  -c, --concurrency N      concurrent users, 1 to 65535 (default 1); each holds one
+                           connection to each server, so open files and local ports bound it
+  -n, --requests N         requests per user, 0 to 10^12 (default 1; c x n in all;
+                           0 = until -timeout)
+  -t, --request-timeout S  seconds for one request, connect included, 0.01 to 31536000
+                           (default 30)
+  -timeout S               stop the whole run after S seconds (default and 0: no limit)
+  -cpuNumber N             threads, 0 to 1024 (default and 0: every core)
 
 What counts as success:
-  -v, --verify statusCode|json   statusCode: status == -code; json: body's "code" == -code
-  -code N                  expected code (default 200)
+  -v, --verify NAME        how a response is judged (default statusCode):
+)" + verifier_lines() +
+         R"(  -code N                  expected code (default 200)
 
 Output:
   --output text|json       final report as text (default) or one JSON document on stdout
@@ -49,8 +74,11 @@ Output:
   -h, --help               this text
   --version                print the version
 
+Flags take Go's forms: -c 10, -c=10, --c 10; a boolean -k, -k=true, -k=false.
+
 Exit status: 0 the run completed (whatever the server answered), 1 it could not run,
-2 a usage error (nothing was sent). Ctrl-C stops the run and prints the report.
+2 a usage error or a run this machine cannot hold (nothing was sent). Ctrl-C stops the run
+and prints the report.
 )";
 }
 

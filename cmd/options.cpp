@@ -1,8 +1,13 @@
-// parse_options(): Boost.Program_options with Go's flag conventions layered on top.
+// parse_options(): Boost.Program_options fed Go's flag forms, then every range checked at once.
 #include "cmd/options.hpp"
 
+#include <array>
 #include <boost/program_options.hpp>
-#include <map>
+
+#include "cmd/go_flags.hpp"
+#include "cmd/limits.hpp"
+#include "model/http_syntax.hpp"
+#include "verify/verifier.hpp"
 
 namespace stampede::cmd {
 
@@ -10,112 +15,153 @@ namespace po = boost::program_options;
 
 namespace {
 
-/// Go's flag package lets a boolean take a value (`-k=true`, go-stress-testing's `-d true`);
-/// program_options does not, so such words are rewritten to `--name=value` first.
-const std::map<std::string, std::string, std::less<>> bool_flags{{"k", "keepalive"},
-                                                                 {"keepalive", "keepalive"},
-                                                                 {"d", "debug"},
-                                                                 {"debug", "debug"},
-                                                                 {"redirect", "redirect"},
-                                                                 {"insecure", "insecure"},
-                                                                 {"h", "help"},
-                                                                 {"help", "help"},
-                                                                 {"version", "version"},
-                                                                 {"print-request", "print-request"},
-                                                                 {"http2", "http2"}};
-
-/// go-stress-testing spells its curl-file flag `-p`; `--p` is taken as the same flag.
-std::string rename_alias(std::string_view word) {
-  if (word == "--p") return "--curl";
-  if (word.starts_with("--p=")) return "--curl=" + std::string(word.substr(4));
-  return std::string(word);
-}
-
-bool is_bool_word(std::string_view word) { return word == "true" || word == "false"; }
-
-std::vector<std::string> normalize_bools(std::span<const char* const> args) {
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string_view word = args[i];
-    const auto dashes = word.starts_with("--") ? 2U : word.starts_with("-") ? 1U : 0U;
-    const auto name = word.substr(dashes, word.find('=') - dashes);
-    const auto flag = bool_flags.find(name);
-    if (dashes == 0 || word == "-" || word == "--" || flag == bool_flags.end()) {
-      out.push_back(rename_alias(word));
-      continue;
-    }
-    std::string value = "true";
-    if (const auto equals = word.find('='); equals != std::string_view::npos) {
-      value = word.substr(equals + 1);
-    } else if (i + 1 < args.size() && is_bool_word(args[i + 1])) {
-      value = args[++i];
-    }
-    out.push_back("--" + flag->second + "=" + value);
-  }
-  return out;
-}
-
+/// Every flag of a load run, one a line; go_flags.cpp reads its spellings from here too.
 po::options_description describe(Options& o) {
   po::options_description d;
-  d.add_options()("concurrency,c", po::value(&o.users))("requests,n", po::value(&o.requests))(
-      "url,u", po::value(&o.url))("header,H", po::value(&o.headers)->composing())(
-      "data", po::value(&o.data))("method,X", po::value(&o.method))(
-      "keepalive", po::value(&o.keep_alive))("request-timeout,t", po::value(&o.request_timeout_s))(
-      "timeout", po::value(&o.run_timeout_s))("cpuNumber", po::value(&o.threads))(
-      "verify,v", po::value(&o.verify))("code", po::value(&o.code))(
-      "redirect", po::value(&o.redirect))("debug", po::value(&o.debug))(
-      "insecure", po::value(&o.insecure))("http2", po::value(&o.http2))(
-      "output", po::value(&o.output))("help", po::value(&o.help))("version", po::value(&o.version))(
-      "curl,p", po::value(&o.curl_file))("print-request", po::value(&o.print_request));
+  auto add = d.add_options();
+  add("concurrency,c", po::value(&o.users));
+  add("requests,n", po::value(&o.requests));
+  add("url,u", po::value(&o.url));
+  add("header,H", po::value(&o.headers)->composing());
+  add("data", po::value(&o.data));
+  add("method,X", po::value(&o.method));
+  add("keepalive,k", po::value(&o.keep_alive));
+  add("request-timeout,t", po::value(&o.request_timeout_s));
+  add("timeout", po::value(&o.run_timeout_s));
+  add("cpuNumber", po::value(&o.threads));
+  add("verify,v", po::value(&o.verify));
+  add("code", po::value(&o.code));
+  add("redirect", po::value(&o.redirect));
+  add("debug,d", po::value(&o.debug));
+  add("insecure", po::value(&o.insecure));
+  add("http2", po::value(&o.http2));
+  add("output", po::value(&o.output));
+  add("help,h", po::value(&o.help));
+  add("version", po::value(&o.version));
+  add("curl,p", po::value(&o.curl_file));
+  add("print-request", po::value(&o.print_request));
   return d;
 }
 
-/// Boost's messages name the option but not the fix; ours say both, on one line.
-[[noreturn]] void rethrow_as_usage(const po::error& error) {
-  std::string message = error.what();
-  if (message.starts_with("unrecognised option")) message.replace(0, 19, "unknown flag");
-  throw UsageError(message + " (see stampede --help)");
+/// One flag's range, checked after parsing and named when its value is not even a number.
+struct Range {
+  std::string_view name;  ///< program_options' (long) name
+  std::string_view rule;  ///< the message: the flag and what it takes
+  bool (*ok)(const Options&);
+};
+
+// Written so that NaN fails too.
+constexpr std::array ranges{
+    Range{"concurrency",
+          "-c must be a whole number from 1 to 65535 (concurrent users; each holds its own "
+          "connection, so its own local port, to each server)",
+          [](const Options& o) { return o.users >= 1 && o.users <= limits::max_users; }},
+    Range{"requests",
+          "-n must be a whole number from 0 to 1000000000000 (requests per user; 0 runs until "
+          "-timeout)",
+          [](const Options& o) { return o.requests >= 0 && o.requests <= limits::max_requests; }},
+    Range{"request-timeout",
+          "-t must be a number of seconds from 0.01 to 31536000 (a year): timeouts are checked "
+          "every 5 ms at best",
+          [](const Options& o) {
+            return o.request_timeout_s >= limits::min_request_timeout_s &&
+                   o.request_timeout_s <= limits::max_seconds;
+          }},
+    Range{"timeout",
+          "-timeout must be 0 (no limit) or a number of seconds from 0.001 to 31536000 (a year)",
+          [](const Options& o) {
+            return o.run_timeout_s == 0 || (o.run_timeout_s >= limits::min_run_timeout_s &&
+                                            o.run_timeout_s <= limits::max_seconds);
+          }},
+    Range{"cpuNumber", "-cpuNumber must be a whole number from 0 (every core) to 1024",
+          [](const Options& o) { return o.threads >= 0 && o.threads <= limits::max_threads; }},
+};
+
+const Range* range_of(std::string_view name) {
+  for (const auto& range : ranges) {
+    if (range.name == name) return &range;
+  }
+  return nullptr;
 }
 
-/// Longest -t or -timeout: longer makes no sense for a load test, and the conversion of the
-/// seconds to a duration must not overflow.
-constexpr double max_seconds = 365.0 * 24 * 3600;
+/// -code's range depends on -v: a status code, or any int for a JSON body's "code".
+std::string code_rule(const verify::VerifierKind& kind) {
+  return "-code with -v " + std::string(kind.name) + " must be " + std::string(kind.code_range);
+}
 
 void check_ranges(const Options& o) {
-  if (o.users < 1) throw UsageError("-c must be at least 1 (the number of concurrent users)");
-  if (o.requests < 0 || (o.requests == 0 && o.run_timeout_s <= 0)) {
-    throw UsageError("-n must be at least 1 (requests per user; -n 0 needs -timeout)");
+  for (const auto& range : ranges) {
+    if (!range.ok(o)) throw UsageError(std::string(range.rule));
   }
-  // Written so that NaN fails too.
-  if (!(o.request_timeout_s > 0 && o.request_timeout_s <= max_seconds)) {
-    throw UsageError("-t must be a positive number of seconds, at most a year");
+  if (o.requests == 0 && o.run_timeout_s == 0) {
+    throw UsageError("-n 0 needs -timeout (-n 0 sends requests until -timeout stops the run)");
   }
-  if (!(o.run_timeout_s >= 0 && o.run_timeout_s <= max_seconds)) {
-    throw UsageError("-timeout must be a positive number of seconds, at most a year");
+  const auto* kind = verify::find_verifier_kind(o.verify);
+  if (kind == nullptr) {
+    throw UsageError("unknown verifier '" + o.verify + "' (use " + verify::verifier_choices() +
+                     ")");
   }
-  if (o.threads < 0) throw UsageError("-cpuNumber must be at least 1");
-  if (o.verify != "statusCode" && o.verify != "json") {
-    throw UsageError("unknown verifier '" + o.verify + "' (use -v statusCode or -v json)");
-  }
+  if (o.code < kind->min_code || o.code > kind->max_code) throw UsageError(code_rule(*kind));
   if (o.output != "text" && o.output != "json") {
     throw UsageError("unknown output '" + o.output + "' (use --output text or --output json)");
   }
+}
+
+/// -X goes on the request line as typed: one token, or the request would not be the one meant.
+void check_method(const Options& o, bool given) {
+  if (given && o.method.empty()) {
+    throw UsageError("-X is empty (give a method, such as GET or PUT)");
+  }
+  if (given && !model::is_token(o.method)) {
+    throw UsageError("bad method '" + o.method + "' (-X takes one word, such as GET or PUT)");
+  }
+}
+
+/// The -v choice among `words` (the default without one), while Options is not yet filled in.
+const verify::VerifierKind& verifier_named_in(const CanonicalWords& words) {
+  const verify::VerifierKind* kind = &verify::verifier_kinds()[0];
+  for (const auto& word : words.words) {
+    if (!word.starts_with("--verify=")) continue;
+    if (const auto* named = verify::find_verifier_kind(word.substr(9))) kind = named;
+  }
+  return *kind;
+}
+
+/// Boost's messages name the option by its long name and not the fix; ours name the flag as
+/// typed and say what it takes.
+[[noreturn]] void rethrow_as_usage(const po::error& error, const CanonicalWords& words) {
+  if (const auto* invalid = dynamic_cast<const po::invalid_option_value*>(&error)) {
+    auto name = invalid->get_option_name();  // "--concurrency"
+    name.erase(0, name.find_first_not_of('-'));
+    if (const auto* range = range_of(name)) throw UsageError(std::string(range->rule));
+    if (name == "code") throw UsageError(code_rule(verifier_named_in(words)));
+  }
+  std::string message = error.what();
+  if (message.starts_with("unrecognised option")) message.replace(0, 19, "unknown flag");
+  for (const auto& [name, typed] : words.typed) {
+    const auto canonical = "'--" + name + "'";
+    if (const auto at = message.find(canonical); at != std::string::npos) {
+      message.replace(at, canonical.size(), "'" + typed + "'");
+    }
+  }
+  throw UsageError(message + " (see stampede --help)");
 }
 
 }  // namespace
 
 Options parse_options(std::span<const char* const> args) {
   Options options;
-  const auto words = normalize_bools(args);
   const auto description = describe(options);
+  const auto words = canonical_words(args, description);
   po::positional_options_description positional;
   positional.add("url", 1);
   const auto style =
       (po::command_line_style::default_style | po::command_line_style::allow_long_disguise) &
       ~po::command_line_style::allow_guessing;
+  bool has_method = false;
   try {
     po::variables_map values;
-    po::store(po::command_line_parser(words)
+    po::store(po::command_line_parser(words.words)
                   .options(description)
                   .positional(positional)
                   .style(style)
@@ -124,10 +170,13 @@ Options parse_options(std::span<const char* const> args) {
     po::notify(values);
     options.has_data = values.count("data") > 0;
     options.has_request_timeout = values.count("request-timeout") > 0;
+    has_method = values.count("method") > 0;
   } catch (const po::error& error) {
-    rethrow_as_usage(error);
+    rethrow_as_usage(error, words);
   }
-  if (!options.help && !options.version) check_ranges(options);
+  if (options.help || options.version) return options;
+  check_ranges(options);
+  check_method(options, has_method);
   return options;
 }
 

@@ -2,22 +2,34 @@
 #include "cmd/run_config.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
 
 #include "cmd/curl_steps.hpp"
+#include "cmd/header_flag.hpp"
 #include "curl/url.hpp"
 
 namespace stampede::cmd {
 
 namespace {
 
+/// -data @file: a regular file only (a directory would read as an empty body, a device or
+/// a pipe might never end).
 std::string read_file(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw UsageError("cannot read -data file '" + path + "' (check the path after @)");
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw UsageError("-data @" + path + ": '" + path + "' is a directory (name a file after @)");
+  }
+  std::ifstream file;
+  if (std::filesystem::is_regular_file(path, error)) file.open(path, std::ios::binary);
+  if (!file.is_open()) {
+    throw UsageError("cannot read -data file '" + path + "' (check the path after @)");
+  }
   std::ostringstream content;
   content << file.rdbuf();
+  if (file.bad()) throw UsageError("cannot read -data file '" + path + "'");
   return content.str();
 }
 
@@ -39,8 +51,11 @@ model::Request request_from_flags(const Options& options) {
   if (options.url.empty())
     throw UsageError("no URL given (use -u http://host:port/path, or -p FILE)");
   model::Request request;
-  apply_url(options.url, request);
-  for (const auto& header : options.headers) request.headers.push_back(split_header(header));
+  const auto credentials = apply_url(options.url, request);
+  for (const auto& header : options.headers) {
+    apply_header(parse_header_flag(header), /*replace=*/false, request);
+  }
+  add_basic_auth(credentials, request);
   if (!options.data.empty() || options.has_data) request.body = body_of(options);
   request.method = !options.method.empty() ? options.method : options.has_data ? "POST" : "GET";
   request.keep_alive = options.keep_alive;
@@ -52,22 +67,12 @@ model::Request request_from_flags(const Options& options) {
 
 }  // namespace
 
-void apply_url(std::string_view url, model::Request& request) {
+std::string apply_url(std::string_view url, model::Request& request) {
   try {
-    (void)curl::apply_url(url, request);
+    return curl::apply_url(url, request);
   } catch (const curl::UrlError& error) {
     throw UsageError(error.what());
   }
-}
-
-std::pair<std::string, std::string> split_header(const std::string& header) {
-  const auto colon = header.find(':');
-  if (colon == std::string::npos || colon == 0) {
-    throw UsageError("malformed header '" + header + "' (use -H 'Name: value')");
-  }
-  const auto value_start = header.find_first_not_of(" \t", colon + 1);
-  return {header.substr(0, colon),
-          value_start == std::string::npos ? "" : header.substr(value_start)};
 }
 
 std::string body_of(const Options& options) {

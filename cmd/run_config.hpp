@@ -3,7 +3,6 @@
 
 #include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "cmd/options.hpp"
@@ -30,11 +29,9 @@ RunConfig make_run_config(const Options& options);
 /// binary) on stdout; with several steps, a line names each one.
 void print_requests(const RunConfig& config);
 
-/// Fills scheme, host, port and target of `request` from `url`; UsageError when it is bad.
-void apply_url(std::string_view url, model::Request& request);
-
-/// `Name: value` -> {Name, value}; UsageError without a colon.
-std::pair<std::string, std::string> split_header(const std::string& header);
+/// Fills scheme, host, port and target of `request` from `url` and returns its `user:password`
+/// (empty without one); UsageError when the URL is bad.
+std::string apply_url(std::string_view url, model::Request& request);
 
 /// The -data body: the text, or the file's content for `@file` (UsageError if unreadable).
 std::string body_of(const Options& options);

@@ -1,6 +1,4 @@
 // run_load(): parse, build the run, let the engine work, print the rows and the report.
-#include <sys/resource.h>
-
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 #include <cstdio>
@@ -8,6 +6,7 @@
 #include <string>
 #include <tuple>
 
+#include "cmd/capacity.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/run_config.hpp"
 #include "model/version.hpp"
@@ -19,23 +18,6 @@
 namespace stampede::cmd {
 
 namespace {
-
-/// Each user holds a socket per server its steps talk to: lift the soft open-file limit to the
-/// hard one, and say so when even that is too low (connects beyond it fail as `connect`
-/// errors, counted, not fatal).
-void raise_open_file_limit(std::uint64_t users, std::uint64_t servers) {
-  rlimit limit{};
-  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
-  limit.rlim_cur = limit.rlim_max;
-  setrlimit(RLIMIT_NOFILE, &limit);
-  constexpr rlim_t reserve = 64;  // stdio, the event loops, the resolver
-  const auto sockets = users * servers;
-  if (limit.rlim_cur != RLIM_INFINITY && sockets + reserve > limit.rlim_cur) {
-    spdlog::warn(
-        "-c {} needs about {} open files but the limit is {}; connects beyond it will fail", users,
-        sockets + reserve, limit.rlim_cur);
-  }
-}
 
 /// How many servers (scheme, host, port) the steps talk to: a user's connections.
 std::uint64_t servers_of(const std::vector<model::Request>& steps) {
@@ -67,7 +49,7 @@ int run_load(std::span<const char* const> args) {
     print_requests(config);
     return 0;
   }
-  raise_open_file_limit(config.plan.users, servers_of(config.steps));
+  check_fits(config.plan.users, servers_of(config.steps), this_machine());
   const bool json = options.output == "json";
   // With --output json, stdout carries only the document; the live rows go to stderr.
   FILE* rows = json ? stderr : stdout;

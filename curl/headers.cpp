@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "curl/files.hpp"
+#include "model/http_syntax.hpp"
 
 namespace stampede::curl {
 
@@ -20,6 +21,15 @@ std::string trim(std::string_view text) {
   if (first == std::string_view::npos) return {};
   const auto last = text.find_last_not_of(" \t\r\n");
   return std::string(text.substr(first, last - first + 1));
+}
+
+/// curl sends `Bad Name: x` as typed, which is no field name (RFC 9110 5.1): servers refuse
+/// such a line or drop it.
+std::string checked_name(std::string name, const Argument& argument) {
+  if (!model::is_token(name)) {
+    throw ParseError(argument.where, "bad header name '" + name + "' (a header name is one word)");
+  }
+  return name;
 }
 
 }  // namespace
@@ -40,17 +50,17 @@ Headers::Headers(const std::vector<Argument>& arguments, const std::filesystem::
 
 void Headers::read(const Argument& argument, std::vector<Warning>& warnings) {
   const auto& text = argument.value;
-  // curl would send the line break as is, which splits one header into two (or a request into
-  // two): refused rather than replayed.
-  if (text.find_first_of("\r\n") != std::string::npos) {
-    throw ParseError(argument.where, "header '" + trim(text.substr(0, text.find_first_of("\r\n"))) +
-                                         "...' contains a line break");
+  // curl would send a line break as is, which splits one header into two (or a request into
+  // two), and a NUL cuts it: refused rather than replayed.
+  if (const auto bad = model::unsafe_in_field_value(text); bad != std::string::npos) {
+    throw ParseError(argument.where, "header '" + trim(text.substr(0, bad)) + "...' contains " +
+                                         (text[bad] == '\0' ? "a NUL byte" : "a line break"));
   }
   const auto colon = text.find(':');
   if (colon == std::string::npos) {
     const auto name = trim(text);
     if (name.size() > 1 && name.ends_with(';')) {
-      custom_.emplace_back(name.substr(0, name.size() - 1), "");
+      custom_.emplace_back(checked_name(name.substr(0, name.size() - 1), argument), "");
     } else {
       warnings.push_back({argument.where, "header '" + text +
                                               "' has no ':' and is not sent "
@@ -58,7 +68,7 @@ void Headers::read(const Argument& argument, std::vector<Warning>& warnings) {
     }
     return;
   }
-  const auto name = trim(std::string_view(text).substr(0, colon));
+  const auto name = checked_name(trim(std::string_view(text).substr(0, colon)), argument);
   const auto value = trim(std::string_view(text).substr(colon + 1));
   if (value.empty()) {
     omitted_.push_back(name);

@@ -2,7 +2,6 @@
 #include "curl/to_request.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 
 #include "curl/body.hpp"
@@ -11,6 +10,7 @@
 #include "curl/headers.hpp"
 #include "curl/multipart.hpp"
 #include "curl/url.hpp"
+#include "model/http_syntax.hpp"
 
 namespace stampede::curl {
 
@@ -35,11 +35,9 @@ std::chrono::milliseconds seconds(const Argument& argument, std::string_view opt
 /// -X: one HTTP token. curl sends any text, but `GET / HTTP/1.1\r\n...` is not a method.
 std::string method(const Argument& argument) {
   const auto& text = argument.value;
-  const bool token = !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) {
-    return std::isalnum(c) ||
-           std::string_view("!#$%&'*+-.^_`|~").find(static_cast<char>(c)) != std::string_view::npos;
-  });
-  if (!token) throw ParseError(argument.where, "bad method '" + text + "' (-X takes one word)");
+  if (!model::is_token(text)) {
+    throw ParseError(argument.where, "bad method '" + text + "' (-X takes one word)");
+  }
   return text;
 }
 

@@ -62,8 +62,15 @@ std::string apply_url(std::string_view url, model::Request& request) {
   origin.host = parsed->host_address();
   if (origin.host.empty()) throw UrlError("no host in URL '" + std::string(url) + "'" + hint);
   origin.port = model::Origin::default_port(origin.scheme);
+  // After the authority the path is empty or starts with `/` (RFC 3986 3.3); Boost.URL 1.81
+  // takes `host:80abc/` as port 80 and path `abc/`, which curl refuses as a bad port.
+  const auto raw_path = parsed->encoded_path();
+  if (!raw_path.empty() && !raw_path.starts_with('/')) {
+    throw UrlError(parsed->has_port() ? "bad port in URL '" + std::string(url) + "' (use 1-65535)"
+                                      : "malformed URL '" + std::string(url) + "'" + hint);
+  }
   if (parsed->has_port()) origin.port = parse_port(parsed->port(), url);
-  const auto path = remove_dot_segments(parsed->encoded_path());
+  const auto path = remove_dot_segments(raw_path);
   request.target = path.empty() ? "/" : path;
   if (parsed->has_query()) request.target += "?" + std::string(parsed->encoded_query());
   return parsed->has_userinfo() ? parsed->user() + ":" + parsed->password() : std::string();

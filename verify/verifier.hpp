@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -21,7 +22,27 @@ class Verifier {
   [[nodiscard]] virtual bool needs_body() const = 0;
 };
 
-/// Builds the verifier named by `-v` ("statusCode" or "json") expecting `code` (-code).
+/// One `-v` choice: the command line, --help and the factory all read this, so a new verifier
+/// is one more entry in verifier_kinds().
+struct VerifierKind {
+  std::string_view name;         ///< as typed after -v
+  std::string_view description;  ///< one line for --help: what counts as a success
+  long long min_code;            ///< the -code values that make sense for it
+  long long max_code;
+  std::string_view code_range;  ///< those values in words, for --help and errors
+  std::unique_ptr<Verifier> (*make)(int code);
+};
+
+/// Every -v choice, the default (statusCode) first.
+std::span<const VerifierKind> verifier_kinds();
+
+/// The choice named `name`, or nullptr.
+const VerifierKind* find_verifier_kind(std::string_view name);
+
+/// "-v statusCode or -v json": the choices, for error messages.
+std::string verifier_choices();
+
+/// Builds the verifier named by `-v` expecting `code` (-code).
 /// Throws std::invalid_argument naming the choices for an unknown name.
 std::unique_ptr<Verifier> make_verifier(std::string_view name, int code);
 

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <fstream>
 
+#include "server/client/prepared_request.hpp"
+
 namespace stampede::cmd {
 namespace {
 
@@ -16,13 +18,14 @@ TEST(MakeRunConfig, DataMakesAPostAndFileBodiesAreRead) {
   options.url = "http://h/";
   options.data = "@" + path;
   options.has_data = true;
-  options.headers = {"Authorization: Bearer x", "X-Empty:"};
+  options.headers = {"Authorization: Bearer x", "X-Empty;"};
   const auto config = make_run_config(options);
   EXPECT_EQ(config.steps.at(0).method, "POST");
   EXPECT_EQ(config.steps.at(0).body, R"({"a":1})");
   ASSERT_EQ(config.steps.at(0).headers.size(), 2U);
   EXPECT_EQ(config.steps.at(0).headers[0].first, "Authorization");
   EXPECT_EQ(config.steps.at(0).headers[0].second, "Bearer x");
+  EXPECT_EQ(config.steps.at(0).headers[1].first, "X-Empty");
   EXPECT_EQ(config.steps.at(0).headers[1].second, "");
   std::remove(path.c_str());
 }
@@ -128,6 +131,107 @@ TEST(MakeRunConfig, BadCurlFileIsAUsageErrorWithItsPlace) {
   } catch (const UsageError& error) {
     EXPECT_EQ(std::string(error.what()), options.curl_file + ":2:6: unterminated single quote (')");
   }
+}
+
+/// The bytes a run with these -u and -H flags would send.
+std::string sent(const std::string& url, std::vector<std::string> headers) {
+  Options options;
+  options.url = url;
+  options.headers = std::move(headers);
+  return client::printable(
+      client::prepare(make_run_config(options).steps.at(0), model::Protocol::http1));
+}
+
+TEST(MakeRunConfig, HeaderFlagsAsCurlReadsThem) {
+  // `Name:` drops the default header, `Name;` sends an empty value, later -H win.
+  EXPECT_EQ(sent("http://h/", {"Accept:", "X-E;", "User-Agent: ua", "X-A: 1", "X-A:"}),
+            "GET / HTTP/1.1\r\nHost: h\r\nX-E: \r\nUser-Agent: ua\r\n"
+            "Connection: close\r\n\r\n");
+  EXPECT_EQ(sent("http://h/", {"Accept:", "accept: a/b", "Host: other:81"}),
+            "GET / HTTP/1.1\r\nUser-Agent: stampede/0.1.0\r\nAccept: a/b\r\n"
+            "Host: other:81\r\nConnection: close\r\n\r\n");
+}
+
+TEST(MakeRunConfig, UserinfoInTheUrlIsSentAsBasicAuth) {
+  // As curl: `Authorization: Basic base64(user:password)`, unless -H gives or drops one.
+  const auto basic = "Authorization: Basic dTpwQHNz\r\n";  // u:p@ss
+  EXPECT_NE(sent("http://u:p%40ss@h/", {}).find(basic), std::string::npos);
+  EXPECT_EQ(sent("http://u:p%40ss@h/", {}).find("u:p"), std::string::npos);
+  EXPECT_NE(sent("http://u@h/", {}).find("Authorization: Basic dTo=\r\n"), std::string::npos);
+  EXPECT_NE(sent("http://u:p@h/", {"authorization: Bearer t"}).find("authorization: Bearer t"),
+            std::string::npos);
+  EXPECT_EQ(sent("http://u:p@h/", {"authorization: Bearer t"}).find("Basic"), std::string::npos);
+  EXPECT_EQ(sent("http://u:p@h/", {"Authorization:"}).find("Authorization"), std::string::npos);
+  Options options;  // a curl file's step gets the credentials of -u too
+  options.curl_file = curl_file("stampede_auth.curl.txt", "curl http://h/a\ncurl http://h/b\n");
+  options.url = "http://u:p%40ss@other/";
+  for (const auto& step : make_run_config(options).steps) {
+    EXPECT_NE(client::printable(client::prepare(step, model::Protocol::http1)).find(basic),
+              std::string::npos)
+        << step.target;
+  }
+}
+
+std::string usage_error_of(const Options& options) {
+  try {
+    (void)make_run_config(options);
+  } catch (const UsageError& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+TEST(MakeRunConfig, HeadersThatWouldNotBeOneHeaderAreRefused) {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"X: a\r\nInjected: 1",
+       "bad header 'X: a...': it contains a line break, which would start another header"},
+      {"X: a\nInjected: 1",
+       "bad header 'X: a...': it contains a line break, which would start another header"},
+      {std::string("X: a\0b", 6), "bad header 'X: a...': it contains a NUL byte"},
+      {"X Y: 1", "bad header 'X Y: 1': a header name is one word (use -H 'Name: value')"},
+      {": 1", "bad header ': 1': a header name is one word (use -H 'Name: value')"},
+      {"no colon here",
+       "bad header 'no colon here': no ':' (use -H 'Name: value'; 'Name;' sends an empty value, "
+       "'Name:' drops a default header)"},
+      {"Host:",
+       "bad header 'Host:': HTTP/1.1 requires a Host header naming the server (RFC 9112 3.2); "
+       "give one, or leave -H Host out to send the URL's"},
+      {"host;",
+       "bad header 'host;': HTTP/1.1 requires a Host header naming the server (RFC 9112 "
+       "3.2); give one, or leave -H Host out to send the URL's"},
+      {"Content-Length: 5",
+       "bad header 'Content-Length: 5': stampede frames the body itself (-data sets its length)"},
+      {"transfer-encoding: chunked",
+       "bad header 'transfer-encoding: chunked': stampede frames "
+       "the body itself (-data sets its length)"},
+  };
+  Options options;
+  options.url = "http://h/";
+  for (const auto& [header, message] : cases) {
+    options.headers = {header};
+    EXPECT_EQ(usage_error_of(options), message);
+  }
+  options.url.clear();  // and over a curl file's steps
+  options.curl_file = curl_file("stampede_hdr.curl.txt", "curl http://h/a\n");
+  options.headers = {"Host:"};
+  EXPECT_NE(usage_error_of(options).find("requires a Host"), std::string::npos);
+}
+
+TEST(MakeRunConfig, MalformedPortIsRefused) {
+  Options options;
+  options.url = "http://127.0.0.1:18200abc/";
+  EXPECT_EQ(usage_error_of(options), "bad port in URL 'http://127.0.0.1:18200abc/' (use 1-65535)");
+}
+
+TEST(MakeRunConfig, DataFromADirectoryIsRefused) {
+  Options options;
+  options.url = "http://h/";
+  options.data = "@" + testing::TempDir();
+  options.has_data = true;
+  EXPECT_EQ(usage_error_of(options), "-data " + options.data + ": '" + testing::TempDir() +
+                                         "' is a directory (name a file after @)");
+  options.data = "@/dev/zero";  // would never end
+  EXPECT_EQ(usage_error_of(options), "cannot read -data file '/dev/zero' (check the path after @)");
 }
 
 TEST(MakeRunConfig, BadInputIsAUsageError) {

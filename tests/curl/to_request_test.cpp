@@ -161,6 +161,10 @@ TEST_F(ToRequest, BadInputIsLocated) {
   EXPECT_EQ(error_of("curl -H $'A: 1\\r\\nB: 2' h"),
             "t.curl:1:9: header 'A: 1...' contains a line break");
   EXPECT_EQ(error_of("curl -X 'GET /x' h"), "t.curl:1:9: bad method 'GET /x' (-X takes one word)");
+  EXPECT_EQ(error_of("curl -H 'Bad Name: 1' h"),
+            "t.curl:1:9: bad header name 'Bad Name' (a header name is one word)");
+  EXPECT_EQ(error_of("curl -H 'A B;' h"),
+            "t.curl:1:9: bad header name 'A B' (a header name is one word)");
   EXPECT_NE(error_of("curl -d a -F b=1 h").find("1:1: curl refuses"), std::string::npos);
   EXPECT_NE(error_of("curl -I -d a h").find("1:1: curl refuses"), std::string::npos);
   EXPECT_NE(error_of("curl -F nameonly h").find("1:9: form part 'nameonly' has no '='"),

@@ -37,6 +37,16 @@ TEST(ApplyUrl, MalformedUrlsAreUrlErrors) {
        {"http://", "ftp://x/", "http://h:0/", "http://h:99999/", "http://a b/", "://x"}) {
     EXPECT_THROW(url(bad), UrlError) << bad;
   }
+  // Boost.URL 1.81 reads these as port 18200 and path `abc/`; curl refuses them as bad ports.
+  for (const char* bad : {"http://127.0.0.1:18200abc/", "http://h:80x", "http://[::1]:8a/"}) {
+    try {
+      (void)url(bad);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const UrlError& error) {
+      EXPECT_EQ(std::string(error.what()),
+                "bad port in URL '" + std::string(bad) + "' (use 1-65535)");
+    }
+  }
 }
 
 TEST(ApplyUrl, SchemesIgnoreCase) {

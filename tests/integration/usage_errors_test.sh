@@ -20,5 +20,35 @@ usage_error empty_host -c 1 -n 1 -u 'http://'
 usage_error ftp_scheme -c 1 -n 1 -u 'ftp://x'
 usage_error zero_users -c 0 -n 1 -u "$HTTP_URL/?run=zero_users"
 usage_error missing_body_file -c 1 -n 1 -u "$HTTP_URL/?run=missing_body_file" -data @/nonexistent
+usage_error directory_body_file -c 1 -n 1 -u "$HTTP_URL/?run=directory_body_file" -data @/tmp
+# Out of range, checked before anything is set up (-c 4294967297 once died of bad_alloc).
+usage_error huge_users -c 4294967297 -n 1 -u "$HTTP_URL/?run=huge_users"
+usage_error status_code_range -c 1 -n 1 -code 99999 -u "$HTTP_URL/?run=status_code_range"
+usage_error tiny_request_timeout -c 1 -n 1 -t 0.001 -u "$HTTP_URL/?run=tiny_request_timeout"
+# What would be sent as something else than typed.
+usage_error method_two_words -c 1 -n 1 -X 'GET X' -u "$HTTP_URL/?run=method_two_words"
+usage_error empty_method -c 1 -n 1 -X '' -u "$HTTP_URL/?run=empty_method"
+usage_error header_injection -c 1 -n 1 -H $'X: a\r\nInjected: 1' -u "$HTTP_URL/?run=header_injection"
+usage_error header_name_space -c 1 -n 1 -H 'X Y: 1' -u "$HTTP_URL/?run=header_name_space"
+usage_error header_no_colon -c 1 -n 1 -H 'no-colon' -u "$HTTP_URL/?run=header_no_colon"
+usage_error empty_host_header -c 1 -n 1 -H 'Host:' -u "$HTTP_URL/?run=empty_host_header"
+usage_error port_with_letters -c 1 -n 1 -u "http://127.0.0.1:${HTTP_PORT}abc/?run=port_with_letters"
+# A run this machine cannot hold is refused before it starts: more users than local ports to
+# one server, more sockets than open files.
+read -r port_low port_high </proc/sys/net/ipv4/ip_local_port_range
+ports=$((port_high - port_low + 1))
+if ((ports < 65535)); then
+  usage_error users_beyond_ports -c $((ports + 1)) -n 1 -k -u "$HTTP_URL/?run=users_beyond_ports"
+fi
+printf '#!/usr/bin/env bash\nulimit -n 256 && exec "%s" "$@"\n' "$STAMPEDE" >"$TEST_TMP/ulimit_256.sh"
+chmod +x "$TEST_TMP/ulimit_256.sh"
+STAMPEDE=$TEST_TMP/ulimit_256.sh usage_error users_beyond_open_files -c 300 -n 1 -k \
+  -u "$HTTP_URL/?run=users_beyond_open_files"
+grep -q 'at most 256 can be open' "$ERR" || fail "users_beyond_open_files: the limit is not named"
 assert_eq 0 "$(count_requests "$ACCESS_LOG")" "requests nginx saw from the bad command lines"
+
+# Go's flag forms (-c=2, --n 3, -k=true, -u=URL) are read as Go reads them.
+run_stampede go_flag_forms -c=2 --n 3 -k=true -cpuNumber=1 -u="$HTTP_URL/?run=go_flag_forms"
+expect_rc 0
+assert_eq 6 "$(count_requests "$ACCESS_LOG" 'GET /?run=go_flag_forms ')" "requests of -c=2 --n 3"
 pass

@@ -40,6 +40,24 @@ TEST(JsonVerifier, MalformedBodyIsARejectionNotACrash) {
   EXPECT_FALSE(verifier->accept(response(200, "\xff\xfe garbage")));
 }
 
+TEST(VerifierKinds, OneTableNamesMakesAndBoundsEachVerifier) {
+  ASSERT_EQ(verifier_kinds().size(), 2U);
+  EXPECT_EQ(verifier_kinds()[0].name, "statusCode");  // the default comes first
+  for (const auto& kind : verifier_kinds()) {
+    EXPECT_EQ(find_verifier_kind(kind.name), &kind);
+    EXPECT_FALSE(kind.description.empty());
+    EXPECT_LE(kind.min_code, 200);
+    EXPECT_GE(kind.max_code, 200);
+    EXPECT_TRUE(kind.make(200)->accept(response(200, R"({"code":200})"))) << kind.name;
+  }
+  EXPECT_EQ(find_verifier_kind("xml"), nullptr);
+  EXPECT_EQ(find_verifier_kind("StatusCode"), nullptr);  // as go-stress-testing: case matters
+  EXPECT_EQ(verifier_choices(), "-v statusCode or -v json");
+  EXPECT_EQ(find_verifier_kind("statusCode")->max_code, 599);
+  EXPECT_EQ(find_verifier_kind("json")->min_code, -2147483648LL);
+  EXPECT_TRUE(make_verifier("json", 0)->accept(response(200, R"({"code":0})")));
+}
+
 TEST(VerifierFactory, UnknownNameNamesTheChoices) {
   try {
     (void)make_verifier("xml", 200);

@@ -1,0 +1,23 @@
+// The ranges the command line accepts, shared by the parser and the checks before a run.
+#pragma once
+
+#include <cstdint>
+
+namespace stampede::cmd::limits {
+
+/// -c: each user holds its own connection to a server, and so its own local port (there are
+/// 65535 ports, fewer in /proc/sys/net/ipv4/ip_local_port_range).
+constexpr std::int64_t max_users = 65535;
+/// -n: far more than a user sends in a year, and c x n still fits in 64 bits.
+constexpr std::int64_t max_requests = 1'000'000'000'000;
+/// -t: a thread's watchdog looks at its deadlines every 5 ms at best (server/client/watchdog.cpp).
+constexpr double min_request_timeout_s = 0.01;
+/// -timeout: the plan counts milliseconds; a smaller value would round to 0, "no limit".
+constexpr double min_run_timeout_s = 0.001;
+/// -t and -timeout: longer makes no sense for a load test, and the conversion of the seconds
+/// to a duration must not overflow.
+constexpr double max_seconds = 365.0 * 24 * 3600;
+/// -cpuNumber: threads, one io_context each.
+constexpr std::int64_t max_threads = 1024;
+
+}  // namespace stampede::cmd::limits

@@ -1,0 +1,27 @@
+// What a method, a header name and a header value may contain so that a request stays one request.
+#pragma once
+
+#include <algorithm>
+#include <string_view>
+
+namespace stampede::model {
+
+/// RFC 9110 5.6.2's token: what a method (9.1) and a field name (5.1) are made of. A space, a
+/// colon or a line break in one would change what the server reads.
+inline bool is_token(std::string_view text) {
+  constexpr std::string_view specials = "!#$%&'*+-.^_`|~";
+  return !text.empty() && std::all_of(text.begin(), text.end(), [specials](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return (u >= '0' && u <= '9') || (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') ||
+           specials.find(c) != std::string_view::npos;
+  });
+}
+
+/// The first character of a field value that RFC 9110 5.5 says a recipient must reject: CR or
+/// LF (they end the field, so the rest would be read as another header or another request) or
+/// NUL. Returns npos when there is none.
+inline std::string_view::size_type unsafe_in_field_value(std::string_view text) {
+  return text.find_first_of(std::string_view("\r\n\0", 3));
+}
+
+}  // namespace stampede::model
