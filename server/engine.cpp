@@ -14,6 +14,7 @@
 #include <variant>
 
 #include "server/thread_pool.hpp"
+#include "server/user_start.hpp"
 #include "server/worker.hpp"
 
 namespace stampede::server {
@@ -130,13 +131,17 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
   const auto on_finish = [&] {
     if (users_left.fetch_sub(1) == 1) net::post(main, [&] { users_done.cancel(); });
   };
-  for (std::uint64_t user = 0; user < plan_.users; ++user) {
-    auto& shard = shards[user % threads];
-    ++shard.users_running;
-    net::co_spawn(pool.context(user % threads),
-                  run_user({&shard, &flow_, verifier_.get(), watchdogs[user % threads].get(),
-                            plan_.requests_per_user, on_finish}),
-                  net::detached);
+  for (unsigned i = 0; i < threads; ++i) {
+    const auto users = plan_.users / threads + (i < plan_.users % threads ? 1 : 0);
+    const UserTask task{
+        &shards[i], &flow_, verifier_.get(), watchdogs[i].get(), plan_.requests_per_user,
+        on_finish};
+    // A user counts as running once started: one the stop came before sent nothing.
+    auto start_one = [task, executor = pool.context(i).get_executor()] {
+      ++task.shard->users_running;
+      net::co_spawn(executor, run_user(task), net::detached);
+    };
+    net::co_spawn(pool.context(i), start_users(users, std::move(start_one)), net::detached);
   }
 
   const auto start = Clock::now();
