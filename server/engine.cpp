@@ -139,6 +139,7 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
     // A user counts as running once started: one the stop came before sent nothing.
     auto start_one = [task, executor = pool.context(i).get_executor()] {
       ++task.shard->users_running;
+      ++task.shard->users_started;
       net::co_spawn(executor, run_user(task), net::detached);
     };
     net::co_spawn(pool.context(i), start_users(users, std::move(start_one)), net::detached);
@@ -164,8 +165,14 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
   main.poll();
 
   std::vector<Tick> remainders;
-  for (auto& shard : shards) remainders.push_back(shard.take());
-  return collector.finish(std::move(remainders), elapsed, *reason);
+  std::uint64_t users_started = 0;
+  for (auto& shard : shards) {
+    remainders.push_back(shard.take());
+    users_started += shard.users_started;
+  }
+  auto summary = collector.finish(std::move(remainders), elapsed, *reason);
+  summary.users_started = users_started;
+  return summary;
 }
 
 }  // namespace stampede::server

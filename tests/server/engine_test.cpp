@@ -66,6 +66,7 @@ TEST(Engine, EveryRequestIsCountedOnce) {
     EXPECT_EQ(summary.stop_reason, statistics::StopReason::completed);
     EXPECT_EQ(summary.abandoned, 0U);
     EXPECT_EQ(summary.users_running, 0U);
+    EXPECT_EQ(summary.users_started, 7U);
     EXPECT_EQ(per_second_completed(summary), 210U);
   }
 }
@@ -113,6 +114,21 @@ TEST(Engine, TimeLimitOnATickKeepsEveryCount) {
     EXPECT_EQ(per_second_completed(summary), summary.total.completed());
     EXPECT_LE(summary.abandoned, 4U);
   }
+}
+
+// Stopped while every user waits for its reply: each request started is abandoned, none lost.
+TEST(Engine, AStoppedRunCountsEveryRequestStarted) {
+  Target target;
+  model::Plan plan;
+  plan.users = 40;
+  plan.requests_per_user = 1;
+  plan.threads = 2;
+  plan.run_timeout = std::chrono::milliseconds(500);
+  const auto summary = run({target.request("/delay/3000")}, plan);
+  EXPECT_EQ(summary.stop_reason, statistics::StopReason::time_limit);
+  EXPECT_EQ(summary.users_started, 40U);
+  EXPECT_EQ(summary.total.completed(), 0U);
+  EXPECT_EQ(summary.abandoned, 40U);
 }
 
 TEST(Engine, TicksArriveOnceASecond) {
