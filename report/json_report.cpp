@@ -117,6 +117,7 @@ std::string json_report(const Summary& summary) {
   json["duration_s"] = rounded(to_seconds(summary.elapsed), 6);
   json["rps"] = rounded(summary.rps(), 3);
   json["users"] = summary.info.users;
+  json["users_started"] = summary.users_started;
   json["requests_per_user"] = summary.info.requests_per_user;
   json["threads"] = summary.info.threads;
   json["keep_alive"] = summary.info.keep_alive;

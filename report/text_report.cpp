@@ -59,8 +59,13 @@ std::string stop_line(const Summary& summary) {
   }
   const char* why =
       summary.stop_reason == StopReason::interrupted ? "interrupted" : "time limit reached";
-  return line("Stopped early:", std::string(why) + "; " + std::to_string(summary.abandoned) +
-                                    " in-flight requests abandoned (not counted)");
+  std::string text = std::string(why) + "; " + std::to_string(summary.abandoned) +
+                     " in-flight requests abandoned (not counted)";
+  if (summary.users_started < summary.info.users) {
+    text += "; " + std::to_string(summary.info.users - summary.users_started) + " of " +
+            std::to_string(summary.info.users) + " users had not started";
+  }
+  return line("Stopped early:", text);
 }
 
 // ab prints "(Connect: 0, Receive: 0, Length: 0, Exceptions: 0)"; we print our kinds, all of

@@ -13,11 +13,32 @@
 #include <optional>
 #include <variant>
 
+#include <spdlog/spdlog.h>
+
 #include "server/thread_pool.hpp"
+#include "server/user_start.hpp"
 
 namespace stampede::server {
 
 namespace {
+
+/// A user whose coroutine threw (out of memory, say) ends as if it had finished, so the run
+/// does not wait for it forever; a request it had in flight is counted as abandoned. Named
+/// once per run on stderr.
+void end_crashed_user(const UserTask& task, const std::exception_ptr& error) {
+  static std::atomic_flag logged;
+  if (!logged.test_and_set()) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+      spdlog::error("a user stopped early: {}", e.what());
+    } catch (...) {
+      spdlog::error("a user stopped early");
+    }
+  }
+  --task.shard->users_running;
+  task.on_finish();
+}
 
 namespace net = boost::asio;
 using Clock = std::chrono::steady_clock;
@@ -132,18 +153,25 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
   const auto on_finish = [&] {
     if (users_left.fetch_sub(1) == 1) net::post(main, [&] { users_done.cancel(); });
   };
-  for (std::uint64_t user = 0; user < plan_.users; ++user) {
-    auto& shard = shards[user % threads];
-    ++shard.users_running;
+  for (unsigned i = 0; i < threads; ++i) {
+    const auto users = plan_.users / threads + (i < plan_.users % threads ? 1 : 0);
     UserTask task;
-    task.shard = &shard;
+    task.shard = &shards[i];
     task.flow = &flow_;
     task.verifier = verifier_.get();
-    task.thread = &contexts[user % threads];
+    task.thread = &contexts[i];
     task.make_client = &make_client_;
     task.rounds = plan_.rounds_per_user;
     task.on_finish = on_finish;
-    net::co_spawn(pool.context(user % threads), run_user(std::move(task)), net::detached);
+    // A user counts as running once started: one the stop came before sent nothing.
+    auto start_one = [task, executor = pool.context(i).get_executor()] {
+      ++task.shard->users_running;
+      ++task.shard->users_started;
+      net::co_spawn(executor, run_user(task), [task](const std::exception_ptr& error) {
+        if (error) end_crashed_user(task, error);
+      });
+    };
+    net::co_spawn(pool.context(i), start_users(users, std::move(start_one)), net::detached);
   }
 
   const auto start = Clock::now();
@@ -166,8 +194,14 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
   main.poll();
 
   std::vector<Tick> remainders;
-  for (auto& shard : shards) remainders.push_back(shard.take());
-  return collector.finish(std::move(remainders), elapsed, *reason);
+  std::uint64_t users_started = 0;
+  for (auto& shard : shards) {
+    remainders.push_back(shard.take());
+    users_started += shard.users_started;
+  }
+  auto summary = collector.finish(std::move(remainders), elapsed, *reason);
+  summary.users_started = users_started;
+  return summary;
 }
 
 }  // namespace stampede::server

@@ -14,7 +14,9 @@ struct Shard {
   statistics::Metrics metrics;             ///< since the last tick
   std::vector<statistics::Metrics> steps;  ///< per step of a flow, since the last tick
   std::uint64_t users_running = 0;
-  std::uint64_t in_flight = 0;  ///< requests sent and not yet recorded
+  std::uint64_t users_started = 0;  ///< since the run began; each starts a request at once
+  /// Requests started (connecting, sending or waiting for the reply) and not yet recorded.
+  std::uint64_t in_flight = 0;
 
   /// Counts one exchange of flow step `step` (a run of one request has no per-step metrics).
   void record(std::size_t step, const model::Result& result) {

@@ -2,12 +2,13 @@
 #pragma once
 
 #include <boost/asio/as_tuple.hpp>
-#include <boost/asio/connect.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/ssl/host_name_verification.hpp>
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <optional>
 #include <type_traits>
+#include <vector>
 
 #include "server/client/classify.hpp"
 #include "server/client/client.hpp"
@@ -42,6 +43,31 @@ TcpStream& tcp_socket(Stream& stream) {
   }
 }
 
+/// Connects `socket` to the first of `endpoints` that answers; the error of the last attempt
+/// otherwise. Asio's range async_connect is not used: when it cannot open a socket (EMFILE,
+/// ENFILE, ENOBUFS) it reports operation_aborted, as if the socket had been closed under it, and
+/// the real reason is lost. A socket closed under us (the watchdog) ends the loop, as there.
+inline net::awaitable<boost::system::error_code> connect_socket(
+    TcpStream& socket, const std::vector<net::ip::tcp::endpoint>& endpoints) {
+  constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
+  boost::system::error_code error = net::error::host_not_found;
+  for (const auto& endpoint : endpoints) {
+    boost::system::error_code ignored;
+    socket.close(ignored);
+    socket.open(endpoint.protocol(), error);
+    if (error) {
+      // Failed without waiting: yield once, as Asio does, or a user whose every connect fails
+      // so would loop without letting its thread run anything else (timers, other users, stop).
+      co_await net::post(socket.get_executor(), as_tuple);
+      continue;
+    }
+    const auto [connect_error] = co_await socket.async_connect(endpoint, as_tuple);
+    error = connect_error;
+    if (!error || !socket.is_open()) break;
+  }
+  co_return error;
+}
+
 /// Makes `stream` and connects it to the first of `setup.endpoints` that answers, then, over
 /// TLS, shakes hands checking the host name (SNI for names only, never an address literal:
 /// RFC 6066). Nullopt on success.
@@ -56,10 +82,7 @@ net::awaitable<std::optional<OpenFailure>> open_stream(std::optional<Stream>& st
     stream.emplace(executor);
   }
   auto& socket = tcp_socket(*stream);
-  // Iterators, not the vector: the range overload copies the vector for every connection.
-  const auto& endpoints = setup.endpoints;
-  const auto [error, endpoint] =
-      co_await net::async_connect(socket, endpoints.begin(), endpoints.end(), as_tuple);
+  const auto error = co_await connect_socket(socket, setup.endpoints);
   if (error) co_return OpenFailure{Phase::connect, error};
   boost::system::error_code ignored;
   socket.set_option(net::ip::tcp::no_delay(true), ignored);

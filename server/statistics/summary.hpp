@@ -48,7 +48,11 @@ struct Summary {
   std::vector<Metrics> steps;
   std::chrono::nanoseconds elapsed{0};
   std::uint64_t users_running = 0;
-  std::uint64_t abandoned = 0;  ///< requests in flight when the run was stopped, not counted
+  /// Requests started and not finished when the run was stopped, counted nowhere else:
+  /// succeeded + failed + abandoned = the requests started.
+  std::uint64_t abandoned = 0;
+  /// Users that had begun when the run ended; a user the stop came before sent nothing.
+  std::uint64_t users_started = 0;
   StopReason stop_reason = StopReason::completed;
   std::vector<Second> per_second;
 

@@ -53,6 +53,7 @@ Summary sample() {
   s.add_second(second, 1s, 10);
   s.elapsed = 2s;
   s.abandoned = 3;
+  s.users_started = 9;
   s.stop_reason = StopReason::time_limit;
   return s;
 }
@@ -76,6 +77,7 @@ TEST(JsonReport, TopLevelCounts) {
   EXPECT_EQ(report["requests"]["succeeded"], 1000);
   EXPECT_EQ(report["requests"]["failed"], 2);
   EXPECT_EQ(report["requests"]["abandoned"], 3);
+  EXPECT_EQ(report["users_started"], 9);
   EXPECT_DOUBLE_EQ(report["duration_s"].get<double>(), 2.0);
   EXPECT_DOUBLE_EQ(report["rps"].get<double>(), 501.0);
   EXPECT_EQ(report["users"], 10);

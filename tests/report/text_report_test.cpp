@@ -46,6 +46,7 @@ Summary thousand_in_two_seconds() {
   }
   s.total.note_server("nginx/1.22.1");
   s.elapsed = 2s;
+  s.users_started = 10;
   return s;
 }
 
@@ -177,6 +178,16 @@ TEST(TextReport, StopReasonAndAbandonedRequests) {
                        "requests abandoned (not counted)\n"));
   s.stop_reason = StopReason::time_limit;
   EXPECT_TRUE(contains(text_report(s), "Stopped early:          time limit reached; 12 in-flight"));
+}
+
+TEST(TextReport, UsersTheStopCameBefore) {
+  Summary s = thousand_in_two_seconds();
+  s.stop_reason = StopReason::interrupted;
+  s.abandoned = 7;
+  s.users_started = 7;
+  EXPECT_TRUE(contains(text_report(s),
+                       "Stopped early:          interrupted; 7 in-flight requests abandoned (not "
+                       "counted); 3 of 10 users had not started\n"));
 }
 
 TEST(TextReport, KeepAliveRequests) {

@@ -76,6 +76,7 @@ TEST(Engine, EveryRequestIsCountedOnce) {
     EXPECT_EQ(summary.stop_reason, statistics::StopReason::completed);
     EXPECT_EQ(summary.abandoned, 0U);
     EXPECT_EQ(summary.users_running, 0U);
+    EXPECT_EQ(summary.users_started, 7U);
     EXPECT_EQ(per_second_completed(summary), 210U);
   }
 }
@@ -132,6 +133,21 @@ TEST(Engine, TimeLimitKeepsEveryCount) {
     EXPECT_LE(summary.abandoned, 4U);
     EXPECT_EQ(per_second_completed(summary), summary.total.completed());
   }
+}
+
+// Stopped while every user waits for its reply: each request started is abandoned, none lost.
+TEST(Engine, AStoppedRunCountsEveryRequestStarted) {
+  Target target;
+  model::Plan plan;
+  plan.users = 40;
+  plan.rounds_per_user = 1;
+  plan.threads = 2;
+  plan.run_timeout = std::chrono::milliseconds(500);
+  const auto summary = run({target.request("/delay/3000")}, plan);
+  EXPECT_EQ(summary.stop_reason, statistics::StopReason::time_limit);
+  EXPECT_EQ(summary.users_started, 40U);
+  EXPECT_EQ(summary.total.completed(), 0U);
+  EXPECT_EQ(summary.abandoned, 40U);
 }
 
 TEST(Engine, EachTickAddsOneSecondInOrder) {
