@@ -2,7 +2,6 @@
 // would split the request, leave it without a Host, or frame its body wrongly.
 #include "cmd/header_flag.hpp"
 
-#include <strings.h>
 #include <algorithm>
 
 #include "cmd/options.hpp"
@@ -12,10 +11,6 @@
 namespace stampede::cmd {
 
 namespace {
-
-bool same_name(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
-}
 
 std::string trim(std::string_view text) {
   const auto first = text.find_first_not_of(" \t");
@@ -33,12 +28,13 @@ void check_name(const HeaderFlag& header, const std::string& text) {
   }
   // Curl's `Host:` would send no Host, `Host;` an empty one: neither is a valid request to a
   // URL with a host (RFC 9112 3.2).
-  if (same_name(header.name, "Host") && header.value.empty()) {
+  if (model::same_field_name(header.name, "Host") && header.value.empty()) {
     refuse(text,
            "HTTP/1.1 requires a Host header naming the server (RFC 9112 3.2); give one, "
            "or leave -H Host out to send the URL's");
   }
-  if (same_name(header.name, "Content-Length") || same_name(header.name, "Transfer-Encoding")) {
+  if (model::same_field_name(header.name, "Content-Length") ||
+      model::same_field_name(header.name, "Transfer-Encoding")) {
     refuse(text, "stampede frames the body itself (-data sets its length)");
   }
 }
@@ -71,9 +67,9 @@ HeaderFlag parse_header_flag(const std::string& text) {
 
 void apply_header(const HeaderFlag& header, bool replace, model::Request& request) {
   auto& headers = request.headers;
-  const auto named = [&](const auto& h) { return same_name(h.first, header.name); };
+  const auto named = [&](const auto& h) { return model::same_field_name(h.first, header.name); };
   std::erase_if(request.omit_headers,
-                [&](const std::string& name) { return same_name(name, header.name); });
+                [&](const std::string& name) { return model::same_field_name(name, header.name); });
   if (header.drop) {
     std::erase_if(headers, named);
     request.omit_headers.push_back(header.name);
@@ -88,7 +84,9 @@ void apply_header(const HeaderFlag& header, bool replace, model::Request& reques
 }
 
 void add_basic_auth(const std::string& credentials, model::Request& request) {
-  const auto named = [](std::string_view name) { return same_name(name, "Authorization"); };
+  const auto named = [](std::string_view name) {
+    return model::same_field_name(name, "Authorization");
+  };
   const bool set = std::any_of(request.headers.begin(), request.headers.end(),
                                [&](const auto& h) { return named(h.first); });
   const bool dropped = std::any_of(request.omit_headers.begin(), request.omit_headers.end(), named);

@@ -1,7 +1,6 @@
 // Headers: -H parsing (values, empty values, removals, @file) and curl's own defaults after it.
 #include "curl/headers.hpp"
 
-#include <strings.h>
 #include <algorithm>
 #include <sstream>
 
@@ -11,10 +10,6 @@
 namespace stampede::curl {
 
 namespace {
-
-bool same_name(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
-}
 
 std::string trim(std::string_view text) {
   const auto first = text.find_first_not_of(" \t");
@@ -78,13 +73,15 @@ void Headers::read(const Argument& argument, std::vector<Warning>& warnings) {
 }
 
 std::vector<std::pair<std::string, std::string>>::iterator Headers::find(std::string_view name) {
-  return std::find_if(custom_.begin(), custom_.end(),
-                      [name](const auto& header) { return same_name(header.first, name); });
+  return std::find_if(custom_.begin(), custom_.end(), [name](const auto& header) {
+    return model::same_field_name(header.first, name);
+  });
 }
 
 bool Headers::is_omitted(std::string_view name) const {
-  return std::any_of(omitted_.begin(), omitted_.end(),
-                     [name](const std::string& omitted) { return same_name(omitted, name); });
+  return std::any_of(omitted_.begin(), omitted_.end(), [name](const std::string& omitted) {
+    return model::same_field_name(omitted, name);
+  });
 }
 
 void Headers::add_default(std::string_view name, std::string value) {
@@ -106,7 +103,7 @@ void Headers::replace(std::string_view name, std::string value) {
 
 std::optional<std::string> Headers::value(std::string_view name) const {
   const auto found = std::find_if(custom_.begin(), custom_.end(), [name](const auto& header) {
-    return same_name(header.first, name);
+    return model::same_field_name(header.first, name);
   });
   if (found == custom_.end()) return std::nullopt;
   return found->second;

@@ -24,4 +24,12 @@ inline std::string_view::size_type unsafe_in_field_value(std::string_view text) 
   return text.find_first_of(std::string_view("\r\n\0", 3));
 }
 
+/// Field names compare without regard to ASCII case (RFC 9110 5.1).
+inline bool same_field_name(std::string_view a, std::string_view b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
+    return lower(x) == lower(y);
+  });
+}
+
 }  // namespace stampede::model
