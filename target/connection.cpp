@@ -261,6 +261,7 @@ void ConnectionSet::join(Entry& entry) {
   if (first_ != nullptr) first_->previous = &entry;
   first_ = &entry;
   ++size_;
+  joined_.fetch_add(1, std::memory_order_relaxed);
 }
 
 void ConnectionSet::leave(Entry& entry) {

@@ -146,6 +146,12 @@ Server::~Server() = default;
 
 unsigned short Server::port() const { return impl_->port; }
 
+std::vector<std::uint64_t> Server::connections_per_thread() const {
+  std::vector<std::uint64_t> counts;
+  for (const auto& set : impl_->connections) counts.push_back(set->joined());
+  return counts;
+}
+
 void Server::run() {
   const auto& contexts = impl_->contexts;
   std::vector<Shard> shards;

@@ -22,8 +22,10 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace stampede::target {
 
@@ -46,6 +48,10 @@ class Server {
 
   /// The port actually bound (the ephemeral one when options.port was 0).
   [[nodiscard]] unsigned short port() const;
+
+  /// How many connections each thread has taken so far, in thread order (the caller of run()
+  /// is the first). Callable from any thread; for tests and diagnostics.
+  [[nodiscard]] std::vector<std::uint64_t> connections_per_thread() const;
 
   /// Serves on options.threads threads (the caller's among them) until stop(). Call once.
   /// Open connections are closed when the Server is destroyed.

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdint>
 #include <future>
 #include <memory>
 #include <stdexcept>
@@ -73,6 +74,9 @@ class RunningServer {
   }
 
   unsigned short port() const { return server_->port(); }
+  std::vector<std::uint64_t> connections_per_thread() const {
+    return server_->connections_per_thread();
+  }
 
  private:
   std::unique_ptr<Server> server_;
@@ -342,6 +346,8 @@ TEST(TargetServer, ServesOnSeveralThreads) {
   for (int round = 0; round < 2; ++round) {
     for (auto& client : clients) expect_response(client->get("/"), 200, "hello stampede\n");
   }
+  // A connection is served by the thread that took it: round-robin gives each thread two.
+  EXPECT_EQ(server.connections_per_thread(), (std::vector<std::uint64_t>{2, 2}));
 }
 
 TEST(TargetServer, StopEndsRunWithConnectionsOpen) {
