@@ -18,7 +18,8 @@
 // Made to stay out of the way of the load it receives: responses are pre-built, a request
 // allocates nothing and costs one read and one write (pipelined answers share the write), idle
 // connections are found by one sweep per thread rather than a timer each, and each thread has
-// its own io_context (one acceptor deals connections round-robin to the threads).
+// its own io_context (one acceptor deals connections round-robin to the threads, taking every
+// waiting connection at each turn).
 #pragma once
 
 #include <chrono>
@@ -64,5 +65,8 @@ class Server {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+/// "host:port" as URLs and messages write it: an IPv6 literal in brackets ("[::1]:8080").
+std::string host_port(const std::string& host, unsigned short port);
 
 }  // namespace stampede::target
