@@ -20,5 +20,13 @@ usage_error empty_host -c 1 -n 1 -u 'http://'
 usage_error ftp_scheme -c 1 -n 1 -u 'ftp://x'
 usage_error zero_users -c 0 -n 1 -u "$HTTP_URL/?run=zero_users"
 usage_error missing_body_file -c 1 -n 1 -u "$HTTP_URL/?run=missing_body_file" -data @/nonexistent
+# `stampede serve` checks its counts and words before it listens (--threads -1 was read as
+# 4,294,967,295 threads; a stray word was ignored).
+usage_error serve_negative_threads serve --port 0 --threads -1
+usage_error serve_zero_threads serve --port 0 --threads 0
+usage_error serve_too_many_threads serve --port 0 --threads 1025
+usage_error serve_port_out_of_range serve --port 65536
+usage_error serve_negative_port serve --port -1
+usage_error serve_stray_word serve --port 0 extra
 assert_eq 0 "$(count_requests "$ACCESS_LOG")" "requests nginx saw from the bad command lines"
 pass
