@@ -6,7 +6,8 @@
 //   /status/{code}   that status (200..599; anything else is 400), body "<reason phrase>\n"
 //                    (204 and 304 have no body)
 //   /delay/{ms}      200 "hello stampede\n" after ms milliseconds (capped at 60000)
-//   /bytes/{n}       200 application/octet-stream, n bytes of 'x' (capped at 100 MiB)
+//   /bytes/{n}       200 application/octet-stream, n bytes of 'x' (n at most 100 MiB; a larger
+//                    n gets 400 with a body saying so)
 //   anything else    404
 // Every response carries "Server: stampede/0.1.0" and Content-Length (except 204 and 304).
 //

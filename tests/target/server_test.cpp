@@ -165,6 +165,8 @@ TEST(TargetServer, AnswersEveryRouteOnOneConnection) {
   expect_response(client.get("/missing"), 404, "Not Found\n");
   expect_response(client.get("/bytes/1000"), 200, std::string(1000, 'x'));
   expect_response(client.get("/bytes/0"), 200, "");
+  expect_response(client.get("/bytes/104857601"), 400,
+                  "/bytes/{n}: n is at most 104857600 (100 MiB)\n");
   expect_response(client.get("/delay/0"), 200, "hello stampede\n");
   const auto no_content = client.get("/status/204");
   EXPECT_EQ(no_content.result_int(), 204U);
