@@ -31,6 +31,14 @@ constexpr auto use_tuple = net::as_tuple(net::use_awaitable);
 // GCC 12 miscompiles `if (co_await f())` (the coroutine crashes once f() completes), so every
 // awaited condition here goes through a declaration: `if (const bool ok = co_await f(); !ok)`.
 
+/// Past this many connections on a thread, reads wait for epoll to name their socket. Asio
+/// takes at most 128 ready sockets from epoll per pass over its handlers, while a read whose
+/// data is already there completes without epoll, in every pass: with more sockets ready than
+/// that, those left in epoll waited tens of passes (seconds, with 5,000 users on one thread)
+/// while the others were answered again and again. Up to here one epoll_wait returns every
+/// ready socket (with room for the listener and Asio's own), and a read costs no epoll_ctl.
+constexpr std::size_t reactor_read_threshold = 100;
+
 /// Input room: a whole head (header_limit) plus whatever follows it in the same read.
 constexpr std::size_t input_capacity = std::size_t{12} * 1024;
 /// Responses gathered into one write; a longer pipelined burst is written in several.
@@ -45,6 +53,10 @@ struct Connection {
   Connection(tcp::socket accepted, ConnectionSet* set)
       : socket(std::move(accepted)), pause(socket.get_executor()), connections(set) {
     entry.socket = &socket;
+    error_code ignored;
+    // For read_available(). Asio's first asynchronous operation would set it anyway: no extra
+    // syscall.
+    socket.non_blocking(true, ignored);
     touch();
     connections->join(entry);
   }
@@ -92,6 +104,18 @@ auto read_more(Connection& c) {
                                   use_tuple);
 }
 
+/// Waits until epoll names the socket readable (a socket whose data is already there waits its
+/// turn too, behind those named before it); then read_available().
+auto wait_readable(Connection& c) {
+  c.touch();
+  return c.socket.async_wait(tcp::socket::wait_read, use_tuple);
+}
+
+/// Reads what is there without waiting (the socket is non-blocking); would_block if nothing.
+std::size_t read_available(Connection& c, error_code& ec) {
+  return c.socket.read_some(net::buffer(c.input.data() + c.end, c.input.size() - c.end), ec);
+}
+
 /// Moves the unparsed rest to the front of the buffer. False if it fills the buffer, which only
 /// a chunk-size line can (heads stop at header_limit): such a client is given up on.
 bool make_room(Connection& c) {
@@ -110,9 +134,18 @@ net::awaitable<bool> refill(Connection* c) {
     if (ec) co_return false;
   }
   if (!make_room(*c)) co_return false;
-  const auto [ec, received] = co_await read_more(*c);
-  c->end += received;
-  co_return !ec;
+  if (c->connections->size() <= reactor_read_threshold) {
+    const auto [ec, received] = co_await read_more(*c);
+    c->end += received;
+    co_return !ec;
+  }
+  for (;;) {
+    const auto [wait_ec] = co_await wait_readable(*c);
+    if (wait_ec) co_return false;
+    error_code ec;
+    c->end += read_available(*c, ec);
+    if (ec != net::error::would_block) co_return !ec;
+  }
 }
 
 /// Half-closes, then drains the peer's leftovers so the close does not reset the connection.
@@ -261,6 +294,7 @@ void ConnectionSet::join(Entry& entry) {
   if (first_ != nullptr) first_->previous = &entry;
   first_ = &entry;
   ++size_;
+  joined_.fetch_add(1, std::memory_order_relaxed);
 }
 
 void ConnectionSet::leave(Entry& entry) {

@@ -1,8 +1,10 @@
 // One client connection of the target server (read, parse, answer, repeat) and the idle sweep.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -10,7 +12,8 @@
 namespace stampede::target {
 
 /// The open connections of one io_context, so that one sweep closes all the idle ones: a timer
-/// per connection would cost timer syscalls per connection. Only that context's thread uses it.
+/// per connection would cost timer syscalls per connection. Only that context's thread uses it,
+/// but for joined(), which any thread may read.
 class ConnectionSet {
  public:
   /// One connection as the sweep sees it; its owner keeps `deadline` current.
@@ -29,6 +32,8 @@ class ConnectionSet {
   [[nodiscard]] std::chrono::milliseconds sweep_period() const;
   /// The number of connections in the set.
   [[nodiscard]] std::size_t size() const { return size_; }
+  /// How many connections have joined since the set was made; readable from any thread.
+  [[nodiscard]] std::uint64_t joined() const { return joined_.load(std::memory_order_relaxed); }
 
   /// Adds `entry`, which must stay put until leave(entry).
   void join(Entry& entry);
@@ -40,6 +45,7 @@ class ConnectionSet {
   std::chrono::milliseconds idle_timeout_;
   Entry* first_ = nullptr;
   std::size_t size_ = 0;
+  std::atomic<std::uint64_t> joined_{0};  // once per connection, not per request
 };
 
 /// Serves HTTP/1.x on `socket` until the peer closes, a response says "Connection: close", a

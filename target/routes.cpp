@@ -88,6 +88,9 @@ class Catalog {
       const auto persistence = static_cast<Persistence>(p);
       hello_[p] = build(200, "text/plain; charset=utf-8", "hello stampede\n", persistence);
       json_[p] = build(200, "application/json", R"({"code":200,"msg":"ok"})", persistence);
+      bytes_limit_[p] = build(
+          400, "text/plain; charset=utf-8",
+          "/bytes/{n}: n is at most " + std::to_string(max_bytes) + " (100 MiB)\n", persistence);
       for (unsigned status = first_status; status <= last_status; ++status) {
         status_[status - first_status][p] = build_status(status, persistence);
       }
@@ -97,6 +100,7 @@ class Catalog {
   [[nodiscard]] const Prebuilt& get(Page page, unsigned status, Persistence persistence) const {
     const auto p = static_cast<std::size_t>(persistence);
     if (page == Page::json) return json_[p];
+    if (page == Page::bytes_limit) return bytes_limit_[p];
     if (page == Page::status) {
       return status_[std::clamp(status, first_status, last_status) - first_status][p];
     }
@@ -124,10 +128,11 @@ class Catalog {
   std::deque<std::string> storage_;  // a deque: growing it never moves the strings we view
   Variants hello_;
   Variants json_;
+  Variants bytes_limit_;
   std::array<Variants, last_status - first_status + 1> status_;
 };
 
-/// Digits only; numbers too large for 64 bits saturate (every user of them caps anyway).
+/// Digits only; numbers too large for 64 bits saturate (every user caps or refuses those).
 std::optional<std::uint64_t> parse_count(std::string_view digits) {
   std::uint64_t value = 0;
   const auto end = digits.data() + digits.size();
@@ -175,7 +180,8 @@ Route route(std::string_view target) {
   if (const auto rest = after(path, "/bytes/")) {
     const auto size = parse_count(*rest);
     if (!size) return bad_request;
-    return {.page = Page::bytes, .size = std::min(*size, max_bytes)};
+    if (*size > max_bytes) return {.page = Page::bytes_limit, .status = 400};
+    return {.page = Page::bytes, .size = *size};
   }
   return {.page = Page::status, .status = 404};
 }

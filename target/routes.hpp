@@ -10,7 +10,8 @@
 namespace stampede::target {
 
 /// The body a response carries; with the status (and size for bytes) it names the response.
-enum class Page { hello, json, status, bytes };
+/// bytes_limit: the 400 for a /bytes/{n} over max_bytes, its body saying the limit.
+enum class Page { hello, json, status, bytes, bytes_limit };
 
 /// What a request asked for, decided from its target alone (the method only matters for HEAD).
 struct Route {
@@ -27,7 +28,7 @@ enum class Persistence {
   close,              ///< "Connection: close", then the server closes
 };
 
-/// The largest /bytes/{n} body; larger requests are capped to it.
+/// The largest /bytes/{n} body; a larger n gets 400 (Page::bytes_limit), not a shorter body.
 inline constexpr std::uint64_t max_bytes = std::uint64_t{100} * 1024 * 1024;
 /// The longest /delay/{ms}; longer requests are capped to it.
 inline constexpr std::chrono::milliseconds max_delay{60'000};

@@ -6,7 +6,8 @@
 //   /status/{code}   that status (200..599; anything else is 400), body "<reason phrase>\n"
 //                    (204 and 304 have no body)
 //   /delay/{ms}      200 "hello stampede\n" after ms milliseconds (capped at 60000)
-//   /bytes/{n}       200 application/octet-stream, n bytes of 'x' (capped at 100 MiB)
+//   /bytes/{n}       200 application/octet-stream, n bytes of 'x' (n at most 100 MiB; a larger
+//                    n gets 400 with a body saying so)
 //   anything else    404
 // Every response carries "Server: stampede/0.1.0" and Content-Length (except 204 and 304).
 //
@@ -16,14 +17,18 @@
 // 431, both followed by a close. Connections idle for idle_timeout are closed.
 //
 // Made to stay out of the way of the load it receives: responses are pre-built, a request
-// allocates nothing and costs one read and one write (pipelined answers share the write), idle
+// allocates nothing and costs one read and one write (pipelined answers share the write; past
+// 100 connections a thread, one epoll_ctl more, so that each is answered in turn), idle
 // connections are found by one sweep per thread rather than a timer each, and each thread has
-// its own io_context (one acceptor deals connections round-robin to the threads).
+// its own io_context (one acceptor deals connections round-robin to the threads, taking every
+// waiting connection at each turn).
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace stampede::target {
 
@@ -47,6 +52,10 @@ class Server {
   /// The port actually bound (the ephemeral one when options.port was 0).
   [[nodiscard]] unsigned short port() const;
 
+  /// How many connections each thread has taken so far, in thread order (the caller of run()
+  /// is the first). Callable from any thread; for tests and diagnostics.
+  [[nodiscard]] std::vector<std::uint64_t> connections_per_thread() const;
+
   /// Serves on options.threads threads (the caller's among them) until stop(). Call once.
   /// Open connections are closed when the Server is destroyed.
   void run();
@@ -58,5 +67,8 @@ class Server {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+/// "host:port" as URLs and messages write it: an IPv6 literal in brackets ("[::1]:8080").
+std::string host_port(const std::string& host, unsigned short port);
 
 }  // namespace stampede::target

@@ -45,6 +45,14 @@ chmod +x "$TEST_TMP/ulimit_256.sh"
 STAMPEDE=$TEST_TMP/ulimit_256.sh usage_error users_beyond_open_files -c 300 -n 1 -k \
   -u "$HTTP_URL/?run=users_beyond_open_files"
 grep -q 'at most 256 can be open' "$ERR" || fail "users_beyond_open_files: the limit is not named"
+# `stampede serve` checks its counts and words before it listens (--threads -1 was read as
+# 4,294,967,295 threads; a stray word was ignored).
+usage_error serve_negative_threads serve --port 0 --threads -1
+usage_error serve_zero_threads serve --port 0 --threads 0
+usage_error serve_too_many_threads serve --port 0 --threads 1025
+usage_error serve_port_out_of_range serve --port 65536
+usage_error serve_negative_port serve --port -1
+usage_error serve_stray_word serve --port 0 extra
 assert_eq 0 "$(count_requests "$ACCESS_LOG")" "requests nginx saw from the bad command lines"
 
 # Go's flag forms (-c=2, --n 3, -k=true, -u=URL) are read as Go reads them.

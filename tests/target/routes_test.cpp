@@ -37,7 +37,7 @@ TEST(TargetRoutes, StatusAcceptsOnly200To599) {
   }
 }
 
-TEST(TargetRoutes, DelayAndBytesAreCapped) {
+TEST(TargetRoutes, DelayIsCappedAndBytesLimited) {
   EXPECT_EQ(route("/delay/250").delay, std::chrono::milliseconds(250));
   EXPECT_EQ(route("/delay/250").page, Page::hello);
   EXPECT_EQ(route("/delay/99999999").delay, max_delay);
@@ -45,8 +45,18 @@ TEST(TargetRoutes, DelayAndBytesAreCapped) {
   EXPECT_EQ(route("/bytes/1024").page, Page::bytes);
   EXPECT_EQ(route("/bytes/1024").size, 1024U);
   EXPECT_EQ(route("/bytes/0").size, 0U);
-  EXPECT_EQ(route("/bytes/99999999999999999999999").size, max_bytes);
+  EXPECT_EQ(route("/bytes/104857600").page, Page::bytes);
+  EXPECT_EQ(route("/bytes/104857600").size, max_bytes);
   EXPECT_EQ(route("/bytes/").status, 400U);
+  // Past the limit a client gets a 400 saying so, never a shorter body than it asked for.
+  for (const auto* target : {"/bytes/104857601", "/bytes/99999999999999999999999"}) {
+    EXPECT_EQ(route(target).page, Page::bytes_limit) << target;
+    EXPECT_EQ(route(target).status, 400U) << target;
+  }
+  const auto& refusal = prebuilt(Page::bytes_limit, 400, Persistence::keep_alive);
+  EXPECT_TRUE(refusal.full.starts_with("HTTP/1.1 400 Bad Request\r\n")) << refusal.full;
+  EXPECT_TRUE(refusal.full.ends_with("\r\n\r\n/bytes/{n}: n is at most 104857600 (100 MiB)\n"))
+      << refusal.full;
 }
 
 TEST(TargetRoutes, AbsoluteFormTargetsRouteByPath) {

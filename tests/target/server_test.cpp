@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdint>
 #include <future>
 #include <memory>
 #include <stdexcept>
@@ -73,6 +74,9 @@ class RunningServer {
   }
 
   unsigned short port() const { return server_->port(); }
+  std::vector<std::uint64_t> connections_per_thread() const {
+    return server_->connections_per_thread();
+  }
 
  private:
   std::unique_ptr<Server> server_;
@@ -161,6 +165,8 @@ TEST(TargetServer, AnswersEveryRouteOnOneConnection) {
   expect_response(client.get("/missing"), 404, "Not Found\n");
   expect_response(client.get("/bytes/1000"), 200, std::string(1000, 'x'));
   expect_response(client.get("/bytes/0"), 200, "");
+  expect_response(client.get("/bytes/104857601"), 400,
+                  "/bytes/{n}: n is at most 104857600 (100 MiB)\n");
   expect_response(client.get("/delay/0"), 200, "hello stampede\n");
   const auto no_content = client.get("/status/204");
   EXPECT_EQ(no_content.result_int(), 204U);
@@ -342,6 +348,8 @@ TEST(TargetServer, ServesOnSeveralThreads) {
   for (int round = 0; round < 2; ++round) {
     for (auto& client : clients) expect_response(client->get("/"), 200, "hello stampede\n");
   }
+  // A connection is served by the thread that took it: round-robin gives each thread two.
+  EXPECT_EQ(server.connections_per_thread(), (std::vector<std::uint64_t>{2, 2}));
 }
 
 TEST(TargetServer, StopEndsRunWithConnectionsOpen) {
