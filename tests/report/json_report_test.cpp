@@ -1,6 +1,6 @@
 // JSON report: parses, every documented field is there and matches known numbers, never null.
 #include "report/json_report.hpp"
-#include "tests/server/statistics/results.hpp"
+#include "tests/report/results.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,7 +13,6 @@
 namespace stampede::report {
 
 using statistics::Metrics;
-using statistics::result;
 using statistics::Second;
 using statistics::StopReason;
 using statistics::Summary;

@@ -1,6 +1,6 @@
 // Live rows: go-stress-testing's fixed-width table, cumulative figures, stable column widths.
 #include "report/live_row.hpp"
-#include "tests/server/statistics/results.hpp"
+#include "tests/report/results.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,6 @@
 
 namespace stampede::report {
 
-using statistics::result;
 using statistics::Summary;
 namespace {
 

@@ -1,6 +1,6 @@
 // Text report: go-stress-testing's closing block and ApacheBench's layout, with known numbers.
 #include "report/text_report.hpp"
-#include "tests/server/statistics/results.hpp"
+#include "tests/report/results.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,6 @@
 
 namespace stampede::report {
 
-using statistics::result;
 using statistics::StopReason;
 using statistics::Summary;
 namespace {
