@@ -97,12 +97,12 @@ Json steps_json(const Summary& summary) {
 }
 
 Json server_json(const Summary& summary) {
-  return {{"software", summary.total.server_software},
+  return {{"software", summary.total.server_software()},
           {"scheme", summary.info.scheme},
           {"host", summary.info.host},
           {"port", summary.info.port},
           {"path", summary.info.path},
-          {"document_length", summary.total.document_length}};
+          {"document_length", summary.total.document_length()}};
 }
 
 }  // namespace
