@@ -31,6 +31,7 @@ struct Response {
     error = ErrorKind::none;
     status = 0;
     body.clear();
+    server.clear();
     location.clear();
     content_encoding.clear();
     bytes_received = body_bytes = bytes_sent = 0;
