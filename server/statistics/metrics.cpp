@@ -2,6 +2,7 @@
 #include "server/statistics/metrics.hpp"
 
 #include <cstddef>
+#include <utility>
 
 namespace stampede::statistics {
 namespace {
@@ -65,6 +66,19 @@ void Metrics::merge(const Metrics& other) {
   bytes_sent += other.bytes_sent;
   connections_opened += other.connections_opened;
   keep_alive_responses += other.keep_alive_responses;
+}
+
+std::size_t Metrics::memory_bytes() const {
+  // A std::map node: three pointers and a colour word (libstdc++), then the key and value.
+  constexpr std::size_t map_node = 4 * sizeof(void*) + sizeof(std::pair<const int, std::uint64_t>);
+  std::size_t bytes = sizeof(*this) + status_codes.size() * map_node;
+  for (const Histogram* histogram : {&latency, &connect, &processing, &waiting}) {
+    bytes += histogram->memory_bytes() - sizeof(Histogram);
+  }
+  bytes += servers.entries().capacity() * sizeof(servers.entries().front());
+  for (const auto& [server, count] : servers.entries()) bytes += server.capacity();
+  bytes += document_lengths.entries().capacity() * sizeof(document_lengths.entries().front());
+  return bytes;
 }
 
 void Metrics::reset() {

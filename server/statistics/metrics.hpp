@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -42,6 +43,8 @@ struct Metrics {
   void reset();
 
   [[nodiscard]] std::uint64_t completed() const { return succeeded + failed; }
+  /// Bytes this holds, counts and map nodes estimated, for sizing per-thread and per-step state.
+  [[nodiscard]] std::size_t memory_bytes() const;
   /// ab's "Server Software": the most frequent Server header, so the report does not depend on
   /// which thread's response came first; "" when none arrived.
   [[nodiscard]] const std::string& server_software() const { return servers.most_frequent(); }

@@ -189,6 +189,19 @@ TEST(Metrics, MergeOrderDoesNotChooseServerOrDocumentLength) {
   EXPECT_EQ(merged(second, empty), second);
 }
 
+TEST(Metrics, MemoryIsSmallEmptyAndGrowsWithTheOctavesUsed) {
+  Metrics m;
+  EXPECT_LT(m.memory_bytes(), 1024U);  // a flow step per thread starts at this
+  for (int i = 0; i < 1000; ++i) {
+    Result r = success(1'100'000 + i * 500);  // 1.1 to 1.6 ms: one octave
+    r.waiting = nanoseconds{0};
+    r.server = "nginx";
+    m.add(r);
+  }
+  // latency and processing hold one octave (1 KB) each; connect and waiting none.
+  EXPECT_LT(m.memory_bytes(), 1024U + 2 * 1024 + 256);
+}
+
 TEST(Metrics, ResetEqualsFresh) {
   Metrics m = random_metrics(4, 500);
   const auto bytes = m.latency.memory_bytes();
