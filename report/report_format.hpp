@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "server/statistics/metrics.hpp"
 
@@ -30,6 +31,11 @@ std::string pad_left(const std::string& text, std::size_t width);
 
 /// `text` left-aligned in `width` columns; longer text is kept whole.
 std::string pad_right(const std::string& text, std::size_t width);
+
+/// `text` safe to print on a terminal: control characters (C0, DEL, C1) and bytes that are not
+/// UTF-8 become "\xHH", so what a server sends (its Server header) cannot move the cursor,
+/// recolour the screen or garble the report. Printable UTF-8 is kept as is.
+std::string printable(std::string_view text);
 
 /// Status code counts as go-stress-testing prints them, ascending: "200:9800;500:3"; "" when none.
 std::string status_codes_text(const std::map<int, std::uint64_t>& codes);

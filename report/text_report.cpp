@@ -44,7 +44,8 @@ std::string go_stress_block(const Summary& summary) {
 
 std::string server_block(const Summary& summary) {
   const RunInfo& info = summary.info;
-  std::string text = line("Server Software:", summary.total.server_software());
+  // The Server header is the server's text, not ours: escaped so it cannot drive the terminal.
+  std::string text = line("Server Software:", printable(summary.total.server_software()));
   text += line("Server Hostname:", info.host);
   text += line("Server Port:", std::to_string(info.port));
   text += '\n';

@@ -91,6 +91,18 @@ TEST(TextReport, AbServerAndTransferLines) {
   EXPECT_TRUE(contains(text, "Status codes:           200:1000\n"));
 }
 
+TEST(TextReport, ServerSoftwareCannotDriveTheTerminal) {
+  Summary s = thousand_in_two_seconds();
+  for (int i = 0; i < 2; ++i) {  // more often than nginx/1.22.1, so it is the one printed
+    s.total.note_server("evil\xff\xfe\x1b[2J\x07 \xc2\x9b caf\xc3\xa9\r");
+  }
+  const std::string text = text_report(s);
+  EXPECT_TRUE(contains(text,
+                       "\nServer Software:        "
+                       "evil\\xFF\\xFE\\x1B[2J\\x07 \\xC2\\x9B caf\xc3\xa9\\x0D\n"))
+      << text;
+}
+
 TEST(TextReport, GoStressTestingBlockWithUntruncatedPercentiles) {
   Summary s;
   s.info.users = 4;
