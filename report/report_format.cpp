@@ -111,11 +111,11 @@ std::string status_codes_text(const std::map<int, std::uint64_t>& codes) {
   return text;
 }
 
-std::string errors_text(const Metrics& metrics) {
+std::string statusless_errors_text(const Metrics& metrics) {
   std::string text;
   for (const model::ErrorKind kind : model::failure_kinds) {
     const std::uint64_t count = metrics.errors_of(kind);
-    if (count == 0) {
+    if (count == 0 || kind == model::ErrorKind::verify) {
       continue;
     }
     if (!text.empty()) {

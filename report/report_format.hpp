@@ -40,8 +40,9 @@ std::string printable(std::string_view text);
 /// Status code counts as go-stress-testing prints them, ascending: "200:9800;500:3"; "" when none.
 std::string status_codes_text(const std::map<int, std::uint64_t>& codes);
 
-/// Non-zero failure counts in report order: "timeout:3;verify:7"; "" when nothing failed.
-std::string errors_text(const Metrics& metrics);
+/// Non-zero counts of the failures that left no status, in report order: "connect:1;timeout:3";
+/// "" when none. Not `verify`: a response the verifier rejected is counted under its status.
+std::string statusless_errors_text(const Metrics& metrics);
 
 /// Responses whose status is outside 200-299 (ab's "Non-2xx responses").
 std::uint64_t non_2xx_count(const std::map<int, std::uint64_t>& codes);

@@ -43,16 +43,18 @@ TEST(ReportFormat, StatusCodesAsGoStressTestingPrintsThem) {
   EXPECT_EQ(non_2xx_count({{200, 9800}, {204, 1}, {301, 2}, {500, 3}}), 5u);
 }
 
-TEST(ReportFormat, ErrorsListsNonZeroKindsInReportOrder) {
+TEST(ReportFormat, StatuslessErrorsListsNonZeroKindsInReportOrder) {
   Metrics metrics;
-  EXPECT_EQ(errors_text(metrics), "");
+  EXPECT_EQ(statusless_errors_text(metrics), "");
   model::Result failed;
   failed.error = model::ErrorKind::verify;
   metrics.add(failed);
   failed.error = model::ErrorKind::timeout;
   metrics.add(failed);
   metrics.add(failed);
-  EXPECT_EQ(errors_text(metrics), "timeout:2;verify:1");
+  failed.error = model::ErrorKind::connect;
+  metrics.add(failed);
+  EXPECT_EQ(statusless_errors_text(metrics), "connect:1;timeout:2");  // verify has a status
 }
 
 TEST(ReportFormat, PrintableEscapesControlsAndBrokenUtf8) {
