@@ -4,6 +4,8 @@
 #include <boost/program_options.hpp>
 #include <map>
 
+#include "report/formats.hpp"
+
 namespace stampede::cmd {
 
 namespace po = boost::program_options;
@@ -97,8 +99,9 @@ void check_ranges(const Options& o) {
   if (o.verify != "statusCode" && o.verify != "json") {
     throw UsageError("unknown verifier '" + o.verify + "' (use -v statusCode or -v json)");
   }
-  if (o.output != "text" && o.output != "json") {
-    throw UsageError("unknown output '" + o.output + "' (use --output text or --output json)");
+  if (report::find_format(o.output) == nullptr) {
+    throw UsageError("unknown output '" + o.output + "' (use " +
+                     report::format_choices("--output ") + ")");
   }
 }
 
