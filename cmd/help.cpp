@@ -1,12 +1,35 @@
 // The --help text, grouped as a user looks for things: what to hit, how hard, what counts.
 #include <algorithm>
+#include <string>
 
 #include "cmd/options.hpp"
+#include "report/formats.hpp"
 #include "verify/verifier.hpp"
 
 namespace stampede::cmd {
-
 namespace {
+
+// Where the help's descriptions start, and where a format's own description starts under it.
+constexpr std::size_t description_column = 27;
+constexpr std::size_t format_column = description_column + 2;
+constexpr std::size_t format_description_column = format_column + 6;
+
+/// `text` padded with blanks to `column` (one blank at least).
+std::string padded(std::string text, std::size_t column) {
+  text.resize(std::max(text.size() + 1, column), ' ');
+  return text;
+}
+
+/// The --output lines, from the table of formats: the flag, then one line per format.
+std::string output_help() {
+  std::string text = padded("  --output " + report::format_names("|"), description_column);
+  text += "the final report (default " + std::string(report::formats().front().name) + "):\n";
+  for (const report::Format& format : report::formats()) {
+    const std::string name = std::string(format_column, ' ') + std::string(format.name);
+    text += padded(name, format_description_column) + std::string(format.description) + "\n";
+  }
+  return text;
+}
 
 /// One line per -v choice, from verify's table, with the -code values it takes.
 std::string verifier_lines() {
@@ -69,8 +92,8 @@ What counts as success:
          R"(  -code N                  expected code (default 200)
 
 Output:
-  --output text|json       final report as text (default) or one JSON document on stdout
-  -d, --debug              log the first few requests and responses in full (stderr)
+)" + output_help() +
+         R"(  -d, --debug              log the first few requests and responses in full (stderr)
   -h, --help               this text
   --version                print the version
 

@@ -7,6 +7,7 @@
 #include "cmd/go_flags.hpp"
 #include "cmd/limits.hpp"
 #include "model/http_syntax.hpp"
+#include "report/formats.hpp"
 #include "verify/verifier.hpp"
 
 namespace stampede::cmd {
@@ -102,8 +103,9 @@ void check_ranges(const Options& o) {
                      ")");
   }
   if (o.code < kind->min_code || o.code > kind->max_code) throw UsageError(code_rule(*kind));
-  if (o.output != "text" && o.output != "json") {
-    throw UsageError("unknown output '" + o.output + "' (use --output text or --output json)");
+  if (report::find_format(o.output) == nullptr) {
+    throw UsageError("unknown output '" + o.output + "' (use " +
+                     report::format_choices("--output ") + ")");
   }
 }
 

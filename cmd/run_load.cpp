@@ -10,9 +10,8 @@
 #include "cmd/commands.hpp"
 #include "cmd/run_config.hpp"
 #include "model/version.hpp"
-#include "report/json_report.hpp"
+#include "report/formats.hpp"
 #include "report/live_row.hpp"
-#include "report/text_report.hpp"
 #include "server/engine.hpp"
 
 namespace stampede::cmd {
@@ -50,9 +49,9 @@ int run_load(std::span<const char* const> args) {
     return 0;
   }
   check_fits(config.plan.users, servers_of(config.steps), this_machine());
-  const bool json = options.output == "json";
-  // With --output json, stdout carries only the document; the live rows go to stderr.
-  FILE* rows = json ? stderr : stdout;
+  const report::Format& format = *report::find_format(options.output);  // parse_options checked it
+  // A format a program reads (JSON) has stdout to itself; its live rows go to stderr.
+  FILE* rows = format.rows_on_stdout ? stdout : stderr;
   server::Engine engine(std::move(config.steps), config.plan, std::move(config.verifier));
   std::fputs(report::live_header().c_str(), rows);
   std::fflush(rows);
@@ -60,7 +59,7 @@ int run_load(std::span<const char* const> args) {
     std::fputs(report::live_row(now).c_str(), rows);
     std::fflush(rows);
   });
-  const auto report = json ? report::json_report(summary) : report::text_report(summary);
+  const auto report = format.render(summary);
   std::fputs(report.c_str(), stdout);
   return 0;
 }

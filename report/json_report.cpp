@@ -97,12 +97,12 @@ Json steps_json(const Summary& summary) {
 }
 
 Json server_json(const Summary& summary) {
-  return {{"software", summary.total.server_software},
+  return {{"software", summary.total.server_software()},
           {"scheme", summary.info.scheme},
           {"host", summary.info.host},
           {"port", summary.info.port},
           {"path", summary.info.path},
-          {"document_length", summary.total.document_length}};
+          {"document_length", summary.total.document_length()}};
 }
 
 }  // namespace
@@ -140,7 +140,9 @@ std::string json_report(const Summary& summary) {
   for (const Second& second : summary.per_second) {
     json["per_second"].push_back(second_json(second));
   }
-  return json.dump(2) + '\n';
+  // What a server sent (its Server header) need not be UTF-8, which JSON requires: bytes that are
+  // not become U+FFFD instead of an exception that would lose the finished run's report.
+  return json.dump(2, ' ', false, Json::error_handler_t::replace) + '\n';
 }
 
 }  // namespace stampede::report

@@ -30,10 +30,11 @@ std::string repeat(const char* piece, std::size_t times) {
   return text;
 }
 
-// The codes column: what came back, then why requests failed, so failures explain themselves.
+// The codes column: what came back, then why requests that got no status failed, so failures
+// explain themselves and each request is listed once.
 std::string codes_column(const Metrics& total) {
   std::string codes = status_codes_text(total.status_codes);
-  const std::string errors = errors_text(total);
+  const std::string errors = statusless_errors_text(total);
   if (!codes.empty() && !errors.empty()) {
     codes += ';';
   }

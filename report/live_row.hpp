@@ -14,7 +14,8 @@ std::string live_header();
 
 /// One row for the run so far, ending in '\n': elapsed, users running, cumulative successes and
 /// failures, QPS (completed / wall-clock elapsed), cumulative max / min / avg latency in ms, and
-/// status codes ("200:9800;500:3") followed by non-zero failure kinds ("timeout:4").
+/// status codes ("200:9800;500:3") followed by the non-zero failure kinds that have no status
+/// ("timeout:4"; not `verify`, whose responses are counted under their status).
 std::string live_row(const Summary& summary);
 
 }  // namespace stampede::report

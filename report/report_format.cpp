@@ -1,6 +1,7 @@
 // Formatting helpers the reporters share, so every report spells numbers and codes the same way.
 #include "report/report_format.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -40,6 +41,65 @@ std::string pad_right(const std::string& text, std::size_t width) {
   return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
 }
 
+namespace {
+
+bool continuation(std::string_view text, std::size_t at) {
+  return at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80;
+}
+
+// Length of the well-formed UTF-8 sequence (RFC 3629: no overlong forms, no surrogates, nothing
+// past U+10FFFF) at the start of `text`; 0 when there is none.
+std::size_t utf8_length(std::string_view text) {
+  const auto lead = static_cast<unsigned char>(text[0]);
+  if (lead < 0x80) return 1;
+  const std::size_t length = lead >= 0xC2 && lead <= 0xDF   ? 2
+                             : lead >= 0xE0 && lead <= 0xEF ? 3
+                             : lead >= 0xF0 && lead <= 0xF4 ? 4
+                                                            : 0;
+  if (length == 0 || text.size() < length) return 0;
+  for (std::size_t i = 1; i < length; ++i) {
+    if (!continuation(text, i)) return 0;
+  }
+  const auto second = static_cast<unsigned char>(text[1]);
+  const bool overlong_or_out_of_range = (lead == 0xE0 && second < 0xA0) ||
+                                        (lead == 0xF0 && second < 0x90) ||
+                                        (lead == 0xF4 && second > 0x8F);
+  const bool surrogate = lead == 0xED && second > 0x9F;
+  return overlong_or_out_of_range || surrogate ? 0 : length;
+}
+
+// C0 controls and DEL as one byte, C1 controls (U+0080..U+009F) as their two-byte UTF-8 form.
+bool is_control(std::string_view sequence) {
+  const auto lead = static_cast<unsigned char>(sequence[0]);
+  if (sequence.size() == 1) return lead < 0x20 || lead == 0x7F;
+  return sequence.size() == 2 && lead == 0xC2 && static_cast<unsigned char>(sequence[1]) < 0xA0;
+}
+
+}  // namespace
+
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t length = utf8_length(text.substr(at));
+    if (length > 0 && !is_control(text.substr(at, length))) {
+      out.append(text.substr(at, length));
+      at += length;
+      continue;
+    }
+    // Each byte of a control or of a broken sequence on its own: the next may start a good one.
+    const std::size_t bytes = std::max<std::size_t>(length, 1);
+    for (std::size_t i = 0; i < bytes; ++i) {
+      char escaped[5];
+      std::snprintf(escaped, sizeof escaped, "\\x%02X", static_cast<unsigned char>(text[at + i]));
+      out += escaped;
+    }
+    at += bytes;
+  }
+  return out;
+}
+
 std::string status_codes_text(const std::map<int, std::uint64_t>& codes) {
   std::string text;
   for (const auto& [code, count] : codes) {
@@ -51,11 +111,11 @@ std::string status_codes_text(const std::map<int, std::uint64_t>& codes) {
   return text;
 }
 
-std::string errors_text(const Metrics& metrics) {
+std::string statusless_errors_text(const Metrics& metrics) {
   std::string text;
   for (const model::ErrorKind kind : model::failure_kinds) {
     const std::uint64_t count = metrics.errors_of(kind);
-    if (count == 0) {
+    if (count == 0 || kind == model::ErrorKind::verify) {
       continue;
     }
     if (!text.empty()) {

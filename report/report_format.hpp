@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "server/statistics/metrics.hpp"
 
@@ -31,11 +32,17 @@ std::string pad_left(const std::string& text, std::size_t width);
 /// `text` left-aligned in `width` columns; longer text is kept whole.
 std::string pad_right(const std::string& text, std::size_t width);
 
+/// `text` safe to print on a terminal: control characters (C0, DEL, C1) and bytes that are not
+/// UTF-8 become "\xHH", so what a server sends (its Server header) cannot move the cursor,
+/// recolour the screen or garble the report. Printable UTF-8 is kept as is.
+std::string printable(std::string_view text);
+
 /// Status code counts as go-stress-testing prints them, ascending: "200:9800;500:3"; "" when none.
 std::string status_codes_text(const std::map<int, std::uint64_t>& codes);
 
-/// Non-zero failure counts in report order: "timeout:3;verify:7"; "" when nothing failed.
-std::string errors_text(const Metrics& metrics);
+/// Non-zero counts of the failures that left no status, in report order: "connect:1;timeout:3";
+/// "" when none. Not `verify`: a response the verifier rejected is counted under its status.
+std::string statusless_errors_text(const Metrics& metrics);
 
 /// Responses whose status is outside 200-299 (ab's "Non-2xx responses").
 std::uint64_t non_2xx_count(const std::map<int, std::uint64_t>& codes);

@@ -44,12 +44,13 @@ std::string go_stress_block(const Summary& summary) {
 
 std::string server_block(const Summary& summary) {
   const RunInfo& info = summary.info;
-  std::string text = line("Server Software:", summary.total.server_software);
+  // The Server header is the server's text, not ours: escaped so it cannot drive the terminal.
+  std::string text = line("Server Software:", printable(summary.total.server_software()));
   text += line("Server Hostname:", info.host);
   text += line("Server Port:", std::to_string(info.port));
   text += '\n';
   text += line("Document Path:", info.path);
-  text += line("Document Length:", std::to_string(summary.total.document_length) + " bytes");
+  text += line("Document Length:", std::to_string(summary.total.document_length()) + " bytes");
   return text + '\n';
 }
 

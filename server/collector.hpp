@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <vector>
 
 #include "server/statistics/summary.hpp"
@@ -24,6 +25,10 @@ struct Tick {
   std::uint64_t users_running = 0;
   std::uint64_t in_flight = 0;
   std::chrono::nanoseconds elapsed{0};  ///< since the run's start, when the tick was asked for
+  std::size_t source = 0;               ///< the thread that sent it, 0 to sources - 1
+  /// The second it closes: 1 for the first tick of the run. A thread whose tick was refused
+  /// sends its metrics with its next one, so its tick for N + 1 also covers second N.
+  std::uint64_t second = 0;
 };
 
 /// Threads send Ticks here; only the collector receives.
@@ -43,8 +48,9 @@ class Collector {
   /// The channel the threads send on (room for two ticks a thread).
   TickChannel& channel() { return channel_; }
 
-  /// The actor's loop: merges every Tick; once each source's Tick for a second has arrived,
-  /// closes that second and calls the tick handler. Ends when the channel is closed.
+  /// The actor's loop: merges every Tick. Closes second N, and calls the tick handler, once every
+  /// source has sent its tick for N or a later one, so rows come oldest first, one per second,
+  /// however late a thread's ticks arrive. Ends when the channel is closed.
   /// Never cancel it: in Asio 1.81 a cancelled receive leaves a buffered channel refusing
   /// every later try_send, which would drop a thread's metrics. Close the channel instead.
   boost::asio::awaitable<void> run();
@@ -52,22 +58,32 @@ class Collector {
   /// Ends run() once every Tick already sent has been received.
   void close() { channel_.close(); }
 
-  /// After the threads have stopped and run() has ended: merges each thread's remainder,
-  /// closes the last (partial) second and returns the final Summary.
+  /// After the threads have stopped and run() has ended: merges each thread's remainder and
+  /// every second not closed yet into one last (partial) row, which ends at `elapsed`, and
+  /// returns the final Summary.
   Summary finish(std::vector<Tick> remainders, std::chrono::nanoseconds elapsed, StopReason reason);
 
  private:
-  void absorb(Tick tick);
-  void close_second(std::chrono::nanoseconds elapsed);
+  /// The ticks received so far for a second that is not closed yet.
+  struct Pending {
+    Metrics interval;
+    std::vector<Metrics> steps;
+    std::chrono::nanoseconds elapsed{0};
+  };
+
+  void absorb(Tick tick, Pending& into);
+  /// Closes every second that each source has reported, oldest first, calling the handler.
+  void close_reported_seconds();
+  void close_second(const Pending& pending, std::chrono::nanoseconds elapsed);
 
   TickChannel channel_;
-  std::size_t sources_;
   TickHandler on_tick_;
   Summary summary_;
-  Metrics interval_;           ///< this second's metrics so far
-  std::uint64_t running_ = 0;  ///< users running, summed over this second's ticks
-  std::size_t received_ = 0;   ///< ticks received for this second
-  std::chrono::nanoseconds second_start_{0};
+  std::map<std::uint64_t, Pending> pending_;  ///< by second number, all after closed_
+  std::vector<std::uint64_t> reported_;       ///< per source: the latest second it sent
+  std::vector<std::uint64_t> running_;        ///< per source: users running at its latest tick
+  std::uint64_t closed_ = 0;                  ///< the last second closed
+  std::chrono::nanoseconds second_start_{0};  ///< where the next row starts
 };
 
 }  // namespace stampede::server

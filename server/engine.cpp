@@ -65,9 +65,12 @@ net::awaitable<StopReason> tick_every_second(Supervision s) {
     if (auto [error] = co_await timer.async_wait(as_tuple); error) break;
     const auto elapsed = Clock::now() - s.start;
     for (std::size_t i = 0; i < s.shards->size(); ++i) {
-      net::post(s.pool->context(i), [shard = &(*s.shards)[i], collector = s.collector, elapsed] {
+      net::post(s.pool->context(i), [shard = &(*s.shards)[i], collector = s.collector, elapsed,
+                                     source = i, second] {
         auto tick = shard->take();
         tick.elapsed = elapsed;
+        tick.source = source;
+        tick.second = static_cast<std::uint64_t>(second);
         // The channel holds two ticks a thread; if a slow tick handler (a blocked terminal)
         // lets it fill, the metrics go back to the shard for the next tick. Asio's try_send
         // leaves its argument untouched when it refuses.

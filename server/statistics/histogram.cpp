@@ -18,13 +18,17 @@ constexpr std::uint64_t sub_bucket_mask = (half_count << 1) - 1;        // 255
 constexpr unsigned value_bits = std::bit_width(Histogram::max_value);   // 44
 constexpr unsigned bucket_count = value_bits - sub_bucket_bits + 1;     // 37
 constexpr std::size_t counts_length = (bucket_count + 1) * half_count;  // 4864
-
-static_assert(counts_length * sizeof(std::uint64_t) < std::size_t{64} * 1024,
-              "a histogram stays small");
+// Counts come in octaves of half_count: bucket 0's lower half, then each bucket's upper half.
+constexpr std::size_t octave_of(std::size_t index) { return index >> half_bits; }
+constexpr std::size_t slot_of(std::size_t index) { return index & (half_count - 1); }
 
 }  // namespace
 
-Histogram::Histogram() : counts_(counts_length, 0) {}
+Histogram::Histogram() {
+  static_assert(octave_count * half_count == counts_length, "the octaves cover every count");
+  static_assert(octave_count < absent, "a position fits in a byte");
+  position_of_.fill(absent);
+}
 
 std::size_t Histogram::index_of(std::uint64_t value) {
   // Bucket = how far the highest set bit is above bucket 0's range; OR-ing the mask puts every
@@ -50,7 +54,12 @@ std::uint64_t Histogram::highest_equivalent(std::size_t index) {
 
 void Histogram::record(std::uint64_t value_ns) {
   const std::uint64_t value = std::min(value_ns, max_value);
-  ++counts_[index_of(value)];
+  const std::size_t index = index_of(value);
+  std::size_t position = position_of_[octave_of(index)];
+  if (position == absent) [[unlikely]] {
+    position = add_octave(octave_of(index));
+  }
+  ++counts_[(position << half_bits) + slot_of(index)];
   ++count_;
   min_ = std::min(min_, value);
   max_ = std::max(max_, value);
@@ -58,9 +67,28 @@ void Histogram::record(std::uint64_t value_ns) {
   sum_squares_ += static_cast<unsigned __int128>(value) * value;
 }
 
+std::size_t Histogram::add_octave(std::size_t octave) {
+  const std::size_t position = counts_.size() / half_count;
+  // Exactly one octave more: growing by doubling would hold up to twice the memory used.
+  counts_.reserve(counts_.size() + half_count);
+  counts_.resize(counts_.size() + half_count, 0);
+  position_of_[octave] = static_cast<std::uint8_t>(position);
+  return position;
+}
+
+const std::uint64_t* Histogram::octave_counts(std::size_t octave) const {
+  const std::size_t position = position_of_[octave];
+  return position == absent ? nullptr : counts_.data() + (position << half_bits);
+}
+
 void Histogram::merge(const Histogram& other) {
-  for (std::size_t i = 0; i < counts_length; ++i) {
-    counts_[i] += other.counts_[i];
+  for (std::size_t octave = 0; octave < octave_count; ++octave) {
+    const std::uint64_t* from = other.octave_counts(octave);
+    if (from == nullptr) continue;
+    std::size_t position = position_of_[octave];
+    if (position == absent) position = add_octave(octave);
+    std::uint64_t* to = counts_.data() + (position << half_bits);
+    for (std::size_t slot = 0; slot < half_count; ++slot) to[slot] += from[slot];
   }
   count_ += other.count_;
   min_ = std::min(min_, other.min_);
@@ -123,10 +151,13 @@ std::uint64_t Histogram::percentile(double q) const {
       std::abs(exact - nearest) <= 1e-9 * std::max(1.0, exact) ? nearest : std::ceil(exact);
   const auto rank = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(rank_real));
   std::uint64_t seen = 0;
-  for (std::size_t i = 0; i < counts_length; ++i) {
-    seen += counts_[i];
-    if (seen >= rank) {
-      return std::clamp(highest_equivalent(i), min_, max_);
+  for (std::size_t octave = 0; octave < octave_count; ++octave) {
+    const std::uint64_t* counts = octave_counts(octave);
+    for (std::size_t slot = 0; counts != nullptr && slot < half_count; ++slot) {
+      seen += counts[slot];
+      if (seen >= rank) {
+        return std::clamp(highest_equivalent((octave << half_bits) + slot), min_, max_);
+      }
     }
   }
   return max_;  // unreachable: the counts add up to count_
@@ -134,6 +165,21 @@ std::uint64_t Histogram::percentile(double q) const {
 
 std::size_t Histogram::memory_bytes() const {
   return sizeof(*this) + counts_.capacity() * sizeof(std::uint64_t);
+}
+
+bool operator==(const Histogram& a, const Histogram& b) {
+  if (a.count_ != b.count_ || a.min_ != b.min_ || a.max_ != b.max_ || a.sum_ != b.sum_ ||
+      a.sum_squares_ != b.sum_squares_) {
+    return false;
+  }
+  for (std::size_t octave = 0; octave < Histogram::octave_count; ++octave) {
+    const std::uint64_t* left = a.octave_counts(octave);
+    const std::uint64_t* right = b.octave_counts(octave);
+    for (std::size_t slot = 0; slot < half_count; ++slot) {
+      if ((left == nullptr ? 0 : left[slot]) != (right == nullptr ? 0 : right[slot])) return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace stampede::statistics

@@ -1,9 +1,13 @@
-// Latency histogram with HdrHistogram's log-linear layout: O(1) record, fixed memory, mergeable.
+// Latency histogram with HdrHistogram's log-linear layout: O(1) record, mergeable, memory only for
+// the octaves that were recorded.
 //
-// Why our own: Debian ships no C/C++ HdrHistogram (only Go and Java ports), and we need just
-// record / merge / percentile / exact min, max, mean and stdev, which fit in one small file.
+// Why our own: Debian ships no C/C++ HdrHistogram (only Go and Java ports); we need just
+// record / merge / percentile / exact min, max, mean and stdev, which fit in one small file; and
+// a run keeps several histograms per thread and per flow step, so counts are allocated one octave
+// at a time on first use (HdrHistogram_c allocates all of them up front: 38 KB at our range).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -13,18 +17,21 @@ namespace stampede::statistics {
 /// Counts of values (nanoseconds) in buckets whose width is under 1% of their value.
 /// Values from 0 to about 2^44 ns (~4.9 hours); larger values are clamped to the top bucket.
 /// Min, max, sum and sum of squares are exact, so mean and stdev carry no bucketing error.
+/// An empty histogram holds no counts; each octave (128 counts, 1 KB) is allocated when a value
+/// first falls in it, so latencies that all lie in one [2^k, 2^(k+1)) ns range cost 1 KB.
 class Histogram {
  public:
   /// The largest value kept (2^44 - 1 ns); larger values are recorded as this.
   static constexpr std::uint64_t max_value = (std::uint64_t{1} << 44) - 1;
 
+  /// An empty histogram; it allocates nothing.
   Histogram();
 
   /// Add one value in nanoseconds.
   void record(std::uint64_t value_ns);
   /// Add every count of `other` (associative and commutative).
   void merge(const Histogram& other);
-  /// Forget everything, keeping the memory.
+  /// Forget everything, keeping the memory (the octaves stay allocated, at zero).
   void reset();
 
   [[nodiscard]] std::uint64_t count() const { return count_; }
@@ -39,14 +46,24 @@ class Histogram {
   /// Bytes this histogram holds, its counts included (for sizing per-thread state).
   [[nodiscard]] std::size_t memory_bytes() const;
 
-  /// Same counts, extremes and sums (tests check that merge is associative with it).
-  friend bool operator==(const Histogram&, const Histogram&) = default;
+  /// Same counts, extremes and sums (tests check that merge is associative with it); an octave
+  /// allocated but at zero equals one never allocated.
+  friend bool operator==(const Histogram& a, const Histogram& b);
 
  private:
+  /// Octaves of 128 counts: bucket 0's two halves, then one per bucket after it.
+  static constexpr std::size_t octave_count = 38;
+  static constexpr std::uint8_t absent = 0xFF;
+
   [[nodiscard]] static std::size_t index_of(std::uint64_t value);
   [[nodiscard]] static std::uint64_t highest_equivalent(std::size_t index);
+  /// Allocates octave `octave` (at zero) and returns its position in counts_.
+  std::size_t add_octave(std::size_t octave);
+  /// Octave `octave`'s 128 counts, or nullptr when it was never allocated.
+  [[nodiscard]] const std::uint64_t* octave_counts(std::size_t octave) const;
 
-  std::vector<std::uint64_t> counts_;
+  std::vector<std::uint64_t> counts_;  // the allocated octaves, in the order first used
+  std::array<std::uint8_t, octave_count> position_of_;  // octave -> its place in counts_, or absent
   std::uint64_t count_ = 0;
   std::uint64_t min_ = UINT64_MAX;
   std::uint64_t max_ = 0;

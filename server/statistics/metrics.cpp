@@ -2,6 +2,7 @@
 #include "server/statistics/metrics.hpp"
 
 #include <cstddef>
+#include <utility>
 
 namespace stampede::statistics {
 namespace {
@@ -14,9 +15,7 @@ std::uint64_t ns(std::chrono::nanoseconds duration) {
 
 void Metrics::add(const model::Result& result) {
   if (result.ok()) {
-    if (succeeded == 0) {  // the first success fixes ab's "Document Length"
-      document_length = result.body_bytes;
-    }
+    document_lengths.add(result.body_bytes);
     ++succeeded;
   } else {
     ++failed;
@@ -28,6 +27,7 @@ void Metrics::add(const model::Result& result) {
     if (result.status != 0) ++status_codes[result.status];
     latency.record(ns(result.latency));
     processing.record(ns(result.latency - result.connect));
+    note_server(result.server);
   }
   if (result.new_connection) {
     connect.record(ns(result.connect));
@@ -40,21 +40,15 @@ void Metrics::add(const model::Result& result) {
   bytes_sent += result.bytes_sent;
   connections_opened += result.new_connection ? 1 : 0;
   keep_alive_responses += result.keep_alive ? 1 : 0;
-  note_server(result.server);
 }
 
 void Metrics::note_server(std::string_view server) {
-  if (server_software.empty()) {
-    server_software = server;
-  }
+  if (!server.empty()) servers.add(server);
 }
 
 void Metrics::merge(const Metrics& other) {
-  // "First" fields keep the left operand's value when it has one, which is associative.
-  if (succeeded == 0) {
-    document_length = other.document_length;
-  }
-  note_server(other.server_software);
+  servers.merge(other.servers);
+  document_lengths.merge(other.document_lengths);
   succeeded += other.succeeded;
   failed += other.failed;
   for (std::size_t i = 0; i < errors.size(); ++i) {
@@ -74,6 +68,19 @@ void Metrics::merge(const Metrics& other) {
   keep_alive_responses += other.keep_alive_responses;
 }
 
+std::size_t Metrics::memory_bytes() const {
+  // A std::map node: three pointers and a colour word (libstdc++), then the key and value.
+  constexpr std::size_t map_node = 4 * sizeof(void*) + sizeof(std::pair<const int, std::uint64_t>);
+  std::size_t bytes = sizeof(*this) + status_codes.size() * map_node;
+  for (const Histogram* histogram : {&latency, &connect, &processing, &waiting}) {
+    bytes += histogram->memory_bytes() - sizeof(Histogram);
+  }
+  bytes += servers.entries().capacity() * sizeof(servers.entries().front());
+  for (const auto& [server, count] : servers.entries()) bytes += server.capacity();
+  bytes += document_lengths.entries().capacity() * sizeof(document_lengths.entries().front());
+  return bytes;
+}
+
 void Metrics::reset() {
   succeeded = failed = 0;
   errors.fill(0);
@@ -84,8 +91,8 @@ void Metrics::reset() {
   waiting.reset();
   bytes_received = body_bytes = bytes_sent = 0;
   connections_opened = keep_alive_responses = 0;
-  server_software.clear();
-  document_length = 0;
+  servers.clear();
+  document_lengths.clear();
 }
 
 }  // namespace stampede::statistics

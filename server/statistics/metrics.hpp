@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -10,6 +11,7 @@
 #include "model/error_kind.hpp"
 #include "model/result.hpp"
 #include "server/statistics/histogram.hpp"
+#include "server/statistics/value_counts.hpp"
 
 namespace stampede::statistics {
 
@@ -28,13 +30,12 @@ struct Metrics {
   std::uint64_t bytes_sent = 0;
   std::uint64_t connections_opened = 0;
   std::uint64_t keep_alive_responses = 0;
-  std::string server_software;        ///< Server header of the first response seen
-  std::uint64_t document_length = 0;  ///< body length of the first success; valid if succeeded
+  ValueCounts<std::string> servers;             ///< Server headers of whole responses, by value
+  ValueCounts<std::uint64_t> document_lengths;  ///< body lengths of successes, by length
 
   /// Count one request.
   void add(const model::Result& result);
-  /// Keep `server` as server_software unless one is known already (Result carries no headers,
-  /// so the worker passes the Server header here; an empty string changes nothing).
+  /// Count one response's Server header (an empty one is not counted).
   void note_server(std::string_view server);
   /// Add `other` into this.
   void merge(const Metrics& other);
@@ -42,6 +43,13 @@ struct Metrics {
   void reset();
 
   [[nodiscard]] std::uint64_t completed() const { return succeeded + failed; }
+  /// Bytes this holds, counts and map nodes estimated, for sizing per-thread and per-step state.
+  [[nodiscard]] std::size_t memory_bytes() const;
+  /// ab's "Server Software": the most frequent Server header, so the report does not depend on
+  /// which thread's response came first; "" when none arrived.
+  [[nodiscard]] const std::string& server_software() const { return servers.most_frequent(); }
+  /// ab's "Document Length": the most frequent body length of a success; 0 when none.
+  [[nodiscard]] std::uint64_t document_length() const { return document_lengths.most_frequent(); }
   [[nodiscard]] std::uint64_t errors_of(model::ErrorKind kind) const {
     return errors[static_cast<std::size_t>(kind)];
   }

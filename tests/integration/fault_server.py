@@ -25,6 +25,8 @@ Paths (the query string is ignored for dispatch but logged, so runs can be told 
               section 15.2: a client must parse 1xx responses it did not ask for)
   /okthenreset  answers the first request of each connection (keep-alive); resets every later one
               after reading it
+  /badserver  a valid keep-alive 200 whose Server header is not UTF-8 and holds a terminal
+              escape: "Server: evil\\xff\\xfe\\x1b[2J"
 anything else: 404 with Content-Length, keep-alive.
 """
 
@@ -173,6 +175,13 @@ class Connection:
     def path_interim(self, close):
         hints = response("103 Early Hints", [("Link", "</style.css>; rel=preload; as=style")])
         self.sock.sendall(hints + ok(close))
+        return not close
+
+    def path_badserver(self, close):
+        headers = b"Content-Length: 3\r\nServer: evil\xff\xfe\x1b[2J\r\n"
+        if close:
+            headers += b"Connection: close\r\n"
+        self.sock.sendall(b"HTTP/1.1 200 OK\r\n" + headers + b"\r\n" + OK_BODY)
         return not close
 
     def path_okthenreset(self, close):

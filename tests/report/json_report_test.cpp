@@ -1,6 +1,6 @@
 // JSON report: parses, every documented field is there and matches known numbers, never null.
 #include "report/json_report.hpp"
-#include "tests/server/statistics/results.hpp"
+#include "tests/report/results.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,7 +13,6 @@
 namespace stampede::report {
 
 using statistics::Metrics;
-using statistics::result;
 using statistics::Second;
 using statistics::StopReason;
 using statistics::Summary;
@@ -132,6 +131,17 @@ TEST(JsonReport, CodesErrorsBytesAndServer) {
   EXPECT_EQ(report["server"]["port"], 8443);
   EXPECT_EQ(report["server"]["path"], "/api?q=1");
   EXPECT_EQ(report["server"]["document_length"], 100);
+}
+
+TEST(JsonReport, ServerBytesThatAreNotUtf8DoNotLoseTheReport) {
+  Summary s = sample();
+  s.total.note_server("evil\xff\xfe\x1b[2J");  // not UTF-8, and a terminal escape
+  s.total.note_server("evil\xff\xfe\x1b[2J");  // the most frequent now
+  std::string text;
+  ASSERT_NO_THROW(text = json_report(s));
+  const json report = json::parse(text);  // throws on invalid UTF-8 too
+  EXPECT_EQ(report["server"]["software"], "evil\uFFFD\uFFFD\x1b[2J");  // U+FFFD, each byte
+  EXPECT_NE(text.find(R"(\u001b[2J")"), std::string::npos) << "the escape is written escaped";
 }
 
 TEST(JsonReport, PerSecondRows) {

@@ -1,6 +1,6 @@
 // Live rows: go-stress-testing's fixed-width table, cumulative figures, stable column widths.
 #include "report/live_row.hpp"
-#include "tests/server/statistics/results.hpp"
+#include "tests/report/results.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,6 @@
 
 namespace stampede::report {
 
-using statistics::result;
 using statistics::Summary;
 namespace {
 
@@ -72,7 +71,8 @@ TEST(LiveRow, ShowsCumulativeFigures) {
   EXPECT_EQ(parts[5], "    3.00");
   EXPECT_EQ(parts[6], "    1.00");
   EXPECT_EQ(parts[7], "    2.00");  // (500*1 + 500*3 + 3*2) / 1003 ms
-  EXPECT_EQ(parts[8], " 200:1000;500:3;timeout:4;verify:3\n");
+  // The 3 rejected 500s are listed once, under their status, not again as verify:3.
+  EXPECT_EQ(parts[8], " 200:1000;500:3;timeout:4\n");
 }
 
 TEST(LiveRow, StatusCodesOnlyWhenNothingFailed) {
@@ -86,6 +86,16 @@ TEST(LiveRow, StatusCodesOnlyWhenNothingFailed) {
   s.elapsed = 1s;
   const std::string row = live_row(s);
   EXPECT_NE(row.find("\u2502 200:9800;500:3\n"), std::string::npos) << row;
+}
+
+TEST(LiveRow, RejectedResponsesAreCountedOnceUnderTheirStatus) {
+  Summary s;
+  for (int i = 0; i < 5; ++i) {
+    s.total.add(result(1ms, model::ErrorKind::verify, 404));
+  }
+  s.elapsed = 1s;
+  const std::string row = live_row(s);
+  EXPECT_EQ(cells(row).back(), " 404:5\n");  // not "404:5;verify:5"
 }
 
 TEST(LiveRow, ColumnsKeepTheirWidthForLargeCounts) {

@@ -6,6 +6,8 @@
 #include <chrono>
 #include <limits>
 #include <map>
+#include <string>
+#include <string_view>
 
 namespace stampede::report {
 
@@ -41,16 +43,32 @@ TEST(ReportFormat, StatusCodesAsGoStressTestingPrintsThem) {
   EXPECT_EQ(non_2xx_count({{200, 9800}, {204, 1}, {301, 2}, {500, 3}}), 5u);
 }
 
-TEST(ReportFormat, ErrorsListsNonZeroKindsInReportOrder) {
+TEST(ReportFormat, StatuslessErrorsListsNonZeroKindsInReportOrder) {
   Metrics metrics;
-  EXPECT_EQ(errors_text(metrics), "");
+  EXPECT_EQ(statusless_errors_text(metrics), "");
   model::Result failed;
   failed.error = model::ErrorKind::verify;
   metrics.add(failed);
   failed.error = model::ErrorKind::timeout;
   metrics.add(failed);
   metrics.add(failed);
-  EXPECT_EQ(errors_text(metrics), "timeout:2;verify:1");
+  failed.error = model::ErrorKind::connect;
+  metrics.add(failed);
+  EXPECT_EQ(statusless_errors_text(metrics), "connect:1;timeout:2");  // verify has a status
+}
+
+TEST(ReportFormat, PrintableEscapesControlsAndBrokenUtf8) {
+  EXPECT_EQ(printable("nginx/1.22.1"), "nginx/1.22.1");
+  EXPECT_EQ(printable("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\x82"),
+            "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\x82");  // é € 🐂
+  EXPECT_EQ(printable("a\x1b[31mb\x7f\tc"), "a\\x1B[31mb\\x7F\\x09c");
+  EXPECT_EQ(printable("\xc2\x9b"), "\\xC2\\x9B");  // C1 CSI, even well-formed
+  EXPECT_EQ(printable("\xff\xfe"), "\\xFF\\xFE");
+  EXPECT_EQ(printable("\xc0\xaf"), "\\xC0\\xAF");                      // overlong '/'
+  EXPECT_EQ(printable("\xed\xa0\x80"), "\\xED\\xA0\\x80");             // a surrogate
+  EXPECT_EQ(printable("\xe2\x82"), "\\xE2\\x82");                      // cut short
+  EXPECT_EQ(printable(std::string("\xe2\x82") + 'A'), "\\xE2\\x82A");  // A starts afresh
+  EXPECT_EQ(printable(std::string_view("a\0b", 3)), "a\\x00b");
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // Text report: go-stress-testing's closing block and ApacheBench's layout, with known numbers.
 #include "report/text_report.hpp"
-#include "tests/server/statistics/results.hpp"
+#include "tests/report/results.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,6 @@
 
 namespace stampede::report {
 
-using statistics::result;
 using statistics::StopReason;
 using statistics::Summary;
 namespace {
@@ -91,6 +90,18 @@ TEST(TextReport, AbServerAndTransferLines) {
   EXPECT_TRUE(contains(text, "Total sent:             512000 bytes\n"));
   EXPECT_TRUE(contains(text, "HTML transferred:       615000 bytes\n"));
   EXPECT_TRUE(contains(text, "Status codes:           200:1000\n"));
+}
+
+TEST(TextReport, ServerSoftwareCannotDriveTheTerminal) {
+  Summary s = thousand_in_two_seconds();
+  for (int i = 0; i < 2; ++i) {  // more often than nginx/1.22.1, so it is the one printed
+    s.total.note_server("evil\xff\xfe\x1b[2J\x07 \xc2\x9b caf\xc3\xa9\r");
+  }
+  const std::string text = text_report(s);
+  EXPECT_TRUE(contains(text,
+                       "\nServer Software:        "
+                       "evil\\xFF\\xFE\\x1B[2J\\x07 \\xC2\\x9B caf\xc3\xa9\\x0D\n"))
+      << text;
 }
 
 TEST(TextReport, GoStressTestingBlockWithUntruncatedPercentiles) {

@@ -72,7 +72,7 @@ TEST(Engine, EveryRequestIsCountedOnce) {
     EXPECT_EQ(summary.total.failed, 0U);
     EXPECT_EQ(summary.total.status_codes.at(200), 210U);
     EXPECT_EQ(summary.total.connections_opened, keep_alive ? 7U : 210U);
-    EXPECT_EQ(summary.total.server_software, "stampede/0.1.0");
+    EXPECT_EQ(summary.total.server_software(), "stampede/0.1.0");
     EXPECT_EQ(summary.stop_reason, statistics::StopReason::completed);
     EXPECT_EQ(summary.abandoned, 0U);
     EXPECT_EQ(summary.users_running, 0U);
@@ -191,7 +191,7 @@ TEST(Engine, AFlowCountsEachStepAndSharesAConnectionPerServer) {
   EXPECT_EQ(summary.steps[1].failed, 12U);
   EXPECT_EQ(summary.steps[1].status_codes.at(503), 12U);
   EXPECT_EQ(summary.steps[2].succeeded, 12U);
-  EXPECT_EQ(summary.steps[2].document_length, std::string(R"({"code":200,"msg":"ok"})").size());
+  EXPECT_EQ(summary.steps[2].document_length(), std::string(R"({"code":200,"msg":"ok"})").size());
   EXPECT_EQ(summary.total.connections_opened, 6U);  // one per user and server
   const std::vector<std::string> names{"GET " + first.url("/"), "GET " + first.url("/status/503"),
                                        "GET " + second.url("/json")};

@@ -159,21 +159,43 @@ TEST(Histogram, MergeWithEmptyChangesNothing) {
 
 TEST(Histogram, ResetForgetsButKeepsMemory) {
   Histogram h;
-  const auto bytes = h.memory_bytes();
   h.record(77);
   h.record(1'000'000);
+  const auto bytes = h.memory_bytes();
   h.reset();
-  EXPECT_EQ(h, Histogram{});
+  EXPECT_EQ(h, Histogram{});  // octaves at zero equal octaves never allocated
+  EXPECT_EQ(Histogram{}, h);
   EXPECT_EQ(h.memory_bytes(), bytes);
   h.record(9);
   EXPECT_EQ(h.min(), 9U);
   EXPECT_EQ(h.max(), 9U);
+  EXPECT_EQ(h.memory_bytes(), bytes);  // 9 falls in an octave already there
 }
 
-TEST(Histogram, MemoryIsModest) {
+TEST(Histogram, MemoryGrowsOnlyWithTheOctavesUsed) {
   Histogram h;
-  EXPECT_LT(h.memory_bytes(), 40U * 1024);
-  EXPECT_GT(h.memory_bytes(), 4864U * 8 - 1);  // the counts are allocated up front
+  EXPECT_LT(h.memory_bytes(), 256U);  // no counts until a value arrives
+  for (std::uint64_t v = 1'100'000; v < 1'900'000; v += 1000) {
+    h.record(v);  // 1.1 to 1.9 ms: one octave, [2^20, 2^21) ns
+  }
+  EXPECT_LT(h.memory_bytes(), 256U + 128 * 8);
+  Histogram copy = h;
+  copy.merge(h);
+  EXPECT_LT(copy.memory_bytes(), 256U + 128 * 8);
+  EXPECT_EQ(copy.count(), 2 * h.count());
+}
+
+TEST(Histogram, EqualityIgnoresWhereOctavesLive) {
+  Histogram a, b;
+  a.record(100);        // octave 0 first
+  a.record(5'000'000);  // then a high one
+  b.record(5'000'000);
+  b.record(100);
+  EXPECT_EQ(a, b);
+  b.record(100);
+  EXPECT_NE(a, b);
+  a.record(101);  // same count, min, max; sums differ
+  EXPECT_NE(a, b);
 }
 
 }  // namespace

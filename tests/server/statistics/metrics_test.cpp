@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cstdint>
 #include <random>
+#include <string>
+#include <string_view>
 
 namespace stampede::statistics {
 namespace {
@@ -48,7 +50,7 @@ TEST(Metrics, AddCountsASuccess) {
   EXPECT_EQ(m.bytes_sent, 80U);
   EXPECT_EQ(m.connections_opened, 1U);
   EXPECT_EQ(m.keep_alive_responses, 1U);
-  EXPECT_EQ(m.document_length, 612U);
+  EXPECT_EQ(m.document_length(), 612U);
 }
 
 TEST(Metrics, AddCountsFailuresByKind) {
@@ -56,6 +58,7 @@ TEST(Metrics, AddCountsFailuresByKind) {
   Result timeout;
   timeout.error = ErrorKind::timeout;
   timeout.latency = nanoseconds{30'000'000'000};
+  timeout.server = "nginx";  // from a status line before the timeout: not a whole response
   m.add(timeout);
   Result rejected = success(1'000, 5);
   rejected.error = ErrorKind::verify;
@@ -77,43 +80,46 @@ TEST(Metrics, AddCountsFailuresByKind) {
   EXPECT_EQ(m.latency.max(), 1'000U);
   EXPECT_EQ(m.connect.count(), 0U);
   EXPECT_EQ(m.waiting.count(), 1U);
-  EXPECT_EQ(m.document_length, 0U);  // no success yet
+  EXPECT_EQ(m.document_length(), 0U);  // no success yet
+  EXPECT_EQ(m.server_software(), "");
 }
 
-TEST(Metrics, DocumentLengthIsTheFirstSuccessAndServerTheFirstSeen) {
+TEST(Metrics, DocumentLengthAndServerAreTheMostFrequent) {
   Metrics m;
   Result failed = success(10, 999);
   failed.error = ErrorKind::verify;
-  m.add(failed);
-  m.add(success(10, 0));  // an empty first body is still "set"
+  m.add(failed);  // a rejected body is not a document
+  m.add(success(10, 0));
   m.add(success(10, 512));
-  EXPECT_EQ(m.document_length, 0U);
-  m.note_server("");
-  EXPECT_EQ(m.server_software, "");
+  m.add(success(10, 512));
+  EXPECT_EQ(m.document_length(), 512U);
+  m.note_server("");  // no header: not counted
+  EXPECT_EQ(m.server_software(), "");
   m.note_server("nginx/1.22.1");
   m.note_server("Apache");
-  EXPECT_EQ(m.server_software, "nginx/1.22.1");
+  EXPECT_EQ(m.server_software(), "Apache");  // a tie goes to the smaller value
+  m.note_server("nginx/1.22.1");
+  EXPECT_EQ(m.server_software(), "nginx/1.22.1");
 }
 
-// A stretch of a run with a bit of everything; server and document length as a real target
-// gives (the same for every stretch, so merge order cannot show in them).
+// A stretch of a run with a bit of everything. Server and body length differ between seeds, as
+// behind a load balancer, so a merge that let the order choose them would show it.
 Metrics random_metrics(unsigned seed, std::size_t n) {
   std::mt19937 rng(seed);
   std::uniform_int_distribution<int> kind(0, static_cast<int>(model::error_kind_count) - 1);
   std::lognormal_distribution<double> latency(std::log(2e6), 0.8);
   std::uniform_int_distribution<int> coin(0, 3);
+  const std::string server = "backend-" + std::to_string(seed);
   Metrics m;
   for (std::size_t i = 0; i < n; ++i) {
-    Result r = success(static_cast<std::int64_t>(latency(rng)), 4096);
+    Result r = success(static_cast<std::int64_t>(latency(rng)), 4096 + seed * (i % 2));
     r.error = static_cast<ErrorKind>(coin(rng) == 0 ? kind(rng) : 0);
     r.status = r.error == ErrorKind::none ? 200 : (r.error == ErrorKind::verify ? 503 : 0);
+    r.server = r.status != 0 ? std::string_view(server) : std::string_view();
     r.new_connection = coin(rng) == 0;
     r.connect = r.new_connection ? nanoseconds{100'000 + coin(rng) * 1000} : nanoseconds{0};
     r.keep_alive = !r.new_connection;
     m.add(r);
-  }
-  if (seed % 2 == 0) {
-    m.note_server("nginx/1.22.1");
   }
   return m;
 }
@@ -143,8 +149,8 @@ TEST(Metrics, MergeIsAssociativeAndCommutative) {
   expect_same_percentiles(left.latency, right.latency);
   expect_same_percentiles(left.connect, merged(merged(c, b), a).connect);
   EXPECT_EQ(left.completed(), 8700U);
-  EXPECT_EQ(left.server_software, "nginx/1.22.1");
-  EXPECT_EQ(left.document_length, 4096U);
+  EXPECT_EQ(left.server_software(), "backend-2");  // b has the most responses
+  EXPECT_EQ(left.document_length(), 4096U);        // half of every stretch's successes
 }
 
 TEST(Metrics, MergeEqualsAddingEverythingInOne) {
@@ -166,17 +172,34 @@ TEST(Metrics, MergeEqualsAddingEverythingInOne) {
   EXPECT_EQ(sum.status_codes.at(200), 900U);
 }
 
-TEST(Metrics, MergeKeepsFirstFieldsOfTheLeftWhenSet) {
+TEST(Metrics, MergeOrderDoesNotChooseServerOrDocumentLength) {
   Metrics empty, first, second;
-  first.add(success(10, 11));
-  first.note_server("first");
+  first.add(success(10, 22));
+  first.note_server("second");
+  second.add(success(10, 11));
+  second.note_server("first");
+  EXPECT_EQ(merged(first, second), merged(second, first));
+  EXPECT_EQ(merged(first, second).document_length(), 11U);  // a tie: the smaller
+  EXPECT_EQ(merged(first, second).server_software(), "first");
   second.add(success(10, 22));
   second.note_server("second");
-  EXPECT_EQ(merged(first, second).document_length, 11U);
-  EXPECT_EQ(merged(first, second).server_software, "first");
-  EXPECT_EQ(merged(empty, second).document_length, 22U);
-  EXPECT_EQ(merged(empty, second).server_software, "second");
+  EXPECT_EQ(merged(second, first).document_length(), 22U);  // seen twice
+  EXPECT_EQ(merged(second, first).server_software(), "second");
+  EXPECT_EQ(merged(empty, second), second);
   EXPECT_EQ(merged(second, empty), second);
+}
+
+TEST(Metrics, MemoryIsSmallEmptyAndGrowsWithTheOctavesUsed) {
+  Metrics m;
+  EXPECT_LT(m.memory_bytes(), 1024U);  // a flow step per thread starts at this
+  for (int i = 0; i < 1000; ++i) {
+    Result r = success(1'100'000 + i * 500);  // 1.1 to 1.6 ms: one octave
+    r.waiting = nanoseconds{0};
+    r.server = "nginx";
+    m.add(r);
+  }
+  // latency and processing hold one octave (1 KB) each; connect and waiting none.
+  EXPECT_LT(m.memory_bytes(), 1024U + 2 * 1024 + 256);
 }
 
 TEST(Metrics, ResetEqualsFresh) {

@@ -5,7 +5,7 @@
 
 #include "model/result.hpp"
 
-namespace stampede::statistics {
+namespace stampede::report {
 
 /// A Result with this latency, error kind and status; everything else zero.
 inline model::Result result(std::chrono::nanoseconds latency, model::ErrorKind error, int status) {
@@ -16,4 +16,4 @@ inline model::Result result(std::chrono::nanoseconds latency, model::ErrorKind e
   return r;
 }
 
-}  // namespace stampede::statistics
+}  // namespace stampede::report

@@ -1,0 +1,60 @@
+// ValueCounts: the most frequent value, ties to the smaller, bounded, the same in any merge order.
+#include "server/statistics/value_counts.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace stampede::statistics {
+namespace {
+
+ValueCounts<std::uint64_t> counts_of(std::uint64_t from, std::uint64_t to) {
+  ValueCounts<std::uint64_t> counts;
+  for (std::uint64_t v = from; v <= to; ++v) counts.add(v, v);
+  return counts;
+}
+
+ValueCounts<std::uint64_t> merged(ValueCounts<std::uint64_t> left,
+                                  const ValueCounts<std::uint64_t>& right) {
+  left.merge(right);
+  return left;
+}
+
+TEST(ValueCounts, MostFrequentThenSmallest) {
+  ValueCounts<std::string> servers;
+  EXPECT_EQ(servers.most_frequent(), "");
+  servers.add(std::string_view("nginx"));
+  servers.add(std::string_view("Apache"));
+  EXPECT_EQ(servers.most_frequent(), "Apache");
+  servers.add(std::string_view("nginx"), 2);
+  EXPECT_EQ(servers.most_frequent(), "nginx");
+  servers.add(std::string_view("zero"), 0);  // a zero count adds no value
+  EXPECT_EQ(servers.entries().size(), 2U);
+}
+
+TEST(ValueCounts, KeepsTheSmallestValuesWithTheirWholeCounts) {
+  ValueCounts<std::uint64_t> counts;
+  for (std::uint64_t v = 20; v >= 1; --v) counts.add(v);
+  counts.add(std::uint64_t{3}, 5);
+  counts.add(std::uint64_t{30}, 100);  // beyond the kept values: dropped
+  ASSERT_EQ(counts.entries().size(), ValueCounts<std::uint64_t>::limit);
+  EXPECT_EQ(counts.entries().front(), (std::pair<std::uint64_t, std::uint64_t>{1, 1}));
+  EXPECT_EQ(counts.entries().back().first, ValueCounts<std::uint64_t>::limit);
+  EXPECT_EQ(counts.most_frequent(), 3U);
+}
+
+TEST(ValueCounts, MergeIsAssociativeAndCommutativeBeyondTheLimit) {
+  const auto a = counts_of(5, 12);
+  const auto b = counts_of(1, 6);
+  const auto c = counts_of(10, 30);
+  EXPECT_EQ(merged(a, b), merged(b, a));
+  EXPECT_EQ(merged(merged(a, b), c), merged(a, merged(b, c)));
+  EXPECT_EQ(merged(merged(c, a), b), merged(merged(a, b), c));
+  EXPECT_EQ(merged(a, b).most_frequent(), 6U);  // 1..8 kept; 6 counts 6 + 6
+}
+
+}  // namespace
+}  // namespace stampede::statistics
