@@ -98,9 +98,9 @@ Json steps_json(const Summary& summary) {
 
 Json server_json(const Summary& summary) {
   return {{"software", summary.total.server_software()},
-          {"scheme", summary.info.scheme},
-          {"host", summary.info.host},
-          {"port", summary.info.port},
+          {"scheme", summary.info.origin.scheme_name()},
+          {"host", summary.info.origin.host},
+          {"port", summary.info.origin.port},
           {"path", summary.info.path},
           {"document_length", summary.total.document_length()}};
 }

@@ -46,8 +46,8 @@ std::string server_block(const Summary& summary) {
   const RunInfo& info = summary.info;
   // The Server header is the server's text, not ours: escaped so it cannot drive the terminal.
   std::string text = line("Server Software:", printable(summary.total.server_software()));
-  text += line("Server Hostname:", info.host);
-  text += line("Server Port:", std::to_string(info.port));
+  text += line("Server Hostname:", info.origin.host);
+  text += line("Server Port:", std::to_string(info.origin.port));
   text += '\n';
   text += line("Document Path:", info.path);
   text += line("Document Length:", std::to_string(summary.total.document_length()) + " bytes");

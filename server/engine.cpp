@@ -111,15 +111,8 @@ net::awaitable<StopReason> supervise(Supervision s) {
 
 statistics::RunInfo run_info(const Flow& flow, const model::Plan& plan, unsigned threads) {
   const auto& first = flow.steps().front().request;
-  statistics::RunInfo info{first.origin.scheme_name(),
-                           first.origin.host,
-                           first.origin.port,
-                           first.target,
-                           plan.users,
-                           plan.rounds_per_user,
-                           threads,
-                           first.keep_alive,
-                           {}};
+  statistics::RunInfo info{first.origin, first.target,     plan.users, plan.rounds_per_user,
+                           threads,      first.keep_alive, {}};
   for (const auto& step : flow.steps()) info.steps.push_back(step.name);
   return info;
 }

@@ -7,16 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "model/origin.hpp"
 #include "server/statistics/metrics.hpp"
 
 namespace stampede::statistics {
 
 /// What was tested, for the report's header lines.
 struct RunInfo {
-  std::string scheme;  ///< "http" or "https"
-  std::string host;
-  unsigned short port = 0;
-  std::string path;  ///< ab's "Document Path" (the first step's)
+  model::Origin origin;  ///< the first step's
+  std::string path;      ///< ab's "Document Path" (the first step's)
   std::uint64_t users = 0;
   std::uint64_t requests_per_user = 0;
   unsigned threads = 0;

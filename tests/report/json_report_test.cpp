@@ -24,14 +24,7 @@ using nlohmann::json;
 // 500 requests at 1 ms and 500 at 3 ms (first on a new 0.5 ms connection), 2 timeouts, 2 s.
 Summary sample() {
   Summary s;
-  s.info = {"https",
-            "example.test",
-            8443,
-            "/api?q=1",
-            10,
-            100,
-            2,
-            true,
+  s.info = {{model::Scheme::https, "example.test", 8443}, "/api?q=1", 10, 100, 2, true,
             {"GET https://example.test:8443/api?q=1"}};
   Metrics second;
   for (int i = 0; i < 1000; ++i) {

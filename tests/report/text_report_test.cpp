@@ -31,14 +31,7 @@ model::Result timed_success() {
 // 1000 identical requests from 10 users over 2 s, against nginx on 127.0.0.1:8080.
 Summary thousand_in_two_seconds() {
   Summary s;
-  s.info = {"http",
-            "127.0.0.1",
-            8080,
-            "/index.html",
-            10,
-            100,
-            2,
-            false,
+  s.info = {{model::Scheme::http, "127.0.0.1", 8080}, "/index.html", 10, 100, 2, false,
             {"GET http://127.0.0.1:8080/index.html"}};
   for (int i = 0; i < 1000; ++i) {
     s.total.add(timed_success());
