@@ -88,6 +88,11 @@ sysctl -qw net.ipv4.ip_local_port_range="32768 60999"
 
 # 2. No file descriptor left: the limit drops below what is open while users connect anew
 # for each request. The rest fail with kind connect and the system's reason, at once.
+# Not under the sanitizers (scripts/test.sh's second run): their runtime needs descriptors of its
+# own (UBSan reads an object's type through a pipe) and, without any, reports false errors.
+if grep -qa __asan_init "$STAMPEDE"; then
+  log "files: skipped in a sanitizer build (the plain build runs it)"
+else
 start_background files -c 4 -n 20000 -t 5 -timeout 40 -u "$HTTP_URL/?run=files" --output json
 wait_for_lines 50 "?run=files "
 prlimit --pid "$PID" --nofile=8:8
@@ -117,6 +122,7 @@ g("errors.connect") > 0
 g("requests.succeeded") + g("errors.connect") == g("requests.total")
 g("requests.abandoned") <= 4 ## at most one request in flight per user
 EOF
+fi
 
 # 4. Ctrl-C at high -c as soon as the first request is answered, so while users are still
 # starting (nginx takes 1,024 connections at a time; the rest wait in connect). With -n 1 every
