@@ -67,7 +67,8 @@ class ClientBase : public Client, public Watchdog::Guarded {
   /// deadline is a timeout (the watchdog checks only a few times per timeout).
   void end_exchange(const PreparedRequest& request, model::Response& response);
 
-  /// A late-bound stop of the clock, for a client that hands the exchange to another.
+  /// Stops the clock without ending the exchange, for a client that hands it to another (the
+  /// HTTP/2 client to its HTTP/1.1 fallback).
   void stop_clock() { deadline_ = Clock::time_point::max(); }
 
   /// Opens `stream` (TCP, then TLS), within `connect_timeout` if it is set and the exchange's
