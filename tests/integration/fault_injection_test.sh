@@ -15,18 +15,8 @@ KINDS=(connect timeout read write protocol tls verify)
 # FAULT_PORT, FAULT_LOG (one line per request head it read: "<connection> <method> <target>"),
 # FAULT_PID. --to-be-killed: leave it out of bash's job table, so its SIGKILL is not announced.
 start_fault_server() {
-  local name=$1 portfile=$TEST_TMP/$1.port
-  FAULT_LOG=$TEST_TMP/$name.log
-  : >"$FAULT_LOG"
-  "$PYTHON" "$FAULT_SERVER" "$portfile" "$FAULT_LOG" 90 2>"$TEST_TMP/$name.stderr" &
-  FAULT_PID=$!
-  [[ ${2:-} == --to-be-killed ]] && disown "$FAULT_PID"
-  _PIDS+=("$FAULT_PID")
-  _watch "$FAULT_PID"
-  wait_for_file "$portfile" "$FAULT_PID" || fail "fault server '$name' did not start: $(head -c 1000 "$TEST_TMP/$name.stderr")"
-  FAULT_PORT=$(cat "$portfile")
-  wait_for_port "$FAULT_PORT" 10 "$FAULT_PID" || fail "fault server '$name' does not accept on :$FAULT_PORT"
-  log "fault server '$name' (pid $FAULT_PID) on 127.0.0.1:$FAULT_PORT"
+  start_py_server ${2:+--disown} "$1" "$PYTHON" "$FAULT_SERVER" 90
+  FAULT_PID=$SERVER_PID FAULT_PORT=$SERVER_PORT FAULT_LOG=$SERVER_LOG
 }
 
 # seen TARGET [LOG]: requests the server read for exactly TARGET ("/reset?run=x").
@@ -253,21 +243,5 @@ start_nginx "$TEST_TMP/nginx" 'location = /post { return 200 "ok\n"; }'
 
 CASES=(ok reset close partial garbage bigheader badlength stall slowbody timelimit chunked noclen
   idleclose okthenreset interim expect write killed killed_k)
-failed=()
-for c in "${CASES[@]}"; do
-  if [[ -n ${FAULT_CASES:-} ]]; then
-    for want in $FAULT_CASES; do [[ $c == "$want"* ]] && break; want=""; done
-    [[ -n $want ]] || continue
-  fi
-  # A subshell: a failing case exits only itself (fail), and the others still run.
-  if ! (case_"$c"); then
-    failed+=("$c")
-    for f in "$TEST_TMP/$c.err" "$TEST_TMP/${c}_k.err"; do
-      [[ -f $f ]] || continue
-      lines=$(grep -v -e '│' -e '─' "$f" | head -n 5) || true
-      [[ -z $lines ]] || printf -- '--- %s (stderr without live rows):\n%s\n' "$(basename "$f")" "$lines" >&2
-    done
-  fi
-done
-((${#failed[@]} == 0)) || fail "failed cases: ${failed[*]}"
+run_cases "${FAULT_CASES:-}" "${CASES[@]}"
 pass

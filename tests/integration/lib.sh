@@ -161,6 +161,54 @@ wait_for_file() {
   [[ -s $1 ]]
 }
 
+# start_py_server [--disown] NAME INTERPRETER SCRIPT [ARGS...]: starts a test server written to the
+# convention of fault_server.py and ws_server.py, `INTERPRETER SCRIPT PORT_FILE LOG_FILE ARGS...`:
+# it writes its port to PORT_FILE once it listens and logs what it reads to LOG_FILE. Waits until it
+# accepts; it is stopped on exit. Sets SERVER_PID, SERVER_PORT, SERVER_LOG ($TEST_TMP/NAME.log; its
+# stderr goes to NAME.stderr). --disown: out of bash's job table, so a SIGKILL the test sends it is
+# not announced.
+start_py_server() {
+  local disown=0
+  [[ $1 == --disown ]] && { disown=1; shift; }
+  local name=$1 interpreter=$2 script=$3 portfile=$TEST_TMP/$1.port
+  shift 3
+  SERVER_LOG=$TEST_TMP/$name.log
+  : >"$SERVER_LOG"
+  "$interpreter" "$script" "$portfile" "$SERVER_LOG" "$@" 2>"$TEST_TMP/$name.stderr" &
+  SERVER_PID=$!
+  ((disown)) && disown "$SERVER_PID"
+  _PIDS+=("$SERVER_PID")
+  _watch "$SERVER_PID"
+  wait_for_file "$portfile" "$SERVER_PID" ||
+    fail "server '$name' ($(basename "$script")) did not start: $(head -c 1000 "$TEST_TMP/$name.stderr")"
+  SERVER_PORT=$(cat "$portfile")
+  wait_for_port "$SERVER_PORT" 10 "$SERVER_PID" || fail "server '$name' does not accept on :$SERVER_PORT"
+  log "server '$name' ($(basename "$script"), pid $SERVER_PID) on 127.0.0.1:$SERVER_PORT"
+}
+
+# run_cases FILTER CASE...: runs the functions case_CASE, each in a subshell so that a failing case
+# ends only itself (fail) and the others still run; then fails listing the failed ones. FILTER (a
+# script's FAULT_CASES, WS_CASES...), when not empty, keeps only the cases whose names start with
+# one of its words. A failed case shows the stderr of its runs (those named CASE or CASE_*).
+run_cases() {
+  local filter=$1 c want f lines failed=()
+  shift
+  for c in "$@"; do
+    if [[ -n $filter ]]; then
+      for want in $filter; do [[ $c == "$want"* ]] && break; want=""; done
+      [[ -n $want ]] || continue
+    fi
+    (case_"$c") && continue
+    failed+=("$c")
+    for f in "$TEST_TMP/$c.err" "$TEST_TMP/$c"_*.err; do
+      [[ -f $f ]] || continue
+      lines=$(grep -v -e '│' -e '─' "$f" | head -n 5) || true
+      [[ -z $lines ]] || printf -- '--- %s (stderr without live rows):\n%s\n' "$(basename "$f")" "$lines" >&2
+    done
+  done
+  ((${#failed[@]} == 0)) || fail "failed cases: ${failed[*]}"
+}
+
 # start_stall_server: starts a TCP server that accepts connections and never answers (bounded to
 # 10 minutes); sets STALL_PORT.
 start_stall_server() {

@@ -7,14 +7,8 @@ FAULT_SERVER=$(dirname "$(realpath "$0")")/fault_server.py
 STAMPEDE_LIMIT=${STAMPEDE_LIMIT:-20}
 
 # fault_server.py (it stops itself after 60 s) on a free port; sets FAULT_PORT.
-portfile=$TEST_TMP/fault.port
-"$PYTHON" "$FAULT_SERVER" "$portfile" "$TEST_TMP/fault.log" 60 2>"$TEST_TMP/fault.stderr" &
-fault_pid=$!
-_PIDS+=("$fault_pid")
-_watch "$fault_pid"
-wait_for_file "$portfile" "$fault_pid" || fail "fault server did not start: $(head -c 1000 "$TEST_TMP/fault.stderr")"
-FAULT_PORT=$(cat "$portfile")
-wait_for_port "$FAULT_PORT" 10 "$fault_pid" || fail "fault server does not accept on :$FAULT_PORT"
+start_py_server fault "$PYTHON" "$FAULT_SERVER" 60
+FAULT_PORT=$SERVER_PORT
 URL="http://127.0.0.1:$FAULT_PORT/badserver"
 
 run_stampede json -c 2 -n 5 -k -u "$URL?run=json" --output json

@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# WebSocket (-u ws:// and wss://) against a real server (ws_server.py): exact counts in the report and
+# in the server's log of every message it read.
+# Every case runs (in a subshell) even when an earlier one failed; the script fails at the end
+# listing the failed cases. WS_CASES='echo close' runs only the cases whose names start so;
+# STAMPEDE_KEEP_TMP=1 keeps the server logs (ws.log, wss.log) and each run's output.
+# shellcheck disable=SC2317  # the case_* functions are called indirectly, by name
+source "$(dirname "$0")/lib.sh" "$@"
+
+WS_SERVER=$(dirname "$(realpath "$0")")/ws_server.py
+# Debian's python3-websockets is installed for the system interpreter only (not for a pyenv python3).
+WS_PYTHON=/usr/bin/python3
+"$WS_PYTHON" -c 'import websockets.legacy.server' 2>/dev/null ||
+  fail "$WS_PYTHON cannot import websockets: apt-get install python3-websockets"
+# Each run takes under 3 s; a hung one is killed after 20 s (run_stampede's bound), not 60.
+STAMPEDE_LIMIT=${STAMPEDE_LIMIT:-20}
+
+# ws_run NAME URL ARGS...: stampede ARGS -u URL --output json; URL gets ?run=NAME (or &run=NAME) so
+# that the server's log tells the runs apart. Sets TARGET, the URL's path and query as logged.
+ws_run() {
+  local name=$1 url=$2 sep='?'
+  shift 2
+  [[ $url == *\?* ]] && sep='&'
+  url=$url${sep}run=$name
+  TARGET=/${url#*://*/}
+  run_stampede "$name" "$@" -u "$url" --output json
+  ((RC < 128)) || fail "$name: stampede crashed (exit $RC = signal $((RC - 128))); stderr: $(tail -c 2000 "$ERR")"
+  expect_rc 0
+}
+
+# logged TARGET KIND [PAYLOAD]: how many lines of SERVER_LOG are TARGET's events of KIND (open, text,
+# binary, close, refuse; see ws_server.py), with exactly PAYLOAD after KIND when given.
+logged() {
+  settle_log "$SERVER_LOG"
+  T=$1 K=$2 P=${3-} HAS_P=${3+1} awk '
+    $1 == ENVIRON["T"] && $2 == ENVIRON["K"] {
+      if (!ENVIRON["HAS_P"] || substr($0, length($1) + length($2) + 3) == ENVIRON["P"]) n++
+    }
+    END { print n + 0 }' "$SERVER_LOG"
+}
+
+# expect_logged COUNT TARGET KIND [PAYLOAD]: the server logged COUNT such lines; on a mismatch,
+# shows the first lines it logged for TARGET.
+expect_logged() {
+  local want=$1 got what
+  shift
+  got=$(logged "$@")
+  [[ $got == "$want" ]] && return 0
+  what="'$2' lines for $1"
+  (($# < 3)) || what+=" with payload '$3'"
+  fail "$_LAST_RUN: the server logged $got $what, expected $want; its lines for $1:
+$(awk -v t="$1" '$1 == t' "$SERVER_LOG" | head -n 8 | cut -c 1-200)"
+}
+
+# only_errors KIND COUNT: Python expression "every error kind is 0 but KIND, which is COUNT"
+# (KIND none: all are 0). Written over whatever kinds the report has, so new kinds are covered.
+only_errors() {
+  if [[ $1 == none ]]; then
+    echo '{k: v for k, v in g("errors").items() if v} == {}'
+  else
+    echo "{k: v for k, v in g(\"errors\").items() if v} == {\"$1\": $2}"
+  fi
+}
+
+# expect_all NAME TOTAL KIND: the last run's report: TOTAL messages, all succeeded (KIND success)
+# or all failed as KIND.
+expect_all() {
+  local name=$1 total=$2 kind=$3
+  if [[ $kind == success ]]; then
+    json_check "$OUT" <<EOF
+g("requests.total") == $total and g("requests.abandoned") == 0
+g("requests.succeeded") == $total and g("requests.failed") == 0
+$(only_errors none 0)
+EOF
+  else
+    json_check "$OUT" <<EOF
+g("requests.total") == $total and g("requests.abandoned") == 0
+g("requests.failed") == $total and g("requests.succeeded") == 0
+$(only_errors "$kind" "$total") ## every message of $name fails as $kind
+EOF
+  fi
+}
+
+# ---- the cases; each runs in a subshell (see the end) ----
+
+# Each of 10 users keeps one connection for its 20 round trips; the server read every message.
+case_echo() {
+  ws_run echo "$WS_URL/echo" -c 10 -n 20 -data '{"op":"ping"}'
+  expect_all echo 200 success
+  json_assert "$OUT" 'g("connections.opened") == 10' "echo: one connection per user"
+  expect_logged 200 "$TARGET" text '{"op":"ping"}'
+  expect_logged 0 "$TARGET" binary
+  expect_logged 10 "$TARGET" open
+}
+
+# No -data: go-stress-testing's ping {"seq":"<user>_<i>","cmd":"ping","data":{}}; with -v json each
+# reply must carry that seq and response.code 200. The server read each seq once.
+case_acc() {
+  ws_run acc "$WS_URL/acc" -c 5 -n 4 -v json
+  expect_all acc 20 success
+  expect_logged 20 "$TARGET" text
+  settle_log "$SERVER_LOG"
+  "$PYTHON" - "$SERVER_LOG" "$TARGET" 5 4 <<'EOF' || fail "acc: the messages the server read are not the 20 pings"
+import collections, json, sys
+log, target, c, n = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+seqs, bad = collections.Counter(), []
+for line in open(log):
+    t, kind, payload = (line.rstrip("\n").split(" ", 2) + ["", ""])[:3]
+    if t != target or kind != "text":
+        continue
+    try:
+        m = json.loads(payload)
+        assert m["cmd"] == "ping" and m["data"] == {}
+        seqs[m["seq"]] += 1
+    except (ValueError, KeyError, AssertionError, TypeError):
+        bad.append(payload)
+want = collections.Counter("%d_%d" % (u, i) for u in range(c) for i in range(n))
+if bad or seqs != want:
+    print("  not go-stress-testing pings: %s" % bad[:3], file=sys.stderr)
+    print("  seqs missing: %s; extra or repeated: %s" % (sorted(want - seqs), sorted(seqs - want)), file=sys.stderr)
+    sys.exit(1)
+EOF
+}
+
+# -v json checks the seq and the code (-code, 200 by default); without -v any reply succeeds.
+case_verify() {
+  ws_run verify_wrongseq "$WS_URL/wrongseq" -c 2 -n 5 -v json
+  expect_all verify_wrongseq 10 verify
+  expect_logged 10 "$TARGET" text
+  ws_run verify_badcode "$WS_URL/badcode" -c 2 -n 5 -v json
+  expect_all verify_badcode 10 verify
+  expect_logged 10 "$TARGET" text
+  ws_run verify_code500 "$WS_URL/badcode" -c 2 -n 5 -v json -code 500
+  expect_all verify_code500 10 success
+  ws_run verify_none "$WS_URL/badcode" -c 2 -n 5
+  expect_all verify_none 10 success
+}
+
+# /close-after/3 echoes 3 messages, then sends a close frame (1000). Per user: messages 1-3 succeed;
+# the 4th fails as `closed`; the 5th goes on a new connection and succeeds.
+case_close() {
+  ws_run close "$WS_URL/close-after/3" -c 2 -n 5
+  json_check "$OUT" <<EOF
+g("requests.total") == 10 and g("requests.abandoned") == 0
+g("requests.succeeded") == 8 and g("requests.failed") == 2 ## per user 3 + 1 succeed, the 4th fails
+$(only_errors closed 2) ## the 4th message of each user meets the server's close
+g("connections.opened") == 4 ## per user: the first connection, then one for the 5th message
+EOF
+  ## The 4th message races the close frame: stampede may send it before it reads the close, and
+  ## it may reach the server's socket, but the server reads exactly 3 messages on a connection and
+  ## then only closes: it never reads (nor logs) the 4th. So the log holds exactly 3 + 1 messages
+  ## per user, whichever way the race goes, and 2 connections per user.
+  expect_logged 8 "$TARGET" text
+  expect_logged 4 "$TARGET" open
+}
+
+# A server that reads and never answers: -t 1 makes each message a timeout after 1 s, and the
+# next message goes on a new connection; 2 messages in a row per user take 2 s, not a hang.
+case_silent() {
+  ws_run silent "$WS_URL/silent" -t 1 -c 2 -n 2
+  expect_all silent 4 timeout
+  json_assert "$OUT" '2.0 <= g("duration_s") <= 2.5' "silent: two 1 s timeouts in a row (and two handshakes)"
+  awk -v t="$ELAPSED" 'BEGIN { exit !(t >= 2.0 && t <= 3.5) }' ||
+    fail "silent: two sequential 1 s timeouts per user should take about 2 s; the run took ${ELAPSED}s"
+  expect_logged 4 "$TARGET" text  # each message was sent (and read) before it timed out
+  expect_logged 4 "$TARGET" open  # a timed-out connection is dropped, the next message reconnects
+}
+
+# The server refuses the upgrade: every message is a `handshake` failure, the HTTP status counted.
+# Each message tries its own handshake (the server saw one per message).
+handshake_refused() {
+  local name=$1 path=$2 status=$3
+  ws_run "$name" "$WS_URL$path" -c 2 -n 3
+  expect_all "$name" 6 handshake
+  json_assert "$OUT" "g('status_codes') == {'$status': 6}" "$name: the refusals' HTTP status"
+  expect_logged 6 "$TARGET" refuse "$status"
+  expect_logged 0 "$TARGET" open
+}
+case_reject() { handshake_refused reject /reject 403; }
+case_notfound() { handshake_refused notfound /no/such/path 404; }
+
+# -data @file reads the message from a file; --binary sends it as a binary frame, byte for byte
+# (NUL, LF, CR and bytes that are not UTF-8: a text frame could not carry them).
+case_file() {
+  local text=$TEST_TMP/message.json bin=$TEST_TMP/message.bin hex
+  printf '%s' '{"from":"file"}' >"$text"  # no trailing newline: what a file holds is sent as is
+  ws_run file_text "$WS_URL/echo" -c 2 -n 3 -data "@$text"
+  expect_all file_text 6 success
+  expect_logged 6 "$TARGET" text '{"from":"file"}'
+
+  "$PYTHON" -c 'import sys; open(sys.argv[1], "wb").write(bytes(range(256)) + b"\r\nend")' "$bin"
+  hex=$("$PYTHON" -c 'import sys; print(open(sys.argv[1], "rb").read().hex())' "$bin")
+  ws_run file_binary "$WS_URL/echo" -c 2 -n 3 --binary -data "@$bin"
+  expect_all file_binary 6 success
+  expect_logged 6 "$TARGET" binary "$hex"
+  expect_logged 0 "$TARGET" text
+}
+
+# wss:// verifies the certificate: a self-signed one fails every message as `tls` (before any
+# WebSocket handshake); --insecure skips the check and all succeed.
+case_wss() {
+  ws_run wss_strict "$WSS_URL/echo" -c 2 -n 3 -data tls
+  expect_all wss_strict 6 tls
+  SERVER_LOG=$WSS_LOG expect_logged 0 "$TARGET" open
+  ws_run wss_insecure "$WSS_URL/echo" -c 2 -n 3 -data tls --insecure
+  expect_all wss_insecure 6 success
+  SERVER_LOG=$WSS_LOG expect_logged 6 "$TARGET" text tls
+}
+
+# ---- run ----
+
+mkdir "$TEST_TMP/tls"
+make_cert "$TEST_TMP/tls"
+start_py_server wss "$WS_PYTHON" "$WS_SERVER" --tls "$TEST_TMP/tls/cert.pem" "$TEST_TMP/tls/key.pem" 90
+WSS_URL=wss://127.0.0.1:$SERVER_PORT WSS_LOG=$SERVER_LOG
+start_py_server ws "$WS_PYTHON" "$WS_SERVER" 90  # last: SERVER_LOG stays ws.log, the cases' default
+WS_URL=ws://127.0.0.1:$SERVER_PORT
+
+run_cases "${WS_CASES:-}" echo acc verify close silent reject notfound file wss
+pass
