@@ -40,6 +40,7 @@ void override_step(const Options& options, bool flow, model::Request& step) {
   step.follow_redirects = step.follow_redirects || options.redirect;
   step.insecure = step.insecure || options.insecure;
   if (options.http2) step.http_version = model::HttpVersion::http2_prior_knowledge;
+  apply_websocket_flags(options, step);
 }
 
 /// curl asks an http:// server to upgrade to HTTP/2 (h2c); stampede does not, so it says so.

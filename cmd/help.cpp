@@ -46,7 +46,7 @@ std::string verifier_lines() {
 }  // namespace
 
 std::string help_text() {
-  return R"(stampede: HTTP load generator (go-stress-testing's flags, ab's report)
+  return R"(stampede: HTTP and WebSocket load generator (go-stress-testing's flags, ab's report)
 
 Usage:
   stampede -c USERS -n REQUESTS -u URL [flags]
@@ -58,10 +58,11 @@ Examples:
   stampede -c 10 -n 0 -timeout 30 -k -u http://127.0.0.1:8080/   (as many as fit in 30 s)
   stampede serve --port 8080                                      (the built-in target)
   stampede -c 10 -n 100 -k -p request.curl.txt                    (replay a "Copy as cURL" file)
+  stampede -c 1000 -n 100 -u ws://127.0.0.1:8080/echo -data '{"op":"ping"}'  (100 messages each)
 
 What to send:
-  -u, --url URL            http:// or https:// URL (a bare host means http://); or give it last;
-                           user:password@ in it is sent as Authorization: Basic
+  -u, --url URL            http://, https://, ws:// or wss:// URL (a bare host means http://);
+                           or give it last; user:password@ in it is sent as Authorization: Basic
   -p, --curl FILE          send what a "Copy as cURL" file sends (bash or cmd); several
                            commands are a flow each user sends in order, -n rounds of it;
                            -u, -H, -data and -X given here override the file's
@@ -75,6 +76,14 @@ What to send:
                            declines, as curl and Go do); http:// sends h2c directly
   -redirect                follow redirects on the same host (up to 10)
   --insecure               do not verify TLS certificates (self-signed test servers)
+
+WebSocket (ws://, wss://): each user opens one connection, then sends -n messages, each
+awaiting one reply (latency: message to reply; the upgrade counts as the connect time):
+  -data MESSAGE            the text message (@file reads it); without it, go-stress-testing's
+                           ping {"seq":"<user>_<i>","cmd":"ping","data":{}}
+  --binary                 send the message as a binary frame
+  --max-message BYTES      the largest reply taken, 1 to 2^30 (default 1048576); a larger one
+                           fails as too_big
 
 How hard:
   -c, --concurrency N      concurrent users, 1 to 65535 (default 1); each holds one

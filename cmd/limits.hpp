@@ -17,6 +17,9 @@ constexpr double min_run_timeout_s = 0.001;
 /// -t and -timeout: longer makes no sense for a load test, and the conversion of the seconds
 /// to a duration must not overflow.
 constexpr double max_seconds = 365.0 * 24 * 3600;
+/// --max-message: a WebSocket reply is held whole in a user's buffer, so more than a GiB per
+/// user is a mistake.
+constexpr std::int64_t max_message_bytes = std::int64_t{1} << 30;
 /// -cpuNumber: threads, one io_context each.
 constexpr std::int64_t max_threads = 1024;
 

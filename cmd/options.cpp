@@ -41,6 +41,8 @@ po::options_description describe(Options& o) {
   add("version", po::value(&o.version));
   add("curl,p", po::value(&o.curl_file));
   add("print-request", po::value(&o.print_request));
+  add("binary", po::value(&o.binary));
+  add("max-message", po::value(&o.max_message));
   return d;
 }
 
@@ -76,6 +78,12 @@ constexpr std::array ranges{
           }},
     Range{"cpuNumber", "-cpuNumber must be a whole number from 0 (every core) to 1024",
           [](const Options& o) { return o.threads >= 0 && o.threads <= limits::max_threads; }},
+    Range{"max-message",
+          "--max-message must be a whole number of bytes from 1 to 1073741824 (1 GiB: a reply "
+          "is held whole in memory)",
+          [](const Options& o) {
+            return o.max_message >= 1 && o.max_message <= limits::max_message_bytes;
+          }},
 };
 
 const Range* range_of(std::string_view name) {

@@ -25,21 +25,23 @@ struct Options {
   std::vector<std::string> headers;  ///< -H 'Name: value', repeatable
   std::string data;                  ///< -data, "@file" reads a file
   bool has_data = false;
-  std::string method;                 ///< -X; empty: GET, or POST with -data
-  bool keep_alive = false;            ///< -k
-  double request_timeout_s = 30;      ///< -t
-  double run_timeout_s = 0;           ///< -timeout; 0: no limit
-  std::int64_t threads = 0;           ///< -cpuNumber; 0: every core
-  std::string verify = "statusCode";  ///< -v
-  int code = 200;                     ///< -code
-  bool redirect = false;              ///< -redirect
-  bool debug = false;                 ///< -d
-  bool insecure = false;              ///< --insecure
-  bool http2 = false;                 ///< -http2: HTTP/2 (ALPN over TLS, h2c over plain TCP)
-  std::string output = "text";        ///< --output text|json
-  std::string curl_file;              ///< -p, --curl: a "Copy as cURL" file to replay
-  bool print_request = false;         ///< --print-request: print the bytes, send nothing
-  bool has_request_timeout = false;   ///< -t was given (it then wins over the file's --max-time)
+  std::string method;                  ///< -X; empty: GET, or POST with -data
+  bool keep_alive = false;             ///< -k
+  double request_timeout_s = 30;       ///< -t
+  double run_timeout_s = 0;            ///< -timeout; 0: no limit
+  std::int64_t threads = 0;            ///< -cpuNumber; 0: every core
+  std::string verify = "statusCode";   ///< -v
+  int code = 200;                      ///< -code
+  bool redirect = false;               ///< -redirect
+  bool debug = false;                  ///< -d
+  bool insecure = false;               ///< --insecure
+  bool http2 = false;                  ///< -http2: HTTP/2 (ALPN over TLS, h2c over plain TCP)
+  std::string output = "text";         ///< --output text|json
+  std::string curl_file;               ///< -p, --curl: a "Copy as cURL" file to replay
+  bool print_request = false;          ///< --print-request: print the bytes, send nothing
+  bool has_request_timeout = false;    ///< -t was given (it then wins over the file's --max-time)
+  bool binary = false;                 ///< --binary: WebSocket messages go as binary frames
+  std::int64_t max_message = 1 << 20;  ///< --max-message: the largest WebSocket message taken
 };
 
 /// Parses a load run's arguments (argv without the program name). Throws UsageError with a

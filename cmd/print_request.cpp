@@ -13,11 +13,10 @@ void print_requests(const RunConfig& config) {
     const auto& step = config.steps[i];
     const auto protocol = model::protocol_of(step);
     if (protocol == model::Protocol::http2) {
-      std::fprintf(stderr, "stampede: note: step %zu goes as HTTP/2: its header list follows%s\n",
-                   i + 1,
-                   step.origin.scheme == model::Scheme::https
-                       ? " (the HTTP/1.1 form goes if the server picks http/1.1 by ALPN)"
-                       : "");
+      std::fprintf(
+          stderr, "stampede: note: step %zu goes as HTTP/2: its header list follows%s\n", i + 1,
+          step.origin.secure() ? " (the HTTP/1.1 form goes if the server picks http/1.1 by ALPN)"
+                               : "");
     }
     const auto text = client::printable(client::prepare(step, protocol));
     std::fwrite(text.data(), 1, text.size(), stdout);

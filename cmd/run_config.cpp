@@ -62,6 +62,7 @@ model::Request request_from_flags(const Options& options) {
   request.follow_redirects = options.redirect;
   request.insecure = options.insecure;
   if (options.http2) request.http_version = model::HttpVersion::http2_prior_knowledge;
+  apply_websocket_flags(options, request);
   return request;
 }
 
@@ -77,6 +78,15 @@ std::string apply_url(std::string_view url, model::Request& request) {
 
 std::string body_of(const Options& options) {
   return options.data.starts_with("@") ? read_file(options.data.substr(1)) : options.data;
+}
+
+void apply_websocket_flags(const Options& options, model::Request& request) {
+  request.binary = options.binary;
+  request.max_message = static_cast<std::uint64_t>(options.max_message);
+  if (options.http2 && model::is_websocket(request.origin.scheme)) {
+    throw UsageError("-http2 with a " + std::string(request.origin.scheme_name()) +
+                     ":// URL (WebSocket goes by HTTP/1.1's upgrade; drop -http2)");
+  }
 }
 
 RunConfig make_run_config(const Options& options) {

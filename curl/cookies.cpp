@@ -58,8 +58,8 @@ bool matches(const Cookie& cookie, const model::Request& request) {
                        (path.size() == cookie.path.size() || cookie.path.ends_with('/') ||
                         path[cookie.path.size()] == '/');
   // curl treats loopback names as secure contexts, like browsers do.
-  const bool secure_ok = !cookie.secure || request.origin.scheme == model::Scheme::https ||
-                         host == "localhost" || host == "127.0.0.1" || host == "::1";
+  const bool secure_ok = !cookie.secure || request.origin.secure() || host == "localhost" ||
+                         host == "127.0.0.1" || host == "::1";
   const bool fresh = cookie.expires == 0 || cookie.expires > std::time(nullptr);
   return domain_ok && path_ok && secure_ok && fresh;
 }

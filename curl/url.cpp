@@ -5,6 +5,7 @@
 #include <boost/url/parse.hpp>
 #include <cctype>
 #include <charconv>
+#include <optional>
 
 namespace stampede::curl {
 
@@ -42,23 +43,37 @@ std::string remove_dot_segments(std::string_view path) {
   return out;
 }
 
+std::optional<model::Scheme> scheme_of(boost::urls::scheme id) {
+  switch (id) {
+    case boost::urls::scheme::http:
+      return model::Scheme::http;
+    case boost::urls::scheme::https:
+      return model::Scheme::https;
+    case boost::urls::scheme::ws:
+      return model::Scheme::ws;
+    case boost::urls::scheme::wss:
+      return model::Scheme::wss;
+    default:
+      return std::nullopt;
+  }
+}
+
 }  // namespace
 
 std::string apply_url(std::string_view url, model::Request& request) {
   const std::string text =
       url.find("://") == std::string_view::npos ? "http://" + std::string(url) : std::string(url);
   const auto parsed = boost::urls::parse_uri(text);
-  const auto hint = " (expected http://host[:port]/path or https://...)";
+  const auto hint = " (expected http://host[:port]/path, https://, ws:// or wss://...)";
   if (!parsed) throw UrlError("malformed URL '" + std::string(url) + "'" + hint);
   // Schemes are case-insensitive (RFC 3986); Boost.URL gives scheme_id for the known ones.
-  const auto id = parsed->scheme_id();
-  const auto scheme = parsed->scheme();
-  if (id != boost::urls::scheme::http && id != boost::urls::scheme::https) {
-    throw UrlError("unsupported scheme '" + std::string(scheme) + "' in '" + std::string(url) +
-                   "' (stampede speaks http:// and https://)");
+  const auto scheme = scheme_of(parsed->scheme_id());
+  if (!scheme) {
+    throw UrlError("unsupported scheme '" + std::string(parsed->scheme()) + "' in '" +
+                   std::string(url) + "' (stampede speaks http://, https://, ws:// and wss://)");
   }
   auto& origin = request.origin;
-  origin.scheme = id == boost::urls::scheme::https ? model::Scheme::https : model::Scheme::http;
+  origin.scheme = *scheme;
   origin.host = parsed->host_address();
   if (origin.host.empty()) throw UrlError("no host in URL '" + std::string(url) + "'" + hint);
   origin.port = model::Origin::default_port(origin.scheme);

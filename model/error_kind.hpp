@@ -10,27 +10,38 @@ namespace stampede::model {
 /// Why a request failed; `none` means the exchange completed (the verifier may still reject it).
 enum class ErrorKind : unsigned char {
   none,
-  connect,   ///< resolve/connect refused, unreachable
-  timeout,   ///< -t elapsed before the response was complete
-  read,      ///< reset or closed while reading the response
-  write,     ///< reset or closed while sending the request
-  protocol,  ///< malformed or oversized response
-  tls,       ///< handshake or certificate verification failed
-  verify,    ///< a response arrived but the verifier rejected it
+  connect,    ///< resolve/connect refused, unreachable
+  timeout,    ///< -t elapsed before the response was complete
+  read,       ///< reset or closed while reading the response
+  write,      ///< reset or closed while sending the request
+  protocol,   ///< malformed or oversized response
+  tls,        ///< handshake or certificate verification failed
+  verify,     ///< a response arrived but the verifier rejected it
+  handshake,  ///< the server refused the WebSocket upgrade (its HTTP status is counted)
+  closed,     ///< the server closed the WebSocket connection (a close frame) before the reply
+  too_big,    ///< a WebSocket message over --max-message
 };
 
 /// Number of ErrorKind values, for arrays indexed by kind.
-inline constexpr std::size_t error_kind_count = 8;
+inline constexpr std::size_t error_kind_count = 11;
 
 /// Every failure kind (not `none`), in report order.
 inline constexpr std::array<ErrorKind, error_kind_count - 1> failure_kinds{
-    ErrorKind::connect,  ErrorKind::timeout, ErrorKind::read,  ErrorKind::write,
-    ErrorKind::protocol, ErrorKind::tls,     ErrorKind::verify};
+    ErrorKind::connect,  ErrorKind::timeout, ErrorKind::read,   ErrorKind::write,
+    ErrorKind::protocol, ErrorKind::tls,     ErrorKind::verify, ErrorKind::handshake,
+    ErrorKind::closed,   ErrorKind::too_big};
+
+/// True for the outcomes that come with the server's HTTP status: a response (accepted or not)
+/// and a refused WebSocket upgrade. The other failures have no status to count.
+constexpr bool comes_with_status(ErrorKind kind) {
+  return kind == ErrorKind::none || kind == ErrorKind::verify || kind == ErrorKind::handshake;
+}
 
 /// Lower-case name used in reports and JSON ("timeout").
 constexpr std::string_view to_string(ErrorKind kind) {
   constexpr std::array<std::string_view, error_kind_count> names{
-      "none", "connect", "timeout", "read", "write", "protocol", "tls", "verify"};
+      "none", "connect", "timeout",   "read",   "write",  "protocol",
+      "tls",  "verify",  "handshake", "closed", "too_big"};
   return names[static_cast<std::size_t>(kind)];
 }
 

@@ -1,12 +1,21 @@
 // Where a request goes: scheme, host and port, and how they are spelled in URLs and headers.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <string>
 
 namespace stampede::model {
 
-/// The scheme decides the transport: plain TCP, or TLS.
-enum class Scheme : unsigned char { http, https };
+/// The scheme decides the transport (plain TCP, or TLS) and whether the connection is upgraded
+/// to WebSocket (ws, wss).
+enum class Scheme : unsigned char { http, https, ws, wss };
+
+/// True for the schemes that go over TLS: https and wss.
+constexpr bool is_secure(Scheme scheme) { return scheme == Scheme::https || scheme == Scheme::wss; }
+
+/// True for the WebSocket schemes (RFC 6455): ws and wss.
+constexpr bool is_websocket(Scheme scheme) { return scheme == Scheme::ws || scheme == Scheme::wss; }
 
 /// An origin as RFC 6454 defines it: two requests with equal origins may share a connection
 /// (when they also agree on the certificate check, which is the connection's, not the origin's).
@@ -15,14 +24,17 @@ struct Origin {
   std::string host;  ///< name or address, without brackets for IPv6
   unsigned short port = 80;
 
-  /// 443 for https, 80 for http.
+  /// 443 over TLS (https, wss), else 80.
   static constexpr unsigned short default_port(Scheme scheme) {
-    return scheme == Scheme::https ? 443 : 80;
+    return is_secure(scheme) ? 443 : 80;
   }
-  /// "http" or "https".
+  /// "http", "https", "ws" or "wss".
   [[nodiscard]] const char* scheme_name() const {
-    return scheme == Scheme::https ? "https" : "http";
+    constexpr std::array<const char*, 4> names{"http", "https", "ws", "wss"};
+    return names[static_cast<std::size_t>(scheme)];
   }
+  /// True when the connection goes over TLS.
+  [[nodiscard]] bool secure() const { return is_secure(scheme); }
   /// The host as a URL spells it: an IPv6 address in brackets.
   [[nodiscard]] std::string url_host() const {
     return host.find(':') != std::string::npos ? "[" + host + "]" : host;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,6 +34,10 @@ struct Request {
   HttpVersion http_version = HttpVersion::any;
   std::chrono::milliseconds max_time{0};         ///< whole exchange (--max-time); 0: the run's -t
   std::chrono::milliseconds connect_timeout{0};  ///< connect only (--connect-timeout); 0: none
+  /// WebSocket: the body is the message; sent as a binary frame (--binary), else as text.
+  bool binary = false;
+  /// WebSocket: the largest message accepted (--max-message); a larger one fails as too_big.
+  std::uint64_t max_message = std::uint64_t{1} << 20;
 };
 
 }  // namespace stampede::model

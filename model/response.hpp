@@ -15,6 +15,10 @@ struct Response : ExchangeRecord {
   std::string server;            ///< the Server header, for the report
   std::string location;          ///< the Location header (followed with -redirect)
   std::string content_encoding;  ///< the Content-Encoding header (decoded with --compressed)
+  /// WebSocket: the seq of go-stress-testing's ping this exchange sent, which the reply must
+  /// echo for `-v json`; empty for other messages and protocols.
+  std::string sent_seq;
+  bool websocket = false;  ///< a WebSocket message's reply: no HTTP status, the body is the message
 
   /// Forget the previous exchange but keep the buffers' capacity.
   void clear() {
@@ -23,6 +27,8 @@ struct Response : ExchangeRecord {
     server.clear();
     location.clear();
     content_encoding.clear();
+    sent_seq.clear();
+    websocket = false;
   }
 };
 

@@ -115,7 +115,7 @@ std::string statusless_errors_text(const Metrics& metrics) {
   std::string text;
   for (const model::ErrorKind kind : model::failure_kinds) {
     const std::uint64_t count = metrics.errors_of(kind);
-    if (count == 0 || kind == model::ErrorKind::verify) {
+    if (count == 0 || model::comes_with_status(kind)) {
       continue;
     }
     if (!text.empty()) {

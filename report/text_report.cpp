@@ -69,15 +69,18 @@ std::string stop_line(const Summary& summary) {
   return line("Stopped early:", text);
 }
 
-// ab prints "(Connect: 0, Receive: 0, Length: 0, Exceptions: 0)"; we print our kinds, all of
-// them, in the same place, so the line reads the same whatever failed.
+// ab prints "(Connect: 0, Receive: 0, Length: 0, Exceptions: 0)"; we print our kinds in the same
+// place, so the line reads the same whatever failed: every HTTP kind, and WebSocket's own
+// (handshake, closed, too_big) only when some occurred, as an HTTP run never has any.
 std::string failure_breakdown(const Metrics& total) {
   std::string text = "   (";
   for (const model::ErrorKind kind : model::failure_kinds) {
+    const auto count = total.errors_of(kind);
+    if (count == 0 && kind > model::ErrorKind::verify) continue;
     if (kind != model::failure_kinds.front()) {
       text += ", ";
     }
-    text += std::string(model::to_string(kind)) + ": " + std::to_string(total.errors_of(kind));
+    text += std::string(model::to_string(kind)) + ": " + std::to_string(count);
   }
   return text + ")\n";
 }

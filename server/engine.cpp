@@ -149,6 +149,7 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
   const auto on_finish = [&] {
     if (users_left.fetch_sub(1) == 1) net::post(main, [&] { users_done.cancel(); });
   };
+  std::uint64_t first_user = 0;  // thread i's users are numbered on from thread i - 1's
   for (unsigned i = 0; i < threads; ++i) {
     const auto users = plan_.users / threads + (i < plan_.users % threads ? 1 : 0);
     UserTask task;
@@ -160,14 +161,17 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
     task.rounds = plan_.rounds_per_user;
     task.on_finish = on_finish;
     // A user counts as running once started: one the stop came before sent nothing.
-    auto start_one = [task, executor = pool.context(i).get_executor()] {
+    auto start_one = [task, first_user,
+                      executor = pool.context(i).get_executor()](std::uint64_t local) mutable {
       ++task.shard->users_running;
       ++task.shard->users_started;
+      task.user = first_user + local;
       net::co_spawn(executor, run_user(task), [task](const std::exception_ptr& error) {
         if (error) end_crashed_user(task, error);
       });
     };
     net::co_spawn(pool.context(i), start_users(users, std::move(start_one)), net::detached);
+    first_user += users;
   }
 
   const auto start = Clock::now();

@@ -76,7 +76,7 @@ std::size_t Flow::destination_of(const model::Request& request, const model::Pla
   // The first step to a destination decides its protocol: one user's steps share one
   // connection. --http2 over plain TCP would ask to upgrade (curl), which stampede does not.
   const auto protocol = model::protocol_of(request);
-  if (request.origin.scheme == model::Scheme::https) {
+  if (request.origin.secure()) {
     destination->tls.emplace(
         client::make_tls_context(request.insecure, protocol == model::Protocol::http2));
   }

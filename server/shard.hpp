@@ -24,6 +24,9 @@ struct Shard {
     if (!steps.empty()) steps[step].add(result);
   }
 
+  /// Counts a connection a user opened apart from its requests (WebSocket).
+  void record_connection(const model::ExchangeRecord& opened) { metrics.add_connection(opened); }
+
   /// Hands over the metrics since the last tick and starts a new interval.
   Tick take() {
     Tick tick{std::move(metrics), std::move(steps), users_running, in_flight};

@@ -9,11 +9,12 @@ namespace stampede::server {
 
 namespace net = boost::asio;
 
-net::awaitable<void> start_users(std::uint64_t users, std::function<void()> start_one) {
+net::awaitable<void> start_users(std::uint64_t users,
+                                 std::function<void(std::uint64_t)> start_one) {
   const auto executor = co_await net::this_coro::executor;
   for (std::uint64_t user = 0; user < users; ++user) {
     if (user > 0 && user % start_batch == 0) co_await net::post(executor, net::use_awaitable);
-    start_one();
+    start_one(user);
   }
 }
 

@@ -10,12 +10,13 @@ namespace stampede::server {
 /// Users a thread starts before it polls its sockets and timers again.
 inline constexpr std::uint64_t start_batch = 16;
 
-/// Calls `start_one` `users` times on the calling coroutine's thread, `start_batch` at a time,
-/// yielding between batches. `start_one` spawns a user, whose first connect() happens there and
-/// then; connect() can take milliseconds when the ephemeral ports run low, and started all at
-/// once, 9,000 users kept a thread from reading any reply or running its watchdog and ticks
-/// for 20 s. The yield queues this coroutine behind the thread's reactor, so replies, -t and
-/// ticks are served while users start.
-boost::asio::awaitable<void> start_users(std::uint64_t users, std::function<void()> start_one);
+/// Calls `start_one(0)` .. `start_one(users - 1)` on the calling coroutine's thread,
+/// `start_batch` at a time, yielding between batches. `start_one` spawns a user, whose first
+/// connect() happens there and then; connect() can take milliseconds when the ephemeral ports run
+/// low, and started all at once, 9,000 users kept a thread from reading any reply or running its
+/// watchdog and ticks for 20 s. The yield queues this coroutine behind the thread's reactor, so
+/// replies, -t and ticks are served while users start.
+boost::asio::awaitable<void> start_users(std::uint64_t users,
+                                         std::function<void(std::uint64_t)> start_one);
 
 }  // namespace stampede::server

@@ -37,7 +37,7 @@ net::awaitable<void> run_user(UserTask task) {
   std::vector<std::unique_ptr<client::Client>> clients;  // one connection per destination
   clients.reserve(destinations.size());
   for (const auto& destination : destinations) {
-    clients.push_back((*task.make_client)(destination->setup, *task.thread));
+    clients.push_back((*task.make_client)(destination->setup, *task.thread, task.user));
   }
   model::Response response;
   Shard& shard = *task.shard;
@@ -45,9 +45,17 @@ net::awaitable<void> run_user(UserTask task) {
   for (std::uint64_t round = 0; task.rounds == 0 || round < task.rounds; ++round) {
     for (std::size_t step = 0; step < steps.size(); ++step) {
       const auto destination = steps[step].destination;
+      auto& client = *clients[destination];
+      const auto& prepared = steps[step].prepared;
       ++shard.in_flight;
+      bool ready = true;
+      if (client.needs_open()) {
+        co_await client.open(prepared, response);
+        ready = response.error == model::ErrorKind::none;  // else the failure is this request's
+        if (ready) shard.record_connection(response);
+      }
       const auto start = task.now();
-      co_await clients[destination]->exchange(steps[step].prepared, response);
+      if (ready) co_await client.exchange(prepared, response);
       const auto latency = task.now() - start;  // the clock stops before verification
       --shard.in_flight;
       const auto result = to_result(response, latency, *task.verifier);
@@ -57,6 +65,7 @@ net::awaitable<void> run_user(UserTask task) {
       shard.record(step, result);
     }
   }
+  for (auto& client : clients) co_await client->finish();
   --shard.users_running;
   task.on_finish();
 }

@@ -16,8 +16,8 @@ namespace stampede::server {
 
 /// Makes the client a user talks to one destination with: client::make_client in a run, a fake
 /// in tests of the user loop.
-using ClientFactory = std::function<std::unique_ptr<client::Client>(const client::ClientSetup&,
-                                                                    client::ThreadContext&)>;
+using ClientFactory = std::function<std::unique_ptr<client::Client>(
+    const client::ClientSetup&, client::ThreadContext&, client::UserId)>;
 
 /// The clock latencies are read from: steady_clock in a run, a fake in tests.
 using ClockNow = std::chrono::steady_clock::time_point (*)();
@@ -30,13 +30,15 @@ struct UserTask {
   client::ThreadContext* thread = nullptr;  ///< the user's thread's
   const ClientFactory* make_client = nullptr;
   ClockNow now = &std::chrono::steady_clock::now;
+  client::UserId user = 0;  ///< 0 to -c - 1, across threads
 
   std::uint64_t rounds = 0;         ///< rounds of the flow's steps; 0: until the run is stopped
   std::function<void()> on_finish;  ///< called on the user's thread when it is done
 };
 
 /// The user loop: for each step of the flow in turn, exchange -> measure -> verify -> record;
-/// `rounds` rounds.
+/// `rounds` rounds. A long-lived connection (WebSocket) is opened before its exchange and
+/// counted apart, so latency is the message alone; at the end each client says goodbye.
 boost::asio::awaitable<void> run_user(UserTask task);
 
 /// The Result the statistics keep for one exchange: latency is the exchange alone, and a

@@ -8,7 +8,9 @@
 namespace stampede::verify {
 
 /// Success when the body parses as a JSON object whose "code" (number or numeric string)
-/// equals `-code`. A body that does not parse is a verify failure, never an exception.
+/// equals `-code`: the top-level one, or, in go-stress-testing's WebSocket reply
+/// {"seq":..,"cmd":..,"response":{"code":..}}, the response's; a reply to its ping must also
+/// echo the ping's "seq". A body that does not parse is a verify failure, never an exception.
 class JsonCode final : public Verifier {
  public:
   explicit JsonCode(int code) : code_(code) {}

@@ -7,12 +7,14 @@
 
 namespace stampede::verify {
 
-/// Success when the status line's code equals `-code` (go-stress-testing's statusCode).
+/// Success when the status line's code equals `-code` (go-stress-testing's statusCode). A
+/// WebSocket reply has no status: that it arrived is the success, as go-stress-testing counts a
+/// WebSocket message without -v json.
 class StatusCode final : public Verifier {
  public:
   explicit StatusCode(int code) : code_(code) {}
   [[nodiscard]] bool accept(const model::Response& response) const override {
-    return response.status == code_;
+    return response.websocket || response.status == code_;
   }
   [[nodiscard]] std::string why_rejected(const model::Response& response) const override {
     return "status " + std::to_string(response.status) + ", not -code " + std::to_string(code_);

@@ -20,9 +20,11 @@ std::unique_ptr<Verifier> make(int code) {
 // compares the body's "code" as a Go int, and API bodies often say 0 for success or use codes of
 // 5 digits; -code is an int here, hence the 32-bit range.
 constexpr std::array kinds{
-    VerifierKind{"statusCode", "success: the HTTP status == -code", 100, 599, "100 to 599",
-                 &make<StatusCode>},
-    VerifierKind{"json", "success: the body's top-level JSON \"code\" (200 or \"200\") == -code",
+    VerifierKind{"statusCode", "success: the HTTP status == -code (WebSocket: a reply arrived)",
+                 100, 599, "100 to 599", &make<StatusCode>},
+    VerifierKind{"json",
+                 "success: the body's JSON \"code\" (200 or \"200\"; WebSocket: "
+                 "response.code, and the ping's seq echoed) == -code",
                  -2147483648LL, 2147483647LL, "any whole number from -2147483648 to 2147483647",
                  &make<JsonCode>},
 };

@@ -1,16 +1,39 @@
 // classify(): protocol and TLS errors are recognised by category, the rest by phase.
 #include "server/client/classify.hpp"
 
+#include <optional>
+
 #include <boost/asio/ssl/error.hpp>
 #include <boost/beast/http/error.hpp>
+#include <boost/beast/websocket/error.hpp>
 
 #include "server/client/content_decoding.hpp"
 #include "server/client/h2_error.hpp"
 
 namespace stampede::client {
 
+namespace {
+
+namespace websocket = boost::beast::websocket;
+
+/// WebSocket's own outcomes: a close from the server, a message over the limit, a refused
+/// upgrade; any other error of Beast's WebSocket category breaks the protocol.
+std::optional<model::ErrorKind> websocket_kind(const boost::system::error_code& error) {
+  using model::ErrorKind;
+  if (error == websocket::error::closed) return ErrorKind::closed;
+  if (error == websocket::error::message_too_big) return ErrorKind::too_big;
+  if (error == websocket::condition::handshake_failed) return ErrorKind::handshake;
+  if (error.category() == make_error_code(websocket::error::closed).category()) {
+    return ErrorKind::protocol;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 model::ErrorKind classify(Phase phase, const boost::system::error_code& error) {
   using model::ErrorKind;
+  if (const auto kind = websocket_kind(error)) return *kind;
   if (error.category() == make_error_code(boost::beast::http::error::need_more).category() ||
       error.category() == content_decoding_category() || error.category() == h2_category()) {
     return ErrorKind::protocol;

@@ -8,6 +8,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -49,6 +50,21 @@ class Client {
   /// keeps them alive until the exchange completes; reusing `response` keeps its buffers.
   virtual net::awaitable<void> exchange(const PreparedRequest& request,
                                         model::Response& response) = 0;
+
+  /// True when a connection must be opened, apart from any exchange, before the next one: a
+  /// long-lived connection (WebSocket) whose exchanges are messages, timed without the set-up.
+  /// Request-response protocols open inside exchange() (their latency includes the connect,
+  /// as ab's and wrk's do), so they say false.
+  [[nodiscard]] virtual bool needs_open() const { return false; }
+
+  /// Opens the connection (TCP, TLS, the upgrade) for `request`'s exchanges: `response` gets
+  /// the connect time, or the failure (with the HTTP status of a refused upgrade). Called
+  /// only when needs_open() says so.
+  virtual net::awaitable<void> open(const PreparedRequest& request, model::Response& response);
+
+  /// The user is done: closes the connection as its protocol would (a WebSocket close frame,
+  /// at most a second); without an open connection, or for protocols with no goodbye, at once.
+  virtual net::awaitable<void> finish();
 };
 
 /// What a thread lends every client it runs: its executor and its watchdog (which enforces the
@@ -58,8 +74,11 @@ struct ThreadContext {
   Watchdog* watchdog = nullptr;
 };
 
+/// Which user a client serves, 0 to -c - 1 (go-stress-testing's WebSocket ping carries it).
+using UserId = std::uint64_t;
+
 /// The protocol switch: a client for `setup.protocol`, over TLS when `setup.tls`, running on
-/// `thread`'s executor.
-std::unique_ptr<Client> make_client(const ClientSetup& setup, ThreadContext& thread);
+/// `thread`'s executor, for user `user`.
+std::unique_ptr<Client> make_client(const ClientSetup& setup, ThreadContext& thread, UserId user);
 
 }  // namespace stampede::client

@@ -67,6 +67,12 @@ class ClientBase : public Client, public Watchdog::Guarded {
   /// deadline is a timeout (the watchdog checks only a few times per timeout).
   void end_exchange(const PreparedRequest& request, model::Response& response);
 
+  /// Starts the clock for work that is not an exchange (a goodbye): `limit` from now.
+  void arm_deadline(std::chrono::nanoseconds limit) {
+    timed_out_ = false;
+    deadline_ = Clock::now() + limit;
+  }
+
   /// Stops the clock without ending the exchange, for a client that hands it to another (the
   /// HTTP/2 client to its HTTP/1.1 fallback).
   void stop_clock() { deadline_ = Clock::time_point::max(); }
@@ -128,12 +134,13 @@ class ClientBase : public Client, public Watchdog::Guarded {
   bool may_retry_ = true;                     ///< a stale connection was not retried yet
 };
 
-/// `ClientFor<Stream>` over TLS when `setup.tls` is set, else over plain TCP: the one place the
-/// protocol clients' factories choose a transport.
-template <template <class> class ClientFor>
-std::unique_ptr<Client> make_for_transport(const ClientSetup& setup, ThreadContext& thread) {
-  if (setup.tls != nullptr) return std::make_unique<ClientFor<TlsStream>>(setup, thread);
-  return std::make_unique<ClientFor<TcpStream>>(setup, thread);
+/// `ClientFor<Stream>(setup, thread, more...)` over TLS when `setup.tls` is set, else over plain
+/// TCP: the one place the protocol clients' factories choose a transport.
+template <template <class> class ClientFor, class... More>
+std::unique_ptr<Client> make_for_transport(const ClientSetup& setup, ThreadContext& thread,
+                                           More... more) {
+  if (setup.tls != nullptr) return std::make_unique<ClientFor<TlsStream>>(setup, thread, more...);
+  return std::make_unique<ClientFor<TcpStream>>(setup, thread, more...);
 }
 
 }  // namespace stampede::client

@@ -1,10 +1,19 @@
-// make_client(): the one switch on protocol.
+// make_client(): the one switch on protocol, and what a Client does by default.
 #include "server/client/client_factories.hpp"
 
 namespace stampede::client {
 
-std::unique_ptr<Client> make_client(const ClientSetup& setup, ThreadContext& thread) {
+net::awaitable<void> Client::open(const PreparedRequest& /*request*/,
+                                  model::Response& /*response*/) {
+  co_return;
+}
+
+net::awaitable<void> Client::finish() { co_return; }
+
+std::unique_ptr<Client> make_client(const ClientSetup& setup, ThreadContext& thread, UserId user) {
   switch (setup.protocol) {
+    case model::Protocol::websocket:
+      return make_websocket_client(setup, thread, user);
     case model::Protocol::http2:
       return make_http2_client(setup, thread);
     case model::Protocol::http1:

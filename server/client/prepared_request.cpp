@@ -1,12 +1,14 @@
 // Request serialization with Beast's message type, done once per run rather than per request.
 #include "server/client/prepared_request.hpp"
 
+#include <algorithm>
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
 #include <cctype>
 #include <sstream>
 
+#include "model/http_syntax.hpp"
 #include "model/version.hpp"
 
 namespace stampede::client {
@@ -83,14 +85,58 @@ http::request<http::string_body> message_of(const model::Request& request) {
   return message;
 }
 
+/// The upgrade request's Host and headers: stampede's User-Agent, then the user's headers as
+/// given (a user Host or User-Agent replaces the default; curl's `-H 'Name:'` omits one). Beast
+/// adds the upgrade's own fields.
+WebSocketWire websocket_wire(const model::Request& request) {
+  WebSocketWire wire;
+  wire.host = request.origin.authority();
+  wire.target = request.target;
+  wire.headers.emplace_back("User-Agent", model::user_agent);
+  for (const auto& [name, value] : request.headers) {
+    const auto field = http::string_to_field(name);
+    if (field == http::field::host) {
+      wire.host = value;
+    } else if (field == http::field::user_agent) {
+      wire.headers.front().second = value;
+    } else {
+      wire.headers.emplace_back(name, value);
+    }
+  }
+  std::erase_if(wire.headers, [&](const auto& header) {
+    return std::any_of(
+        request.omit_headers.begin(), request.omit_headers.end(),
+        [&](const auto& omitted) { return model::same_field_name(omitted, header.first); });
+  });
+  wire.message = request.body;
+  wire.binary = request.binary;
+  wire.ping = request.body.empty();
+  wire.max_message = request.max_message;
+  return wire;
+}
+
+/// What --print-request shows of a WebSocket request: the upgrade as Beast sends it (its key is
+/// random each time) and the message (a ping's seq is the user's and the message's).
+std::string printable_websocket(const WebSocketWire& wire) {
+  std::string text = "GET " + wire.target + " HTTP/1.1\r\nHost: " + wire.host + "\r\n";
+  for (const auto& [name, value] : wire.headers) text += name + ": " + value + "\r\n";
+  text +=
+      "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+      "Sec-WebSocket-Key: (16 random bytes, base64)\r\n\r\n";
+  if (wire.ping) return text + R"({"seq":"<user>_<i>","cmd":"ping","data":{}})" + "\n";
+  return text + (wire.binary ? "(binary) " : "") + wire.message;
+}
+
 }  // namespace
 
 PreparedRequest prepare(const model::Request& request, model::Protocol protocol) {
   const auto message = message_of(request);
   PreparedRequest prepared;
-  if (protocol == model::Protocol::http2) {
+  if (protocol == model::Protocol::websocket) {
+    prepared.wire = websocket_wire(request);
+  } else if (protocol == model::Protocol::http2) {
     prepared.wire = Http2Wire{h2_fields(request, message), request.body};
-    if (request.origin.scheme == model::Scheme::https) {
+    if (request.origin.secure()) {
       prepared.http1_fallback =
           std::make_shared<PreparedRequest>(prepare(request, model::Protocol::http1));
     }
@@ -103,7 +149,7 @@ PreparedRequest prepare(const model::Request& request, model::Protocol protocol)
   prepared.head = method == "HEAD";
   prepared.idempotent = method == "GET" || method == "HEAD" || method == "PUT" ||
                         method == "DELETE" || method == "OPTIONS" || method == "TRACE";
-  prepared.decode_body = request.compressed;
+  prepared.decode_body = request.compressed && protocol != model::Protocol::websocket;
   prepared.timeout = request.max_time;
   prepared.connect_timeout = request.connect_timeout;
   return prepared;
@@ -111,6 +157,9 @@ PreparedRequest prepare(const model::Request& request, model::Protocol protocol)
 
 std::string printable(const PreparedRequest& prepared) {
   if (const auto* http1 = std::get_if<Http1Wire>(&prepared.wire)) return http1->bytes;
+  if (const auto* websocket = std::get_if<WebSocketWire>(&prepared.wire)) {
+    return printable_websocket(*websocket);
+  }
   const auto& http2 = std::get<Http2Wire>(prepared.wire);
   std::string text;
   for (const auto& [name, value] : http2.headers) text += name + ": " + value + "\n";

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -29,9 +30,22 @@ struct Http2Wire {
   std::string body;
 };
 
+/// WebSocket: the upgrade request's parts (Beast writes it) and the message each exchange sends.
+struct WebSocketWire {
+  std::string host;    ///< the Host header: the origin's authority
+  std::string target;  ///< path and query of the upgrade request
+  std::vector<std::pair<std::string, std::string>> headers;  ///< user headers for the upgrade
+  std::string message;  ///< what each exchange sends, unless `ping`
+  bool binary = false;  ///< a binary frame, else text
+  /// No message was given: each exchange sends go-stress-testing's ping,
+  /// {"seq":"<user>_<i>","cmd":"ping","data":{}}, with its own seq.
+  bool ping = false;
+  std::uint64_t max_message = 0;  ///< the largest message accepted
+};
+
 /// A request in its protocol's form, plus what the exchange must know about it.
 struct PreparedRequest {
-  std::variant<Http1Wire, Http2Wire> wire;  ///< one alternative per protocol
+  std::variant<Http1Wire, Http2Wire, WebSocketWire> wire;  ///< one alternative per protocol
   /// HTTP/2 over TLS: the HTTP/1.1 form, sent when the server picks http/1.1 by ALPN.
   std::shared_ptr<const PreparedRequest> http1_fallback;
   bool head = false;       ///< HEAD: the response has no body whatever its Content-Length says
@@ -53,8 +67,9 @@ struct PreparedRequest {
 /// not sent at all. HTTP/2 carries the same fields in its own form.
 PreparedRequest prepare(const model::Request& request, model::Protocol protocol);
 
-/// The request as a person reads it: HTTP/1.1's bytes, or HTTP/2's header list as `nghttp -v`
-/// shows it (on the wire it is HPACK), a blank line and the body.
+/// The request as a person reads it: HTTP/1.1's bytes; HTTP/2's header list as `nghttp -v`
+/// shows it (on the wire it is HPACK), a blank line and the body; WebSocket's upgrade request
+/// (Beast adds the Upgrade, Connection and Sec-WebSocket-* fields), a blank line and the message.
 std::string printable(const PreparedRequest& prepared);
 
 }  // namespace stampede::client

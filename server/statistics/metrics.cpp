@@ -22,9 +22,9 @@ void Metrics::add(const model::Result& result) {
     ++errors[static_cast<std::size_t>(result.error)];  // errors[none] stays 0
   }
   // Only whole responses count: a status line followed by a reset is a read failure, not a
-  // response. A rejected response still made a whole exchange.
+  // response. A rejected response still made a whole exchange; a refused upgrade has a status.
+  if (model::comes_with_status(result.error) && result.status != 0) ++status_codes[result.status];
   if (result.error == model::ErrorKind::none || result.error == model::ErrorKind::verify) {
-    if (result.status != 0) ++status_codes[result.status];
     latency.record(ns(result.latency));
     processing.record(ns(result.latency - result.connect));
     note_server(result.server);
@@ -40,6 +40,11 @@ void Metrics::add(const model::Result& result) {
   bytes_sent += result.bytes_sent;
   connections_opened += result.new_connection ? 1 : 0;
   keep_alive_responses += result.keep_alive ? 1 : 0;
+}
+
+void Metrics::add_connection(const model::ExchangeRecord& opened) {
+  connect.record(ns(opened.connect));
+  ++connections_opened;
 }
 
 void Metrics::note_server(std::string_view server) {

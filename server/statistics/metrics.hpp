@@ -22,7 +22,7 @@ struct Metrics {
   std::array<std::uint64_t, model::error_kind_count> errors{};  ///< indexed by ErrorKind
   std::map<int, std::uint64_t> status_codes;                    ///< every whole response, by status
   Histogram latency;  ///< exchange time of every request that got a whole response (ok or verify)
-  Histogram connect;  ///< only requests that opened a connection
+  Histogram connect;  ///< requests that opened a connection, and connections opened apart
   Histogram processing;  ///< ab's Processing: latency minus connect, where latency is recorded
   Histogram waiting;     ///< only requests that got a first response byte
   std::uint64_t bytes_received = 0;
@@ -35,6 +35,8 @@ struct Metrics {
 
   /// Count one request.
   void add(const model::Result& result);
+  /// Count a connection opened apart from any request (a WebSocket's): its connect time.
+  void add_connection(const model::ExchangeRecord& opened);
   /// Count one response's Server header (an empty one is not counted).
   void note_server(std::string_view server);
   /// Add `other` into this.

@@ -114,7 +114,10 @@ TEST(JsonReport, CodesErrorsBytesAndServer) {
                                     {"write", 0},
                                     {"protocol", 0},
                                     {"tls", 0},
-                                    {"verify", 0}}));
+                                    {"verify", 0},
+                                    {"handshake", 0},
+                                    {"closed", 0},
+                                    {"too_big", 0}}));
   EXPECT_EQ(report["bytes"],
             json({{"received", 300000}, {"body_received", 100000}, {"sent", 80000}}));
   EXPECT_EQ(report["connections"]["opened"], 10);

@@ -67,9 +67,9 @@ class FakeClient final : public client::Client {
 
 /// A client factory handing out FakeClients of `server` (it must outlive the run).
 inline std::function<std::unique_ptr<client::Client>(const client::ClientSetup&,
-                                                     client::ThreadContext&)>
+                                                     client::ThreadContext&, client::UserId)>
 fake_factory(FakeServer& server) {
-  return [&server](const client::ClientSetup& setup, client::ThreadContext&) {
+  return [&server](const client::ClientSetup& setup, client::ThreadContext&, client::UserId) {
     if (server.wall_delay.count() == 0) server.clients.push_back(&setup);
     return std::make_unique<FakeClient>(server);
   };

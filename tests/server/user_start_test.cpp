@@ -21,7 +21,7 @@ TEST(StartUsers, TheThreadRunsItsTimersBetweenBatches) {
   std::uint64_t started = 0;
   std::uint64_t started_when_due = 0;
   due.async_wait([&](boost::system::error_code) { started_when_due = started; });
-  net::co_spawn(context, start_users(1000, [&] { ++started; }), net::detached);
+  net::co_spawn(context, start_users(1000, [&](std::uint64_t) { ++started; }), net::detached);
   context.run();
   EXPECT_EQ(started, 1000U);
   EXPECT_GE(started_when_due, 1U);
@@ -31,7 +31,7 @@ TEST(StartUsers, TheThreadRunsItsTimersBetweenBatches) {
 TEST(StartUsers, NoUsersStartsNothing) {
   net::io_context context(1);
   std::uint64_t started = 0;
-  net::co_spawn(context, start_users(0, [&] { ++started; }), net::detached);
+  net::co_spawn(context, start_users(0, [&](std::uint64_t) { ++started; }), net::detached);
   context.run();
   EXPECT_EQ(started, 0U);
 }

@@ -1,0 +1,188 @@
+// WebSocket client (RFC 6455) over plain TCP or TLS: one connection per user, opened apart from
+// the exchanges, and one message and its reply per exchange.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/buffers_to_string.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/websocket/ssl.hpp>
+#include <boost/beast/websocket/stream.hpp>
+#include <charconv>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "server/client/client_base.hpp"
+#include "server/client/client_factories.hpp"
+#include "server/client/connect.hpp"
+
+namespace stampede::client {
+
+namespace {
+
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+using Clock = std::chrono::steady_clock;
+constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
+/// How long a user's goodbye (close frame, the server's answer) may take: Ctrl-C and the end
+/// of a run must not wait on a server that does not answer.
+constexpr std::chrono::nanoseconds goodbye_limit = std::chrono::seconds(1);
+
+/// Appends "<user>_<i>" to `out`: go-stress-testing's seq, which its servers echo.
+void append_seq(std::string& out, UserId user, std::uint64_t sent) {
+  std::array<char, 48> text{};
+  auto* end = std::to_chars(text.data(), text.data() + 20, user).ptr;
+  *end++ = '_';
+  end = std::to_chars(end, text.data() + text.size(), sent).ptr;
+  out.append(text.data(), end);
+}
+
+template <class Stream>
+class WebSocketClient final : public ClientBase {
+ public:
+  WebSocketClient(const ClientSetup& setup, ThreadContext& thread, UserId user)
+      : ClientBase(setup, thread, model::Protocol::websocket), user_(user) {}
+
+  [[nodiscard]] bool needs_open() const override { return !ws_.has_value(); }
+
+  net::awaitable<void> open(const PreparedRequest& request, model::Response& response) override {
+    begin_exchange(request, response);
+    co_await upgrade(request, response);
+    end_exchange(request, response);
+  }
+
+  /// One message and the next message the server sends back, in one frame: a user waiting
+  /// for a reply holds this frame and its own only.
+  net::awaitable<void> exchange(const PreparedRequest& request,
+                                model::Response& response) override {
+    begin_exchange(request, response);
+    response.websocket = true;
+    if (!ws_) co_await upgrade(request, response);
+    if (response.error == model::ErrorKind::none) {
+      const auto& wire = std::get<WebSocketWire>(request.wire);
+      const auto& message = message_for(wire, response);
+      ws_->binary(wire.binary);
+      const auto [write_error, written] = co_await ws_->async_write(net::buffer(message), as_tuple);
+      response.bytes_sent = written;
+      ++sent_;
+      if (write_error) {
+        record_failure(response, Phase::write, write_error);
+      } else {
+        const auto sent_at = Clock::now();
+        buffer_.clear();
+        const auto [read_error, n] = co_await ws_->async_read(buffer_, as_tuple);
+        after_read(response, read_error, n, sent_at);
+        if (claim_debug_slot()) log_exchange(message, response);
+      }
+    }
+    end_exchange(request, response);
+  }
+
+  /// Sends a close frame and waits for the server's (Beast reads and drops what comes before
+  /// it), within goodbye_limit or -t, whichever is shorter.
+  net::awaitable<void> finish() override {
+    if (!ws_) co_return;
+    arm_deadline(std::min(goodbye_limit, setup_.timeout));
+    co_await ws_->async_close(websocket::close_code::normal, as_tuple);
+    stop_clock();
+    close();
+  }
+
+ private:
+  /// Connects (TCP, TLS) and asks to upgrade; the connect time covers all three. A refused
+  /// upgrade keeps the status the server answered.
+  net::awaitable<void> upgrade(const PreparedRequest& request, model::Response& response) {
+    const auto start = Clock::now();
+    const auto failure = co_await connect(raw_, response, request.connect_timeout);
+    if (failure) {
+      record_failure(response, failure->phase, failure->error);
+      co_return;
+    }
+    const auto& wire = std::get<WebSocketWire>(request.wire);
+    ws_.emplace(std::move(*raw_));
+    raw_.reset();
+    configure(wire);
+    websocket::response_type answer;
+    const auto [error] = co_await ws_->async_handshake(answer, wire.host, wire.target, as_tuple);
+    response.status = static_cast<int>(answer.result_int());
+    if (error) {
+      record_failure(response, Phase::read, error);
+      co_return;
+    }
+    response.connect = Clock::now() - start;
+    response.keep_alive = true;
+  }
+
+  /// The limits and the upgrade request's headers. The write buffer (where a client masks what
+  /// it sends) is sized to the message, so a small message costs a small buffer per connection
+  /// and a large one a few writes at most.
+  void configure(const WebSocketWire& wire) {
+    ws_->read_message_max(wire.max_message);
+    ws_->auto_fragment(false);
+    constexpr std::size_t ping_size = 64;
+    const auto size = wire.ping ? ping_size : wire.message.size();
+    ws_->write_buffer_bytes(std::clamp<std::size_t>(size, 64, 64 * 1024));
+    ws_->set_option(websocket::stream_base::decorator(
+        [headers = &wire.headers](websocket::request_type& upgrade) {
+          for (const auto& [name, value] : *headers) upgrade.set(name, value);
+        }));
+  }
+
+  /// The message to send: the wire's, or go-stress-testing's ping with this exchange's seq.
+  const std::string& message_for(const WebSocketWire& wire, model::Response& response) {
+    if (!wire.ping) return wire.message;
+    append_seq(response.sent_seq, user_, sent_);
+    message_ = R"({"seq":")";
+    message_ += response.sent_seq;
+    message_ += R"(","cmd":"ping","data":{}})";
+    return message_;
+  }
+
+  void after_read(model::Response& response, const boost::system::error_code& error, std::size_t n,
+                  Clock::time_point sent_at) {
+    if (error) {
+      record_failure(response, Phase::read, error);
+      return;
+    }
+    response.waiting = Clock::now() - sent_at;
+    response.bytes_received = n;
+    response.body_bytes = n;
+    response.keep_alive = true;
+    if (setup_.keep_body) response.body = beast::buffers_to_string(buffer_.data());
+  }
+
+  void log_exchange(const std::string& message, const model::Response& response) const {
+    spdlog::debug("message sent ({} bytes):\n{}\nreply ({} bytes):\n{}", message.size(), message,
+                  response.bytes_received, beast::buffers_to_string(buffer_.data()));
+  }
+
+  void close_socket() override {
+    boost::system::error_code ignored;
+    if (raw_) tcp_socket(*raw_).close(ignored);
+    if (ws_) tcp_socket(ws_->next_layer()).close(ignored);
+  }
+
+  void close() override {
+    ws_.reset();
+    raw_.reset();
+    buffer_ = {};
+  }
+
+  UserId user_;
+  std::uint64_t sent_ = 0;                       ///< messages sent: the i of the ping's seq
+  std::optional<Stream> raw_;                    ///< while connecting, before the upgrade
+  std::optional<websocket::stream<Stream>> ws_;  ///< the upgraded connection
+  beast::flat_buffer buffer_;                    ///< the reply being read
+  std::string message_;                          ///< the ping being sent
+};
+
+}  // namespace
+
+std::unique_ptr<Client> make_websocket_client(const ClientSetup& setup, ThreadContext& thread,
+                                              UserId user) {
+  return make_for_transport<WebSocketClient>(setup, thread, user);
+}
+
+}  // namespace stampede::client
