@@ -3,6 +3,7 @@
 #include "cmd/go_flags.hpp"
 
 #include <boost/program_options/value_semantic.hpp>
+#include <cctype>
 
 #include "cmd/options.hpp"
 
@@ -24,6 +25,17 @@ bool is_boolean(const po::option_description& flag) {
 }
 
 bool is_bool_word(std::string_view word) { return word == "true" || word == "false"; }
+
+/// A flag whose value may be left out (--hold [S]): it takes the next word only if that is a
+/// number, so `--hold -u URL` and `--hold 60 -u URL` both read as meant.
+bool is_optional_value(const po::option_description& flag) {
+  return flag.semantic()->min_tokens() == 0;
+}
+
+bool is_number(std::string_view word) {
+  return !word.empty() && (std::isdigit(static_cast<unsigned char>(word[0])) != 0 ||
+                           (word[0] == '.' && word.size() > 1));
+}
 
 }  // namespace
 
@@ -50,6 +62,13 @@ CanonicalWords canonical_words(std::span<const char* const> args,
       value = word.substr(equals + 1);
     } else if (is_boolean(*flag)) {
       value = i + 1 < args.size() && is_bool_word(args[i + 1]) ? args[++i] : "true";
+    } else if (is_optional_value(*flag)) {
+      if (i + 1 >= args.size() || !is_number(args[i + 1])) {
+        out.typed[flag->long_name()] = std::string(word);
+        out.words.push_back("--" + flag->long_name());
+        continue;
+      }
+      value = args[++i];
     } else if (i + 1 < args.size()) {
       value = args[++i];
     } else {

@@ -59,6 +59,7 @@ Examples:
   stampede serve --port 8080                                      (the built-in target)
   stampede -c 10 -n 100 -k -p request.curl.txt                    (replay a "Copy as cURL" file)
   stampede -c 1000 -n 100 -u ws://127.0.0.1:8080/echo -data '{"op":"ping"}'  (100 messages each)
+  stampede -c 10000 -n 1 --hold 60 -u ws://127.0.0.1:8080/echo    (hold 10,000 connections)
 
 What to send:
   -u, --url URL            http://, https://, ws:// or wss:// URL (a bare host means http://);
@@ -84,6 +85,10 @@ awaiting one reply (latency: message to reply; the upgrade counts as the connect
   --binary                 send the message as a binary frame
   --max-message BYTES      the largest reply taken, 1 to 2^30 (default 1048576); a larger one
                            fails as too_big
+  --hold [S]               keep each connection open S seconds after its messages (without S:
+                           until -timeout or Ctrl-C); the table then shows connections
+  --ping S                 ping a connection silent for S seconds; one unanswered for S more
+                           is lost (timeout)
 
 How hard:
   -c, --concurrency N      concurrent users, 1 to 65535 (default 1); each holds one

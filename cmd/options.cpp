@@ -43,6 +43,8 @@ po::options_description describe(Options& o) {
   add("print-request", po::value(&o.print_request));
   add("binary", po::value(&o.binary));
   add("max-message", po::value(&o.max_message));
+  add("hold", po::value(&o.hold_s)->implicit_value(Options::hold_forever));
+  add("ping", po::value(&o.ping_s));
   return d;
 }
 
@@ -78,6 +80,19 @@ constexpr std::array ranges{
           }},
     Range{"cpuNumber", "-cpuNumber must be a whole number from 0 (every core) to 1024",
           [](const Options& o) { return o.threads >= 0 && o.threads <= limits::max_threads; }},
+    Range{"hold",
+          "--hold takes a number of seconds from 0 to 31536000 (a year), or nothing (hold until "
+          "-timeout or Ctrl-C)",
+          [](const Options& o) {
+            return o.hold_s == Options::hold_forever ||
+                   (o.hold_s >= 0 && o.hold_s <= limits::max_seconds);
+          }},
+    Range{"ping",
+          "--ping must be 0 (no pings) or a number of seconds from 0.01 to 31536000 (a year)",
+          [](const Options& o) {
+            return o.ping_s == 0 ||
+                   (o.ping_s >= limits::min_request_timeout_s && o.ping_s <= limits::max_seconds);
+          }},
     Range{"max-message",
           "--max-message must be a whole number of bytes from 1 to 1073741824 (1 GiB: a reply "
           "is held whole in memory)",

@@ -42,6 +42,11 @@ struct Options {
   bool has_request_timeout = false;    ///< -t was given (it then wins over the file's --max-time)
   bool binary = false;                 ///< --binary: WebSocket messages go as binary frames
   std::int64_t max_message = 1 << 20;  ///< --max-message: the largest WebSocket message taken
+  /// --hold [S]: keep WebSocket connections open S seconds after the messages; hold_forever
+  /// (--hold alone): until -timeout or Ctrl-C; 0: do not hold.
+  double hold_s = 0;
+  double ping_s = 0;  ///< --ping S: ping a silent held connection every S seconds; 0: never
+  static constexpr double hold_forever = -1;
 };
 
 /// Parses a load run's arguments (argv without the program name). Throws UsageError with a

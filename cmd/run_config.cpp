@@ -43,6 +43,10 @@ model::Plan make_plan(const Options& options) {
   plan.request_timeout = milliseconds(static_cast<long long>(options.request_timeout_s * 1000));
   plan.run_timeout = milliseconds(static_cast<long long>(options.run_timeout_s * 1000));
   plan.debug_exchanges = options.debug ? 5 : 0;
+  plan.hold = options.hold_s == Options::hold_forever
+                  ? milliseconds::max()
+                  : milliseconds(static_cast<long long>(options.hold_s * 1000));
+  plan.ping = milliseconds(static_cast<long long>(options.ping_s * 1000));
   return plan;
 }
 
@@ -102,6 +106,13 @@ RunConfig make_run_config(const Options& options) {
     for (auto& step : config.steps) step.max_time = {};
   }
   config.verifier = verify::make_verifier(options.verify, options.code);
+  const bool websocket =
+      std::any_of(config.steps.begin(), config.steps.end(),
+                  [](const auto& step) { return model::is_websocket(step.origin.scheme); });
+  if (!websocket && (config.plan.hold.count() > 0 || config.plan.ping.count() > 0)) {
+    throw UsageError(std::string(config.plan.hold.count() > 0 ? "--hold" : "--ping") +
+                     " needs a ws:// or wss:// URL (it holds WebSocket connections open)");
+  }
   return config;
 }
 

@@ -1,6 +1,7 @@
 // run_load(): parse, build the run, let the engine work, print the rows and the report.
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
+#include <algorithm>
 #include <cstdio>
 #include <set>
 #include <string>
@@ -52,11 +53,14 @@ int run_load(std::span<const char* const> args) {
   const report::Format& format = *report::find_format(options.output);  // parse_options checked it
   // A format a program reads (JSON) has stdout to itself; its live rows go to stderr.
   FILE* rows = format.rows_on_stdout ? stdout : stderr;
+  const bool connections =
+      std::any_of(config.steps.begin(), config.steps.end(),
+                  [](const auto& step) { return model::is_websocket(step.origin.scheme); });
   server::Engine engine(std::move(config.steps), config.plan, std::move(config.verifier));
-  std::fputs(report::live_header().c_str(), rows);
+  std::fputs(report::live_header(connections).c_str(), rows);
   std::fflush(rows);
-  const auto summary = engine.run([rows](const statistics::Summary& now) {
-    std::fputs(report::live_row(now).c_str(), rows);
+  const auto summary = engine.run([rows, connections](const statistics::Summary& now) {
+    std::fputs(report::live_row(now, connections).c_str(), rows);
     std::fflush(rows);
   });
   const auto report = format.render(summary);

@@ -1,6 +1,7 @@
 // The machine-readable report: one JSON document per run, fields documented in docs/json-report.md.
 #include "report/json_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -96,6 +97,37 @@ Json steps_json(const Summary& summary) {
   return json;
 }
 
+/// Connections: how many opened; for long-lived ones (WebSocket) also how they ended and, each
+/// second, how many were open and what the generator's memory was.
+Json connections_json(const Summary& summary) {
+  const Metrics& total = summary.total;
+  Json json = {{"opened", total.connections_opened}};
+  if (!summary.long_lived()) return json;
+  const auto& counts = total.long_lived;
+  Json failed = Json::object();
+  for (const model::ErrorKind kind : model::failure_kinds) {
+    if (const auto n = counts.failed[static_cast<std::size_t>(kind)]; n > 0) {
+      failed[std::string(model::to_string(kind))] = n;
+    }
+  }
+  json["open_at_end"] = counts.opened - std::min(counts.ended, counts.opened);
+  json["closed_by_server"] = counts.closed_by_server;
+  json["failed"] = counts.failures();
+  json["failed_by_kind"] = failed;
+  json["resident_bytes_at_start"] = summary.resident_at_start;
+  Json seconds = Json::array();
+  for (const Second& second : summary.per_second) {
+    seconds.push_back({{"elapsed_s", rounded(second.elapsed_s, 3)},
+                       {"open", second.connections_open},
+                       {"opened", second.connections_opened},
+                       {"failed", second.connections_failed},
+                       {"closed_by_server", second.connections_closed_by_server},
+                       {"resident_bytes", second.resident_bytes}});
+  }
+  json["per_second"] = seconds;
+  return json;
+}
+
 Json server_json(const Summary& summary) {
   return {{"software", summary.total.server_software()},
           {"scheme", summary.info.origin.scheme_name()},
@@ -132,7 +164,7 @@ std::string json_report(const Summary& summary) {
   json["bytes"] = {{"received", total.bytes_received},
                    {"body_received", total.body_bytes},
                    {"sent", total.bytes_sent}};
-  json["connections"] = {{"opened", total.connections_opened}};
+  json["connections"] = connections_json(summary);
   json["keep_alive_requests"] = total.keep_alive_responses;
   json["server"] = server_json(summary);
   json["steps"] = steps_json(summary);

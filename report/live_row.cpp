@@ -18,6 +18,10 @@ namespace {
 constexpr std::array<std::size_t, 8> widths{8, 6, 9, 9, 10, 8, 8, 8};
 constexpr std::array<const char*, 8> headings{"elapsed", "users",  "success", "failure",
                                               "qps",     "max ms", "min ms",  "avg ms"};
+// The connection columns: open holds 9 digits, per-second counts 7, KiB per connection 9999.9.
+constexpr std::array<std::size_t, 5> connection_widths{9, 7, 7, 7, 8};
+constexpr std::array<const char*, 5> connection_headings{"open", "+open/s", "fail/s", "closed/s",
+                                                         "KiB/conn"};
 constexpr const char* bar = "\u2502";    // │ between columns
 constexpr const char* cross = "\u253c";  // ┼ in the separator
 constexpr const char* rule = "\u2500";   // ─
@@ -41,21 +45,41 @@ std::string codes_column(const Metrics& total) {
   return codes + errors;
 }
 
+/// The last second's connection cells: open, opened, failed, closed by the server, KiB each.
+std::array<std::string, 5> connection_cells(const Summary& summary) {
+  if (summary.per_second.empty()) return {"0", "0", "0", "0", "-"};
+  const auto& second = summary.per_second.back();
+  const auto open = second.connections_open;
+  const auto start = summary.resident_at_start;
+  const auto grown = second.resident_bytes > start ? second.resident_bytes - start : 0;
+  const auto kib =
+      open == 0 || start == 0 || second.resident_bytes == 0
+          ? std::string("-")
+          : format_fixed(static_cast<double>(grown) / (1024.0 * static_cast<double>(open)), 1);
+  return {std::to_string(open), std::to_string(second.connections_opened),
+          std::to_string(second.connections_failed),
+          std::to_string(second.connections_closed_by_server), kib};
+}
+
 }  // namespace
 
-std::string live_header() {
+std::string live_header(bool connections) {
   std::string heading;
   std::string separator;
   for (std::size_t i = 0; i < widths.size(); ++i) {
     heading += pad_left(headings[i], widths[i]) + bar;
     separator += repeat(rule, widths[i]) + cross;
   }
+  for (std::size_t i = 0; connections && i < connection_widths.size(); ++i) {
+    heading += pad_left(connection_headings[i], connection_widths[i]) + bar;
+    separator += repeat(rule, connection_widths[i]) + cross;
+  }
   heading += " codes\n";
   separator += repeat(rule, 6) + "\n";
   return heading + separator;
 }
 
-std::string live_row(const Summary& summary) {
+std::string live_row(const Summary& summary, bool connections) {
   const Metrics& total = summary.total;
   const Histogram& latency = total.latency;
   const std::array<std::string, 8> cells{
@@ -71,6 +95,12 @@ std::string live_row(const Summary& summary) {
   std::string row;
   for (std::size_t i = 0; i < cells.size(); ++i) {
     row += pad_left(cells[i], widths[i]) + bar;
+  }
+  if (connections) {
+    const auto more = connection_cells(summary);
+    for (std::size_t i = 0; i < more.size(); ++i) {
+      row += pad_left(more[i], connection_widths[i]) + bar;
+    }
   }
   const std::string codes = codes_column(total);
   return codes.empty() ? row + '\n' : row + ' ' + codes + '\n';

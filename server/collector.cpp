@@ -4,11 +4,28 @@
 #include <algorithm>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <fstream>
 #include <numeric>
+
+#include <unistd.h>
 
 namespace stampede::server {
 
 namespace net = boost::asio;
+
+namespace {
+
+/// This process's resident memory (the second field of /proc/self/statm, in pages), for the
+/// memory each open connection costs; 0 where it cannot be read.
+std::uint64_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::uint64_t size = 0;
+  std::uint64_t resident = 0;
+  if (!(statm >> size >> resident)) return 0;
+  return resident * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+}  // namespace
 
 Collector::Collector(net::any_io_executor executor, std::size_t sources, RunInfo info,
                      TickHandler on_tick)
@@ -17,6 +34,7 @@ Collector::Collector(net::any_io_executor executor, std::size_t sources, RunInfo
       reported_(sources, 0),
       running_(sources, 0) {
   summary_.info = std::move(info);
+  summary_.resident_at_start = resident_bytes();
 }
 
 net::awaitable<void> Collector::run() {
@@ -83,7 +101,8 @@ void Collector::close_second(const Pending& pending, std::chrono::nanoseconds el
   if (summary_.steps.size() < pending.steps.size()) summary_.steps.resize(pending.steps.size());
   for (std::size_t i = 0; i < pending.steps.size(); ++i) summary_.steps[i].merge(pending.steps[i]);
   summary_.elapsed = elapsed;
-  summary_.add_second(pending.interval, elapsed - second_start_, summary_.users_running);
+  summary_.add_second(pending.interval, elapsed - second_start_, summary_.users_running,
+                      resident_bytes());
   second_start_ = elapsed;
 }
 

@@ -109,6 +109,24 @@ net::awaitable<StopReason> supervise(Supervision s) {
   co_return std::visit([](StopReason reason) { return reason; }, first);
 }
 
+/// A stopped run with long-lived connections closes them as their protocol would (a WebSocket
+/// close frame) before the threads stop: users send nothing more, held connections say
+/// goodbye, and all of it gets a second at most.
+void let_users_say_goodbye(ThreadPool& pool, std::vector<Shard>& shards,
+                           const std::vector<std::unique_ptr<client::Watchdog>>& watchdogs,
+                           const std::atomic<std::uint64_t>& users_left, net::io_context& main) {
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    net::post(pool.context(i), [shard = &shards[i], watchdog = watchdogs[i].get()] {
+      shard->stopping = true;
+      watchdog->end_holds();
+    });
+  }
+  const auto give_up = Clock::now() + std::chrono::seconds(1);
+  while (users_left.load() > 0 && Clock::now() < give_up) {
+    main.run_one_for(std::chrono::milliseconds(10));
+  }
+}
+
 statistics::RunInfo run_info(const Flow& flow, const model::Plan& plan, unsigned threads) {
   const auto& first = flow.steps().front().request;
   statistics::RunInfo info{first.origin, first.target,     plan.users, plan.rounds_per_user,
@@ -159,6 +177,7 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
     task.thread = &contexts[i];
     task.make_client = &make_client_;
     task.rounds = plan_.rounds_per_user;
+    task.hold = plan_.hold;
     task.on_finish = on_finish;
     // A user counts as running once started: one the stop came before sent nothing.
     auto start_one = [task, first_user,
@@ -186,6 +205,9 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
         reason = first;
       });
   while (!reason) main.run_one();
+  if (*reason != StopReason::completed && flow_.long_lived()) {
+    let_users_say_goodbye(pool, shards, watchdogs, users_left, main);
+  }
   const auto elapsed = Clock::now() - start;
   pool.stop();  // in-flight requests are abandoned: never recorded, counted in `abandoned`
   // Ticks the threads sent before stopping reach the collector, then its loop ends.

@@ -57,6 +57,12 @@ Flow::Flow(std::vector<model::Request> requests, const model::Plan& plan, bool k
   }
 }
 
+bool Flow::long_lived() const {
+  return std::any_of(destinations_.begin(), destinations_.end(), [](const auto& destination) {
+    return destination->setup.protocol == model::Protocol::websocket;
+  });
+}
+
 std::chrono::nanoseconds Flow::shortest_timeout(std::chrono::nanoseconds run) const {
   auto shortest = run;
   for (const auto& step : steps_) {
@@ -89,6 +95,7 @@ std::size_t Flow::destination_of(const model::Request& request, const model::Pla
   setup.protocol = protocol;
   setup.keep_body = keep_body;
   setup.insecure = request.insecure;
+  setup.ping_interval = plan.ping;
   setup.debug_budget = static_cast<int>(plan.debug_exchanges);
   destinations_.push_back(std::move(destination));
   return destinations_.size() - 1;

@@ -17,6 +17,9 @@ struct Shard {
   std::uint64_t users_started = 0;  ///< since the run began; each starts a request at once
   /// Requests started (connecting, sending or waiting for the reply) and not yet recorded.
   std::uint64_t in_flight = 0;
+  /// The run is stopping gracefully (long-lived connections say goodbye): users send nothing
+  /// more and do not hold.
+  bool stopping = false;
 
   /// Counts one exchange of flow step `step` (a run of one request has no per-step metrics).
   void record(std::size_t step, const model::Result& result) {

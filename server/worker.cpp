@@ -18,6 +18,45 @@ void log_first_rejection(const client::ClientSetup& setup, const verify::Verifie
   spdlog::warn("first verify failure: {}", verifier.why_rejected(response));
 }
 
+/// After an exchange or a hold on a long-lived connection: if it is no longer open, it ended,
+/// closed by the server or lost (a message that timed out drops its connection too).
+void note_if_ended(Shard& shard, const client::Client& client, const model::Response& response) {
+  if (!client.opens_apart() || client.is_open()) return;
+  auto& connections = shard.metrics.long_lived;
+  ++connections.ended;
+  if (response.error == model::ErrorKind::closed) {
+    ++connections.closed_by_server;
+  } else if (response.error != model::ErrorKind::none) {
+    connections.fail(response.error);
+  }
+}
+
+/// When the user's long-lived connections are held (--hold) until.
+std::chrono::steady_clock::time_point hold_until(std::chrono::milliseconds hold) {
+  if (hold == std::chrono::milliseconds::max()) return std::chrono::steady_clock::time_point::max();
+  return std::chrono::steady_clock::now() + hold;
+}
+
+/// The end of a user: --hold keeps its long-lived connections open for a while; then each
+/// client says goodbye (a WebSocket close frame) and its connection has ended.
+net::awaitable<void> end_user(std::vector<std::unique_ptr<client::Client>>& clients,
+                              const UserTask& task, model::Response& response) {
+  Shard& shard = *task.shard;
+  if (task.hold.count() > 0 && !shard.stopping) {
+    const auto until = hold_until(task.hold);
+    for (auto& client : clients) {
+      if (!client->is_open()) continue;
+      co_await client->hold(until, response);
+      note_if_ended(shard, *client, response);
+    }
+  }
+  for (auto& client : clients) {
+    const bool open = client->opens_apart() && client->is_open();
+    co_await client->finish();
+    if (open) ++shard.metrics.long_lived.ended;
+  }
+}
+
 }  // namespace
 
 model::Result to_result(const model::Response& response, std::chrono::nanoseconds latency,
@@ -42,21 +81,24 @@ net::awaitable<void> run_user(UserTask task) {
   model::Response response;
   Shard& shard = *task.shard;
   const auto& steps = task.flow->steps();
-  for (std::uint64_t round = 0; task.rounds == 0 || round < task.rounds; ++round) {
-    for (std::size_t step = 0; step < steps.size(); ++step) {
+  for (std::uint64_t round = 0; (task.rounds == 0 || round < task.rounds) && !shard.stopping;
+       ++round) {
+    for (std::size_t step = 0; step < steps.size() && !shard.stopping; ++step) {
       const auto destination = steps[step].destination;
       auto& client = *clients[destination];
       const auto& prepared = steps[step].prepared;
       ++shard.in_flight;
       bool ready = true;
-      if (client.needs_open()) {
+      if (client.opens_apart() && !client.is_open()) {
         co_await client.open(prepared, response);
         ready = response.error == model::ErrorKind::none;  // else the failure is this request's
         if (ready) shard.record_connection(response);
+        if (!ready) shard.metrics.long_lived.fail(response.error);
       }
       const auto start = task.now();
       if (ready) co_await client.exchange(prepared, response);
       const auto latency = task.now() - start;  // the clock stops before verification
+      if (ready) note_if_ended(shard, client, response);
       --shard.in_flight;
       const auto result = to_result(response, latency, *task.verifier);
       if (result.error == model::ErrorKind::verify) {
@@ -65,7 +107,7 @@ net::awaitable<void> run_user(UserTask task) {
       shard.record(step, result);
     }
   }
-  for (auto& client : clients) co_await client->finish();
+  co_await end_user(clients, task, response);
   --shard.users_running;
   task.on_finish();
 }

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include <boost/asio/ssl/error.hpp>
+#include <boost/beast/core/error.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/websocket/error.hpp>
 
@@ -34,6 +35,8 @@ std::optional<model::ErrorKind> websocket_kind(const boost::system::error_code& 
 model::ErrorKind classify(Phase phase, const boost::system::error_code& error) {
   using model::ErrorKind;
   if (const auto kind = websocket_kind(error)) return *kind;
+  // Beast's own timer: a keep-alive ping (--ping) the server did not answer in time.
+  if (error == boost::beast::error::timeout) return ErrorKind::timeout;
   if (error.category() == make_error_code(boost::beast::http::error::need_more).category() ||
       error.category() == content_decoding_category() || error.category() == h2_category()) {
     return ErrorKind::protocol;

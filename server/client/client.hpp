@@ -33,6 +33,8 @@ struct ClientSetup {
   model::Protocol protocol = model::Protocol::http1;  ///< the origin's first step decides
   bool keep_body = false;                             ///< the verifier reads bodies
   bool insecure = false;  ///< certificates are not checked (a failure hint says so otherwise)
+  /// --ping: a long-lived connection silent this long is pinged (0: never).
+  std::chrono::nanoseconds ping_interval{0};
   /// Each failure kind's first occurrence is logged once with its message, for the user.
   mutable std::array<std::atomic_flag, model::error_kind_count> failure_logged{};
   /// --http2 over TLS: a server that selected HTTP/1.1 by ALPN is reported once.
@@ -51,16 +53,23 @@ class Client {
   virtual net::awaitable<void> exchange(const PreparedRequest& request,
                                         model::Response& response) = 0;
 
-  /// True when a connection must be opened, apart from any exchange, before the next one: a
-  /// long-lived connection (WebSocket) whose exchanges are messages, timed without the set-up.
-  /// Request-response protocols open inside exchange() (their latency includes the connect,
-  /// as ab's and wrk's do), so they say false.
-  [[nodiscard]] virtual bool needs_open() const { return false; }
+  /// True for a long-lived connection (WebSocket) opened apart from its exchanges, which are
+  /// messages timed without the set-up: the user calls open() when !is_open(). Request-response
+  /// protocols open inside exchange() (their latency includes the connect, as ab's and wrk's
+  /// do), so they say false.
+  [[nodiscard]] virtual bool opens_apart() const { return false; }
+  /// A connection is open now (for opens_apart() clients; others need not say).
+  [[nodiscard]] virtual bool is_open() const { return false; }
 
   /// Opens the connection (TCP, TLS, the upgrade) for `request`'s exchanges: `response` gets
-  /// the connect time, or the failure (with the HTTP status of a refused upgrade). Called
-  /// only when needs_open() says so.
+  /// the connect time, or the failure (with the HTTP status of a refused upgrade).
   virtual net::awaitable<void> open(const PreparedRequest& request, model::Response& response);
+
+  /// --hold: keeps the open connection until `until` (or until end_hold()), reading what the
+  /// server sends and answering its pings, then closes it as its protocol would. `response`
+  /// tells how it ended: no error (held to the end), `closed` by the server, or lost.
+  virtual net::awaitable<void> hold(std::chrono::steady_clock::time_point until,
+                                    model::Response& response);
 
   /// The user is done: closes the connection as its protocol would (a WebSocket close frame,
   /// at most a second); without an open connection, or for protocols with no goodbye, at once.

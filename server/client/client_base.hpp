@@ -33,12 +33,15 @@ class ClientBase : public Client, public Watchdog::Guarded {
 
   [[nodiscard]] Clock::time_point deadline() const final { return deadline_; }
 
-  /// Past the deadline: closing the socket fails the pending operation, which then reports a
-  /// timeout.
+  /// Past the deadline: a held connection's time is up, so it says goodbye (see end_hold());
+  /// otherwise closing the socket fails the pending operation, which then reports a timeout.
   void expire() final {
+    if (say_goodbye()) return;
     timed_out_ = true;
     close_socket();
   }
+
+  void end_hold() final { say_goodbye(); }
 
  protected:
   /// How an attempt (or a step of one) ended: it goes on (write or read more), the response is
@@ -48,6 +51,9 @@ class ClientBase : public Client, public Watchdog::Guarded {
 
   /// Closes the socket under the pending operation, if a connection is open.
   virtual void close_socket() = 0;
+  /// A connection held open (--hold) starts closing as its protocol would and returns true;
+  /// any other returns false.
+  virtual bool say_goodbye() { return false; }
   /// Drops the connection (and any protocol state on it); the next attempt opens a new one.
   virtual void close() = 0;
 
@@ -67,10 +73,10 @@ class ClientBase : public Client, public Watchdog::Guarded {
   /// deadline is a timeout (the watchdog checks only a few times per timeout).
   void end_exchange(const PreparedRequest& request, model::Response& response);
 
-  /// Starts the clock for work that is not an exchange (a goodbye): `limit` from now.
-  void arm_deadline(std::chrono::nanoseconds limit) {
+  /// Starts the clock for work that is not an exchange (holding, a goodbye): until `until`.
+  void arm_deadline(Clock::time_point until) {
     timed_out_ = false;
-    deadline_ = Clock::now() + limit;
+    deadline_ = until;
   }
 
   /// Stops the clock without ending the exchange, for a client that hands it to another (the

@@ -8,6 +8,11 @@ net::awaitable<void> Client::open(const PreparedRequest& /*request*/,
   co_return;
 }
 
+net::awaitable<void> Client::hold(std::chrono::steady_clock::time_point /*until*/,
+                                  model::Response& /*response*/) {
+  co_return;
+}
+
 net::awaitable<void> Client::finish() { co_return; }
 
 std::unique_ptr<Client> make_client(const ClientSetup& setup, ThreadContext& thread, UserId user) {

@@ -5,6 +5,7 @@
 #include <boost/asio/awaitable.hpp>
 #include <chrono>
 #include <unordered_set>
+#include <vector>
 
 namespace stampede::client {
 
@@ -25,6 +26,8 @@ class Watchdog {
     /// Clock::time_point::max() when no request is in progress.
     [[nodiscard]] virtual Clock::time_point deadline() const = 0;
     virtual void expire() = 0;
+    /// The run is stopping: a connection held open (--hold) says goodbye now; others go on.
+    virtual void end_hold() = 0;
 
    protected:
     ~Guarded() = default;
@@ -36,6 +39,12 @@ class Watchdog {
 
   void watch(Guarded* guarded) { guarded_.insert(guarded); }
   void forget(Guarded* guarded) { guarded_.erase(guarded); }
+
+  /// Tells every connection held open (--hold) to close now, as a stopping run does.
+  void end_holds() const {
+    const std::vector<Guarded*> all(guarded_.begin(), guarded_.end());  // end_hold() may forget
+    for (Guarded* guarded : all) guarded->end_hold();
+  }
 
   /// The checking loop; runs on the thread's io_context until it stops.
   boost::asio::awaitable<void> run();

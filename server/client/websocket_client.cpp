@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/buffers_to_string.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
@@ -45,7 +48,8 @@ class WebSocketClient final : public ClientBase {
   WebSocketClient(const ClientSetup& setup, ThreadContext& thread, UserId user)
       : ClientBase(setup, thread, model::Protocol::websocket), user_(user) {}
 
-  [[nodiscard]] bool needs_open() const override { return !ws_.has_value(); }
+  [[nodiscard]] bool opens_apart() const override { return true; }
+  [[nodiscard]] bool is_open() const override { return ws_.has_value(); }
 
   net::awaitable<void> open(const PreparedRequest& request, model::Response& response) override {
     begin_exchange(request, response);
@@ -80,17 +84,68 @@ class WebSocketClient final : public ClientBase {
     end_exchange(request, response);
   }
 
+  /// Reads (answering the server's pings, and sending ours with --ping) until the watchdog
+  /// says the time is up, or the stopping run does: say_goodbye() then sends the close frame
+  /// and this read ends when the server answers it. The server closing first, or the
+  /// connection failing, is how the hold ended.
+  net::awaitable<void> hold(Clock::time_point until, model::Response& response) override {
+    response.clear();
+    if (!ws_) co_return;
+    arm_deadline(until);
+    holding_ = true;
+    for (;;) {
+      buffer_.clear();
+      const auto [error, n] = co_await ws_->async_read(buffer_, as_tuple);
+      if (error) {
+        if (!said_goodbye_) record_failure(response, Phase::read, error);
+        break;
+      }
+      response.bytes_received += n;
+    }
+    holding_ = false;
+    co_await join_goodbye();
+    stop_clock();
+    close();
+  }
+
   /// Sends a close frame and waits for the server's (Beast reads and drops what comes before
   /// it), within goodbye_limit or -t, whichever is shorter.
   net::awaitable<void> finish() override {
     if (!ws_) co_return;
-    arm_deadline(std::min(goodbye_limit, setup_.timeout));
+    arm_deadline(Clock::now() + std::min(goodbye_limit, setup_.timeout));
     co_await ws_->async_close(websocket::close_code::normal, as_tuple);
     stop_clock();
     close();
   }
 
  private:
+  /// While held, the close frame goes out beside the pending read (Beast allows one read and
+  /// one write at a time), in a coroutine of its own that hold() waits for.
+  bool say_goodbye() override {
+    if (!holding_) return false;
+    holding_ = false;
+    said_goodbye_ = true;
+    goodbye_started_ = true;
+    arm_deadline(Clock::now() + std::min(goodbye_limit, setup_.timeout));
+    net::co_spawn(executor_, goodbye(), net::detached);
+    return true;
+  }
+
+  net::awaitable<void> goodbye() {
+    co_await ws_->async_close(websocket::close_code::normal, as_tuple);
+    goodbye_started_ = false;
+    if (joiner_ != nullptr) joiner_->cancel();
+  }
+
+  /// Waits for goodbye() to finish, if it runs: the client must outlive it.
+  net::awaitable<void> join_goodbye() {
+    if (!goodbye_started_) co_return;
+    net::steady_timer joiner(executor_, Clock::time_point::max());
+    joiner_ = &joiner;
+    co_await joiner.async_wait(as_tuple);
+    joiner_ = nullptr;
+  }
+
   /// Connects (TCP, TLS) and asks to upgrade; the connect time covers all three. A refused
   /// upgrade keeps the status the server answered.
   net::awaitable<void> upgrade(const PreparedRequest& request, model::Response& response) {
@@ -121,6 +176,15 @@ class WebSocketClient final : public ClientBase {
   void configure(const WebSocketWire& wire) {
     ws_->read_message_max(wire.max_message);
     ws_->auto_fragment(false);
+    if (setup_.ping_interval.count() > 0) {
+      // Beast pings after half the idle timeout without a frame, and gives up on the
+      // connection (beast::error::timeout) if nothing arrives in the other half.
+      websocket::stream_base::timeout timeouts{};
+      timeouts.handshake_timeout = websocket::stream_base::none();
+      timeouts.idle_timeout = 2 * std::chrono::duration_cast<Clock::duration>(setup_.ping_interval);
+      timeouts.keep_alive_pings = true;
+      ws_->set_option(timeouts);
+    }
     constexpr std::size_t ping_size = 64;
     const auto size = wire.ping ? ping_size : wire.message.size();
     ws_->write_buffer_bytes(std::clamp<std::size_t>(size, 64, 64 * 1024));
@@ -165,6 +229,7 @@ class WebSocketClient final : public ClientBase {
   }
 
   void close() override {
+    said_goodbye_ = false;
     ws_.reset();
     raw_.reset();
     buffer_ = {};
@@ -176,6 +241,10 @@ class WebSocketClient final : public ClientBase {
   std::optional<websocket::stream<Stream>> ws_;  ///< the upgraded connection
   beast::flat_buffer buffer_;                    ///< the reply being read
   std::string message_;                          ///< the ping being sent
+  bool holding_ = false;                         ///< hold() is reading: its end is a goodbye
+  bool said_goodbye_ = false;            ///< the hold's end is ours: its read's error is no failure
+  bool goodbye_started_ = false;         ///< goodbye() runs
+  net::steady_timer* joiner_ = nullptr;  ///< hold() waits on it for goodbye() to end
 };
 
 }  // namespace

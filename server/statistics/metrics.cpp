@@ -45,6 +45,7 @@ void Metrics::add(const model::Result& result) {
 void Metrics::add_connection(const model::ExchangeRecord& opened) {
   connect.record(ns(opened.connect));
   ++connections_opened;
+  ++long_lived.opened;
 }
 
 void Metrics::note_server(std::string_view server) {
@@ -71,6 +72,7 @@ void Metrics::merge(const Metrics& other) {
   bytes_sent += other.bytes_sent;
   connections_opened += other.connections_opened;
   keep_alive_responses += other.keep_alive_responses;
+  long_lived.merge(other.long_lived);
 }
 
 std::size_t Metrics::memory_bytes() const {
@@ -98,6 +100,7 @@ void Metrics::reset() {
   connections_opened = keep_alive_responses = 0;
   servers.clear();
   document_lengths.clear();
+  long_lived = {};
 }
 
 }  // namespace stampede::statistics

@@ -10,6 +10,7 @@
 
 #include "model/error_kind.hpp"
 #include "model/result.hpp"
+#include "server/statistics/connections.hpp"
 #include "server/statistics/histogram.hpp"
 #include "server/statistics/value_counts.hpp"
 
@@ -32,6 +33,7 @@ struct Metrics {
   std::uint64_t keep_alive_responses = 0;
   ValueCounts<std::string> servers;             ///< Server headers of whole responses, by value
   ValueCounts<std::uint64_t> document_lengths;  ///< body lengths of successes, by length
+  ConnectionCounts long_lived;                  ///< connections opened apart (WebSocket)
 
   /// Count one request.
   void add(const model::Result& result);

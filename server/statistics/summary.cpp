@@ -1,6 +1,8 @@
 // Summary: run-wide rates and the per-second history the live rows and reports print.
 #include "server/statistics/summary.hpp"
 
+#include <algorithm>
+
 #include <chrono>
 #include <utility>
 
@@ -19,7 +21,7 @@ double Summary::rps() const {
 }
 
 void Summary::add_second(const Metrics& interval, std::chrono::nanoseconds interval_length,
-                         std::uint64_t running) {
+                         std::uint64_t running, std::uint64_t resident) {
   const double length_s = seconds(interval_length);
   Second second;
   // Elapsed is the sum of the interval lengths, not this->elapsed: rows stay consistent with
@@ -35,6 +37,14 @@ void Summary::add_second(const Metrics& interval, std::chrono::nanoseconds inter
   second.max_ms = to_ms(static_cast<double>(latency.max()));
   second.p99_ms = to_ms(static_cast<double>(latency.percentile(99)));
   second.status_codes = interval.status_codes;
+  const auto& connections = interval.long_lived;
+  // A connection ends on the thread that opened it, never in an earlier tick: opened >= ended.
+  second.connections_open =
+      total.long_lived.opened - std::min(total.long_lived.ended, total.long_lived.opened);
+  second.connections_opened = connections.opened;
+  second.connections_failed = connections.failures();
+  second.connections_closed_by_server = connections.closed_by_server;
+  second.resident_bytes = resident;
   per_second.push_back(std::move(second));
 }
 

@@ -33,6 +33,13 @@ struct Second {
   double rps = 0;               ///< completed in this second / its length
   double min_ms = 0, mean_ms = 0, max_ms = 0, p99_ms = 0;  ///< this second's latencies
   std::map<int, std::uint64_t> status_codes;               ///< this second's responses
+  /// Long-lived connections (WebSocket): open at the end of this second, opened, failed to
+  /// open or lost, and closed by the server in this second; the generator's resident memory.
+  std::uint64_t connections_open = 0;
+  std::uint64_t connections_opened = 0;
+  std::uint64_t connections_failed = 0;
+  std::uint64_t connections_closed_by_server = 0;
+  std::uint64_t resident_bytes = 0;  ///< 0 when it could not be read
 };
 
 /// Why the run ended.
@@ -54,12 +61,21 @@ struct Summary {
   std::uint64_t users_started = 0;
   StopReason stop_reason = StopReason::completed;
   std::vector<Second> per_second;
+  /// The generator's resident memory before any user started (0 when it could not be read):
+  /// what the connections cost is the growth beyond it.
+  std::uint64_t resident_at_start = 0;
 
   /// Completed requests per wall-clock second since the start.
   [[nodiscard]] double rps() const;
-  /// Builds the Second that `interval` (this second's metrics) adds and appends it.
+  /// Builds the Second that `interval` (this second's metrics, already merged into `total`)
+  /// adds and appends it; `resident` is the generator's resident memory then.
   void add_second(const Metrics& interval, std::chrono::nanoseconds interval_length,
-                  std::uint64_t running);
+                  std::uint64_t running, std::uint64_t resident = 0);
+  /// True when the run opened connections apart from requests (WebSocket): the reports then
+  /// show what became of them.
+  [[nodiscard]] bool long_lived() const {
+    return total.long_lived.opened > 0 || total.long_lived.failures() > 0;
+  }
 };
 
 /// Nanoseconds to milliseconds, as reports print them.
