@@ -3,41 +3,6 @@
 source "$(dirname "$0")/lib.sh" "$@"
 start_nginx "$TEST_TMP/nginx"
 
-# interrupt_run NAME AFTER_SECONDS ARGS...: starts stampede in the background with SIGINT at its
-# default disposition (a non-interactive shell would start it ignored), sends SIGINT after
-# AFTER_SECONDS, waits at most 40 s; sets RC, ELAPSED, OUT, ERR like run_stampede.
-interrupt_run() {
-  local name=$1 after=$2 pid i t0 t1
-  shift 2
-  _LAST_RUN=$name
-  OUT=$TEST_TMP/$name.out
-  ERR=$TEST_TMP/$name.err
-  t0=$(date +%s%N)
-  "$PYTHON" -c 'import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_DFL)
-os.execv(sys.argv[1], sys.argv[1:])' "$STAMPEDE" "$@" >"$OUT" 2>"$ERR" &
-  pid=$!
-  _PIDS+=("$pid")
-  sleep "$after"
-  kill -0 "$pid" 2>/dev/null || fail "$name: stampede ended before the SIGINT; stderr: $(head -c 2000 "$ERR")"
-  kill -INT "$pid"
-  for i in $(seq 400); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    kill -KILL "$pid"
-    fail "$name: stampede was still running 40 s after SIGINT"
-  fi
-  set +e
-  wait "$pid"
-  RC=$?
-  set -e
-  t1=$(date +%s%N)
-  ELAPSED=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-  log "$name: stampede $* (SIGINT after ${after}s) -> exit $RC in ${ELAPSED}s"
-}
-
 interrupt_run json 1.5 -k -c 4 -n 1000000 -timeout 20 -u "$HTTP_URL/?run=json" --output json
 expect_rc 0
 awk -v t="$ELAPSED" 'BEGIN { exit !(t < 10) }' || fail "the run took ${ELAPSED}s: SIGINT did not stop it promptly"

@@ -52,6 +52,15 @@ expect_logged() {
 $(awk -v t="$1" '$1 == t' "$SERVER_LOG" | head -n 8 | cut -c 1-200)"
 }
 
+# expect_closed COUNT TARGET CODE: the server logged COUNT closes of TARGET's connections, each
+# with close code CODE (its lines are "TARGET close CONNECTION CODE").
+expect_closed() {
+  expect_logged "$1" "$2" close
+  local other
+  other=$(T=$2 C=$3 awk '$1 == ENVIRON["T"] && $2 == "close" && $NF != ENVIRON["C"]' "$SERVER_LOG")
+  [[ -z $other ]] || fail "$_LAST_RUN: closes with a code other than $3: $(head -n 3 <<<"$other")"
+}
+
 # only_errors KIND COUNT: Python expression "every error kind is 0 but KIND, which is COUNT"
 # (KIND none: all are 0). Written over whatever kinds the report has, so new kinds are covered.
 only_errors() {
@@ -207,6 +216,49 @@ case_wss() {
   SERVER_LOG=$WSS_LOG expect_logged 6 "$TARGET" text tls
 }
 
+# --hold 1: each user's connection stays open a second after its message (pinged every 0.3 s),
+# then closes with a close frame (1000) that the server logged; the run lasts the hold.
+case_hold() {
+  ws_run hold "$WS_URL/echo" -c 20 -n 1 --hold 1 --ping 0.3 -data held
+  expect_all hold 20 success
+  awk -v t="$ELAPSED" 'BEGIN { exit !(t >= 1.0 && t < 4) }' ||
+    fail "hold: a 1 s hold took ${ELAPSED}s"
+  json_check "$OUT" <<'EOF'
+g("connections.opened") == 20 and g("connections.open_at_end") == 0
+g("connections.failed") == 0 and g("connections.closed_by_server") == 0 ## the server answers pings
+max(s["open"] for s in g("connections.per_second")) == 20 ## a row saw all 20 open
+EOF
+  expect_logged 20 "$TARGET" text held
+  expect_closed 20 "$TARGET" 1000
+}
+
+# --hold without a time holds until Ctrl-C, which closes every connection with a close frame
+# within a second and still prints the report.
+case_hold_sigint() {
+  interrupt_run hold_sigint 1.5 -c 20 -n 1 --hold -data held -u "$WS_URL/echo?run=hold_sigint" \
+    --output json
+  expect_rc 0
+  awk -v t="$ELAPSED" 'BEGIN { exit !(t < 3.5) }' ||
+    fail "hold_sigint: took ${ELAPSED}s with a SIGINT at 1.5 s"
+  json_check "$OUT" <<'EOF'
+g("stop_reason") == "interrupted"
+g("requests.succeeded") == 20 and g("connections.opened") == 20
+g("connections.open_at_end") == 0 and g("connections.failed") == 0
+EOF
+  expect_closed 20 /echo?run=hold_sigint 1000
+}
+
+# A server that closes a held connection: counted as closed by the server; the message before
+# it succeeded.
+case_hold_closed() {
+  ws_run hold_closed "$WS_URL/close-after/1" -c 5 -n 1 --hold 2 -data x
+  expect_all hold_closed 5 success
+  json_check "$OUT" <<'EOF'
+g("connections.opened") == 5 and g("connections.closed_by_server") == 5
+g("connections.open_at_end") == 0
+EOF
+}
+
 # ---- run ----
 
 mkdir "$TEST_TMP/tls"
@@ -216,5 +268,6 @@ WSS_URL=wss://127.0.0.1:$SERVER_PORT WSS_LOG=$SERVER_LOG
 start_py_server ws "$WS_PYTHON" "$WS_SERVER" 90  # last: SERVER_LOG stays ws.log, the cases' default
 WS_URL=ws://127.0.0.1:$SERVER_PORT
 
-run_cases "${WS_CASES:-}" echo acc verify close silent reject notfound file wss
+run_cases "${WS_CASES:-}" echo acc verify close silent reject notfound file wss hold hold_sigint \
+  hold_closed
 pass
