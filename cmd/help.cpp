@@ -99,6 +99,10 @@ How hard:
                            (default 30)
   -timeout S               stop the whole run after S seconds (default and 0: no limit)
   -cpuNumber N             threads, 0 to 1024 (default and 0: every core)
+  --interval S             each user sends S seconds apart, send to send (default: back to
+                           back); --interval 1 --hold is go-stress-testing's WebSocket cadence
+  --connect-rate N         start N users (so N new connections) a second (default: all at
+                           once, in parallel)
 
 What counts as success:
   -v, --verify NAME        how a response is judged (default statusCode):

@@ -45,6 +45,8 @@ po::options_description describe(Options& o) {
   add("max-message", po::value(&o.max_message));
   add("hold", po::value(&o.hold_s)->implicit_value(Options::hold_forever));
   add("ping", po::value(&o.ping_s));
+  add("interval", po::value(&o.interval_s));
+  add("connect-rate", po::value(&o.connect_rate));
   return d;
 }
 
@@ -93,6 +95,17 @@ constexpr std::array ranges{
             return o.ping_s == 0 ||
                    (o.ping_s >= limits::min_request_timeout_s && o.ping_s <= limits::max_seconds);
           }},
+    Range{"interval",
+          "--interval must be 0 (back to back) or a number of seconds from 0.001 to 31536000 "
+          "(a year)",
+          [](const Options& o) {
+            return o.interval_s == 0 || (o.interval_s >= limits::min_run_timeout_s &&
+                                         o.interval_s <= limits::max_seconds);
+          }},
+    Range{"connect-rate",
+          "--connect-rate must be 0 (no limit) or a whole number of connections per second from "
+          "1 to 10000000",
+          [](const Options& o) { return o.connect_rate >= 0 && o.connect_rate <= 10'000'000; }},
     Range{"max-message",
           "--max-message must be a whole number of bytes from 1 to 1073741824 (1 GiB: a reply "
           "is held whole in memory)",

@@ -45,7 +45,9 @@ struct Options {
   /// --hold [S]: keep WebSocket connections open S seconds after the messages; hold_forever
   /// (--hold alone): until -timeout or Ctrl-C; 0: do not hold.
   double hold_s = 0;
-  double ping_s = 0;  ///< --ping S: ping a silent held connection every S seconds; 0: never
+  double ping_s = 0;      ///< --ping S: ping a silent held connection every S seconds; 0: never
+  double interval_s = 0;  ///< --interval S: a user's sends S seconds apart; 0: back to back
+  std::int64_t connect_rate = 0;  ///< --connect-rate N: users started per second; 0: no limit
   static constexpr double hold_forever = -1;
 };
 

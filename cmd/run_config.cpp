@@ -47,6 +47,8 @@ model::Plan make_plan(const Options& options) {
                   ? milliseconds::max()
                   : milliseconds(static_cast<long long>(options.hold_s * 1000));
   plan.ping = milliseconds(static_cast<long long>(options.ping_s * 1000));
+  plan.interval = milliseconds(static_cast<long long>(options.interval_s * 1000));
+  plan.connect_rate = static_cast<std::uint64_t>(options.connect_rate);
   return plan;
 }
 

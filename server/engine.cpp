@@ -178,6 +178,7 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
     task.make_client = &make_client_;
     task.rounds = plan_.rounds_per_user;
     task.hold = plan_.hold;
+    task.interval = plan_.interval;
     task.on_finish = on_finish;
     // A user counts as running once started: one the stop came before sent nothing.
     auto start_one = [task, first_user,
@@ -189,7 +190,13 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
         if (error) end_crashed_user(task, error);
       });
     };
-    net::co_spawn(pool.context(i), start_users(users, std::move(start_one)), net::detached);
+    // --connect-rate N: each of the T threads starts a user every T/N seconds.
+    const auto spacing = plan_.connect_rate > 0
+                             ? std::chrono::nanoseconds(std::chrono::seconds(threads)) /
+                                   static_cast<std::int64_t>(plan_.connect_rate)
+                             : std::chrono::nanoseconds(0);
+    net::co_spawn(pool.context(i), start_users(users, std::move(start_one), spacing),
+                  net::detached);
     first_user += users;
   }
 

@@ -3,6 +3,13 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <optional>
+
 namespace stampede::server {
 
 namespace net = boost::asio;
@@ -80,6 +87,9 @@ net::awaitable<void> run_user(UserTask task) {
   }
   model::Response response;
   Shard& shard = *task.shard;
+  std::optional<net::steady_timer> pause;  // --interval only: the next send's time
+  if (task.interval.count() > 0) pause.emplace(co_await net::this_coro::executor);
+  auto next_send = std::chrono::steady_clock::now();
   const auto& steps = task.flow->steps();
   for (std::uint64_t round = 0; (task.rounds == 0 || round < task.rounds) && !shard.stopping;
        ++round) {
@@ -87,6 +97,12 @@ net::awaitable<void> run_user(UserTask task) {
       const auto destination = steps[step].destination;
       auto& client = *clients[destination];
       const auto& prepared = steps[step].prepared;
+      if (pause) {  // go-stress-testing's ticker: one send per interval, or at once if late
+        pause->expires_at(next_send);
+        co_await pause->async_wait(net::as_tuple(net::use_awaitable));
+        next_send = std::max(next_send + task.interval, std::chrono::steady_clock::now());
+        if (shard.stopping) break;
+      }
       ++shard.in_flight;
       bool ready = true;
       if (client.opens_apart() && !client.is_open()) {

@@ -33,6 +33,8 @@ struct UserTask {
   client::UserId user = 0;  ///< 0 to -c - 1, across threads
   /// --hold: how long to keep long-lived connections open after the rounds (Plan::hold).
   std::chrono::milliseconds hold{0};
+  /// --interval: from one send to the next (Plan::interval); 0: back to back.
+  std::chrono::milliseconds interval{0};
 
   std::uint64_t rounds = 0;         ///< rounds of the flow's steps; 0: until the run is stopped
   std::function<void()> on_finish;  ///< called on the user's thread when it is done

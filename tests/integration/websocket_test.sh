@@ -259,6 +259,25 @@ g("connections.open_at_end") == 0
 EOF
 }
 
+# --interval 0.5: a user's three messages go 0.5 s apart (send to send), so the run takes 1 s and
+# a bit, not the few milliseconds of back to back.
+case_interval() {
+  ws_run interval "$WS_URL/echo" -c 6 -n 3 --interval 0.5 -data x
+  expect_all interval 18 success
+  json_assert "$OUT" '1.0 <= g("duration_s") < 1.6' "interval: 3 sends 0.5 s apart take 1 s"
+  expect_logged 18 "$TARGET" text x
+}
+
+# --connect-rate 20: 40 users open their connections 20 a second, over two seconds.
+case_connect_rate() {
+  ws_run connect_rate "$WS_URL/echo" -c 40 -n 1 --connect-rate 20 -cpuNumber 2 -data x
+  expect_all connect_rate 40 success
+  json_check "$OUT" <<'EOF'
+1.9 <= g("duration_s") < 2.5 ## the 40th user starts 1.95 s in
+[s["opened"] for s in g("connections.per_second")][:2] == [20, 20] ## 20 a second
+EOF
+}
+
 # ---- run ----
 
 mkdir "$TEST_TMP/tls"
@@ -269,5 +288,5 @@ start_py_server ws "$WS_PYTHON" "$WS_SERVER" 90  # last: SERVER_LOG stays ws.log
 WS_URL=ws://127.0.0.1:$SERVER_PORT
 
 run_cases "${WS_CASES:-}" echo acc verify close silent reject notfound file wss hold hold_sigint \
-  hold_closed
+  hold_closed interval connect_rate
 pass
