@@ -89,6 +89,9 @@ awaiting one reply (latency: message to reply; the upgrade counts as the connect
                            until -timeout or Ctrl-C); the table then shows connections
   --ping S                 ping a connection silent for S seconds; one unanswered for S more
                            is lost (timeout)
+  --listen                 after the -data messages (none without -data), count each message
+                           the server sends until --hold's S or the end of the run (-timeout,
+                           Ctrl-C): successes are messages, latencies the gaps between them
 
 How hard:
   -c, --concurrency N      concurrent users, 1 to 65535 (default 1); each holds one

@@ -47,6 +47,7 @@ po::options_description describe(Options& o) {
   add("ping", po::value(&o.ping_s));
   add("interval", po::value(&o.interval_s));
   add("connect-rate", po::value(&o.connect_rate));
+  add("listen", po::value(&o.listen));
   return d;
 }
 

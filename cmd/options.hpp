@@ -48,6 +48,7 @@ struct Options {
   double ping_s = 0;      ///< --ping S: ping a silent held connection every S seconds; 0: never
   double interval_s = 0;  ///< --interval S: a user's sends S seconds apart; 0: back to back
   std::int64_t connect_rate = 0;  ///< --connect-rate N: users started per second; 0: no limit
+  bool listen = false;  ///< --listen: count what the server sends (after -data's messages)
   static constexpr double hold_forever = -1;
 };
 

@@ -49,6 +49,9 @@ model::Plan make_plan(const Options& options) {
   plan.ping = milliseconds(static_cast<long long>(options.ping_s * 1000));
   plan.interval = milliseconds(static_cast<long long>(options.interval_s * 1000));
   plan.connect_rate = static_cast<std::uint64_t>(options.connect_rate);
+  plan.listen = options.listen;
+  // --listen without -data sends nothing: it only counts what the server pushes.
+  if (options.listen && !options.has_data) plan.rounds_per_user = 0;
   return plan;
 }
 
@@ -111,8 +114,12 @@ RunConfig make_run_config(const Options& options) {
   const bool websocket =
       std::any_of(config.steps.begin(), config.steps.end(),
                   [](const auto& step) { return model::is_websocket(step.origin.scheme); });
-  if (!websocket && (config.plan.hold.count() > 0 || config.plan.ping.count() > 0)) {
-    throw UsageError(std::string(config.plan.hold.count() > 0 ? "--hold" : "--ping") +
+  const auto* held = config.plan.hold.count() > 0   ? "--hold"
+                     : config.plan.ping.count() > 0 ? "--ping"
+                     : config.plan.listen           ? "--listen"
+                                                    : nullptr;
+  if (!websocket && held != nullptr) {
+    throw UsageError(std::string(held) +
                      " needs a ws:// or wss:// URL (it holds WebSocket connections open)");
   }
   return config;

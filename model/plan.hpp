@@ -20,6 +20,9 @@ struct Plan {
   /// messages; 0: not at all; max(): until the run is stopped (-timeout, Ctrl-C).
   std::chrono::milliseconds hold{0};
   std::chrono::milliseconds ping{0};  ///< --ping: ping a silent long-lived connection this often
+  /// --listen: after its requests (none without -data), each user records every message the
+  /// server sends on its long-lived connection, until --hold's time or the end of the run.
+  bool listen = false;
   /// --interval: a user sends its requests this far apart (from send to send); 0: back to back.
   std::chrono::milliseconds interval{0};
   /// --connect-rate: users (and so their connections) started per second; 0: as fast as the

@@ -179,6 +179,7 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
     task.rounds = plan_.rounds_per_user;
     task.hold = plan_.hold;
     task.interval = plan_.interval;
+    task.listen = plan_.listen;
     task.on_finish = on_finish;
     // A user counts as running once started: one the stop came before sent nothing.
     auto start_one = [task, first_user,

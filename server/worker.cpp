@@ -44,16 +44,53 @@ std::chrono::steady_clock::time_point hold_until(std::chrono::milliseconds hold)
   return std::chrono::steady_clock::now() + hold;
 }
 
-/// The end of a user: --hold keeps its long-lived connections open for a while; then each
-/// client says goodbye (a WebSocket close frame) and its connection has ended.
+/// Opens `client`'s connection for `request` and counts the connection, or its failure (which
+/// is also the failure of the request that needed it). True when it is open.
+net::awaitable<bool> open_connection(client::Client& client, const client::PreparedRequest& request,
+                                     model::Response& response, Shard& shard) {
+  co_await client.open(request, response);
+  const bool ready = response.error == model::ErrorKind::none;
+  if (ready) {
+    shard.record_connection(response);
+  } else {
+    shard.metrics.long_lived.fail(response.error);
+  }
+  co_return ready;
+}
+
+/// --listen: a connection no request opened (no -data) is opened for the listening, with its
+/// destination's first step; one that cannot open counts as a failed message.
+net::awaitable<void> open_to_listen(std::vector<std::unique_ptr<client::Client>>& clients,
+                                    const UserTask& task, model::Response& response) {
+  for (const auto& step : task.flow->steps()) {
+    auto& client = *clients[step.destination];
+    if (!client.opens_apart() || client.is_open()) continue;
+    const bool opened = co_await open_connection(client, step.prepared, response, *task.shard);
+    if (!opened) task.shard->record(0, to_result(response, {}, *task.verifier));
+  }
+}
+
+/// The end of a user: --hold keeps its long-lived connections open for a while (--listen
+/// records each message the server sends meanwhile: a success whose latency is the gap since
+/// the one before); then each client says goodbye (a WebSocket close frame).
 net::awaitable<void> end_user(std::vector<std::unique_ptr<client::Client>>& clients,
                               const UserTask& task, model::Response& response) {
   Shard& shard = *task.shard;
-  if (task.hold.count() > 0 && !shard.stopping) {
-    const auto until = hold_until(task.hold);
+  if (task.listen && !shard.stopping) co_await open_to_listen(clients, task, response);
+  if ((task.hold.count() > 0 || task.listen) && !shard.stopping) {
+    const auto until = hold_until(
+        task.listen && task.hold.count() == 0 ? std::chrono::milliseconds::max() : task.hold);
     for (auto& client : clients) {
       if (!client->is_open()) continue;
-      co_await client->hold(until, response);
+      auto last = task.now();
+      while (client->is_open()) {
+        co_await client->receive(until, response);
+        if (!client->is_open()) break;
+        if (!task.listen) continue;
+        const auto now = task.now();
+        shard.record(0, to_result(response, now - last, *task.verifier));
+        last = now;
+      }
       note_if_ended(shard, *client, response);
     }
   }
@@ -91,8 +128,9 @@ net::awaitable<void> run_user(UserTask task) {
   if (task.interval.count() > 0) pause.emplace(co_await net::this_coro::executor);
   auto next_send = std::chrono::steady_clock::now();
   const auto& steps = task.flow->steps();
-  for (std::uint64_t round = 0; (task.rounds == 0 || round < task.rounds) && !shard.stopping;
-       ++round) {
+  // With --listen, -n 0 sends nothing: the listening is what lasts until the run stops.
+  const bool endless = task.rounds == 0 && !task.listen;
+  for (std::uint64_t round = 0; (endless || round < task.rounds) && !shard.stopping; ++round) {
     for (std::size_t step = 0; step < steps.size() && !shard.stopping; ++step) {
       const auto destination = steps[step].destination;
       auto& client = *clients[destination];
@@ -106,10 +144,8 @@ net::awaitable<void> run_user(UserTask task) {
       ++shard.in_flight;
       bool ready = true;
       if (client.opens_apart() && !client.is_open()) {
-        co_await client.open(prepared, response);
-        ready = response.error == model::ErrorKind::none;  // else the failure is this request's
-        if (ready) shard.record_connection(response);
-        if (!ready) shard.metrics.long_lived.fail(response.error);
+        // A failed open is this request's failure.
+        ready = co_await open_connection(client, prepared, response, shard);
       }
       const auto start = task.now();
       if (ready) co_await client.exchange(prepared, response);

@@ -33,6 +33,8 @@ struct UserTask {
   client::UserId user = 0;  ///< 0 to -c - 1, across threads
   /// --hold: how long to keep long-lived connections open after the rounds (Plan::hold).
   std::chrono::milliseconds hold{0};
+  /// --listen: after its rounds, the user records each message the server sends (Plan::listen).
+  bool listen = false;
   /// --interval: from one send to the next (Plan::interval); 0: back to back.
   std::chrono::milliseconds interval{0};
 

@@ -65,11 +65,13 @@ class Client {
   /// the connect time, or the failure (with the HTTP status of a refused upgrade).
   virtual net::awaitable<void> open(const PreparedRequest& request, model::Response& response);
 
-  /// --hold: keeps the open connection until `until` (or until end_hold()), reading what the
-  /// server sends and answering its pings, then closes it as its protocol would. `response`
-  /// tells how it ended: no error (held to the end), `closed` by the server, or lost.
-  virtual net::awaitable<void> hold(std::chrono::steady_clock::time_point until,
-                                    model::Response& response);
+  /// --hold, --listen: waits for the next message the server sends on the open connection
+  /// (answering its pings meanwhile) until `until` or end_hold(), when the connection closes
+  /// as its protocol would. Still open afterwards: `response` is that message. Closed: the
+  /// hold is over; `response` says how: no error (held to the end), `closed` by the server,
+  /// or how it was lost.
+  virtual net::awaitable<void> receive(std::chrono::steady_clock::time_point until,
+                                       model::Response& response);
 
   /// The user is done: closes the connection as its protocol would (a WebSocket close frame,
   /// at most a second); without an open connection, or for protocols with no goodbye, at once.

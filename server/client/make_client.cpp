@@ -8,8 +8,8 @@ net::awaitable<void> Client::open(const PreparedRequest& /*request*/,
   co_return;
 }
 
-net::awaitable<void> Client::hold(std::chrono::steady_clock::time_point /*until*/,
-                                  model::Response& /*response*/) {
+net::awaitable<void> Client::receive(std::chrono::steady_clock::time_point /*until*/,
+                                     model::Response& /*response*/) {
   co_return;
 }
 

@@ -84,24 +84,25 @@ class WebSocketClient final : public ClientBase {
     end_exchange(request, response);
   }
 
-  /// Reads (answering the server's pings, and sending ours with --ping) until the watchdog
-  /// says the time is up, or the stopping run does: say_goodbye() then sends the close frame
-  /// and this read ends when the server answers it. The server closing first, or the
-  /// connection failing, is how the hold ended.
-  net::awaitable<void> hold(Clock::time_point until, model::Response& response) override {
+  /// Reads the next message (answering the server's pings, and sending ours with --ping).
+  /// When the watchdog says the time is up, or the stopping run does, say_goodbye() sends the
+  /// close frame and the read ends when the server answers it. The server closing first, or
+  /// the connection failing, is how the hold ended.
+  net::awaitable<void> receive(Clock::time_point until, model::Response& response) override {
     response.clear();
+    response.websocket = true;
     if (!ws_) co_return;
-    arm_deadline(until);
-    holding_ = true;
-    for (;;) {
-      buffer_.clear();
-      const auto [error, n] = co_await ws_->async_read(buffer_, as_tuple);
-      if (error) {
-        if (!said_goodbye_) record_failure(response, Phase::read, error);
-        break;
-      }
-      response.bytes_received += n;
+    if (!said_goodbye_) {
+      arm_deadline(until);
+      holding_ = true;
     }
+    buffer_.clear();
+    const auto [error, n] = co_await ws_->async_read(buffer_, as_tuple);
+    if (!error) {
+      after_read(response, error, n, Clock::now());
+      co_return;
+    }
+    if (!said_goodbye_) record_failure(response, Phase::read, error);
     holding_ = false;
     co_await join_goodbye();
     stop_clock();

@@ -278,6 +278,20 @@ case_connect_rate() {
 EOF
 }
 
+# --listen: no -data, so nothing is sent; each of the 10 messages the server pushes 100 ms apart
+# is a success whose latency is the gap since the one before; --hold 1.5 ends the listening.
+case_listen() {
+  ws_run listen "$WS_URL/push?n=10&every=100" -c 3 --listen --hold 1.5
+  expect_all listen 30 success
+  json_check "$OUT" <<'EOF'
+g("connections.opened") == 3 and g("connections.open_at_end") == 0
+80 <= g("latency_ms.p50") <= 150 ## the gaps are the server's 100 ms
+g("bytes.received") == 3 * sum(len('{"i":%d}' % k) for k in range(10)) ## what was pushed, no more
+EOF
+  expect_logged 0 "$TARGET" text
+  expect_closed 3 "$TARGET" 1000
+}
+
 # ---- run ----
 
 mkdir "$TEST_TMP/tls"
@@ -288,5 +302,5 @@ start_py_server ws "$WS_PYTHON" "$WS_SERVER" 90  # last: SERVER_LOG stays ws.log
 WS_URL=ws://127.0.0.1:$SERVER_PORT
 
 run_cases "${WS_CASES:-}" echo acc verify close silent reject notfound file wss hold hold_sigint \
-  hold_closed interval connect_rate
+  hold_closed interval connect_rate listen
 pass
