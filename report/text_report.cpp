@@ -85,6 +85,24 @@ std::string failure_breakdown(const Metrics& total) {
   return text + ")\n";
 }
 
+/// A run of long-lived connections (WebSocket): what became of them, on one line.
+std::string connections_line(const Summary& summary) {
+  const auto& counts = summary.total.long_lived;
+  std::string text = std::to_string(counts.opened) + " opened, " +
+                     std::to_string(counts.closed_by_server) + " closed by the server, " +
+                     std::to_string(counts.failures()) + " failed";
+  std::string kinds;
+  for (const model::ErrorKind kind : model::failure_kinds) {
+    if (const auto n = counts.failed[static_cast<std::size_t>(kind)]; n > 0) {
+      kinds += (kinds.empty() ? "" : ", ") + std::string(model::to_string(kind)) + ": " +
+               std::to_string(n);
+    }
+  }
+  if (!kinds.empty()) text += " (" + kinds + ")";
+  const auto open = counts.opened - std::min(counts.ended, counts.opened);
+  return line("Connections:", text + ", " + std::to_string(open) + " open at the end");
+}
+
 std::string counts_block(const Summary& summary) {
   const Metrics& total = summary.total;
   std::string text = line("Concurrency Level:", std::to_string(summary.info.users));
@@ -100,6 +118,7 @@ std::string counts_block(const Summary& summary) {
   }
   const std::string codes = status_codes_text(total.status_codes);
   text += line("Status codes:", codes.empty() ? "none" : codes);
+  if (summary.long_lived()) text += connections_line(summary);
   if (summary.info.keep_alive || total.keep_alive_responses > 0) {
     text += line("Keep-Alive requests:", std::to_string(total.keep_alive_responses));
   }
