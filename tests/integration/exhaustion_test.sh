@@ -13,39 +13,6 @@ ip link set lo up || { echo "FAIL [exhaustion_test]: cannot bring up lo in the n
 source "$(dirname "$0")/lib.sh" "$@"
 command -v prlimit >/dev/null || fail "'prlimit' is not installed (apt-get install util-linux)"
 
-# start_background NAME ARGS...: starts stampede in the background with SIGINT at its default
-# disposition (a non-interactive shell would start it ignored); sets PID, OUT, ERR.
-start_background() {
-  local name=$1
-  shift
-  _LAST_RUN=$name
-  OUT=$TEST_TMP/$name.out
-  ERR=$TEST_TMP/$name.err
-  "$PYTHON" -c 'import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_DFL)
-os.execv(sys.argv[1], sys.argv[1:])' "$STAMPEDE" "$@" >"$OUT" 2>"$ERR" &
-  PID=$!
-  _PIDS+=("$PID")
-  log "$name: stampede $* (pid $PID)"
-}
-
-# wait_background SECONDS: waits for PID to end, at most SECONDS; sets RC.
-wait_background() {
-  local i
-  for i in $(seq $(($1 * 10))); do
-    kill -0 "$PID" 2>/dev/null || break
-    sleep 0.1
-  done
-  if kill -0 "$PID" 2>/dev/null; then
-    kill -KILL "$PID"
-    fail "$_LAST_RUN: stampede was still running after $1 s"
-  fi
-  set +e
-  wait "$PID"
-  RC=$?
-  set -e
-}
-
 # wait_for_lines N TEXT: waits (at most 20 s) until nginx has logged N requests containing TEXT:
 # the run is under way (its threads have made their sockets and timers).
 wait_for_lines() {

@@ -493,37 +493,51 @@ text_field() {
   sed -nE "s/^[[:space:]]*$2:[[:space:]]*([^[:space:]]+).*/\1/p" "$1" | head -n 1
 }
 
-# interrupt_run NAME AFTER_SECONDS ARGS...: starts stampede in the background with SIGINT at its
-# default disposition (a non-interactive shell would start it ignored), sends SIGINT after
-# AFTER_SECONDS, waits at most 40 s; sets RC, ELAPSED, OUT, ERR like run_stampede.
-interrupt_run() {
-  local name=$1 after=$2 pid i t0 t1
-  shift 2
+# start_background NAME ARGS...: starts stampede in the background with SIGINT at its default
+# disposition (a non-interactive shell would start it ignored); sets PID, OUT, ERR.
+start_background() {
+  local name=$1
+  shift
   _LAST_RUN=$name
   OUT=$TEST_TMP/$name.out
   ERR=$TEST_TMP/$name.err
-  t0=$(date +%s%N)
   "$PYTHON" -c 'import os, signal, sys
 signal.signal(signal.SIGINT, signal.SIG_DFL)
 os.execv(sys.argv[1], sys.argv[1:])' "$STAMPEDE" "$@" >"$OUT" 2>"$ERR" &
-  pid=$!
-  _PIDS+=("$pid")
-  sleep "$after"
-  kill -0 "$pid" 2>/dev/null || fail "$name: stampede ended before the SIGINT; stderr: $(head -c 2000 "$ERR")"
-  kill -INT "$pid"
-  for i in $(seq 400); do
-    kill -0 "$pid" 2>/dev/null || break
+  PID=$!
+  _PIDS+=("$PID")
+  log "$name: stampede $* (pid $PID)"
+}
+
+# wait_background SECONDS: waits for PID to end, at most SECONDS; sets RC.
+wait_background() {
+  local i
+  for i in $(seq $(($1 * 10))); do
+    kill -0 "$PID" 2>/dev/null || break
     sleep 0.1
   done
-  if kill -0 "$pid" 2>/dev/null; then
-    kill -KILL "$pid"
-    fail "$name: stampede was still running 40 s after SIGINT"
+  if kill -0 "$PID" 2>/dev/null; then
+    kill -KILL "$PID"
+    fail "$_LAST_RUN: stampede was still running after $1 s"
   fi
   set +e
-  wait "$pid"
+  wait "$PID"
   RC=$?
   set -e
+}
+
+# interrupt_run NAME AFTER_SECONDS ARGS...: start_background, SIGINT after AFTER_SECONDS, then
+# wait_background 40; sets RC, ELAPSED, OUT, ERR like run_stampede.
+interrupt_run() {
+  local name=$1 after=$2 t0 t1
+  shift 2
+  t0=$(date +%s%N)
+  start_background "$name" "$@"
+  sleep "$after"
+  kill -0 "$PID" 2>/dev/null || fail "$name: stampede ended before the SIGINT; stderr: $(head -c 2000 "$ERR")"
+  kill -INT "$PID"
+  wait_background 40
   t1=$(date +%s%N)
   ELAPSED=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-  log "$name: stampede $* (SIGINT after ${after}s) -> exit $RC in ${ELAPSED}s"
+  log "$name: SIGINT after ${after}s -> exit $RC in ${ELAPSED}s"
 }
