@@ -42,6 +42,7 @@ struct Options {
   bool has_request_timeout = false;    ///< -t was given (it then wins over the file's --max-time)
   bool binary = false;                 ///< --binary: WebSocket messages go as binary frames
   std::int64_t max_message = 1 << 20;  ///< --max-message: the largest WebSocket message taken
+  std::string source_ips;  ///< --source-ips: local addresses to bind (A-B, A/len, A, lists)
 };
 
 /// Parses a load run's arguments (argv without the program name). Throws UsageError with a

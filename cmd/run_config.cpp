@@ -9,6 +9,7 @@
 
 #include "cmd/curl_steps.hpp"
 #include "cmd/header_flag.hpp"
+#include "cmd/source_ips.hpp"
 #include "curl/url.hpp"
 
 namespace stampede::cmd {
@@ -43,6 +44,12 @@ model::Plan make_plan(const Options& options) {
   plan.request_timeout = milliseconds(static_cast<long long>(options.request_timeout_s * 1000));
   plan.run_timeout = milliseconds(static_cast<long long>(options.run_timeout_s * 1000));
   plan.debug_exchanges = options.debug ? 5 : 0;
+  // An empty --source-ips is Go's empty string flag: the default, the kernel picks.
+  if (!options.source_ips.empty()) {
+    for (const auto& address : parse_source_ips(options.source_ips)) {
+      plan.source_addresses.push_back(address.to_string());
+    }
+  }
   return plan;
 }
 

@@ -3,6 +3,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace stampede::model {
 
@@ -16,6 +18,9 @@ struct Plan {
   std::chrono::milliseconds request_timeout{30'000};  ///< one exchange, connect included (-t)
   std::chrono::milliseconds run_timeout{0};           ///< whole run; 0 means no limit (-timeout)
   unsigned debug_exchanges = 0;                       ///< how many exchanges to log in full (-d)
+  /// Local addresses each new connection binds to in turn (--source-ips), as text: the model
+  /// knows no Asio; the engine's Flow turns them into addresses. Empty: the kernel picks.
+  std::vector<std::string> source_addresses;
 };
 
 }  // namespace stampede::model

@@ -33,6 +33,11 @@ struct ClientSetup {
   model::Protocol protocol = model::Protocol::http1;  ///< the origin's first step decides
   bool keep_body = false;                             ///< the verifier reads bodies
   bool insecure = false;  ///< certificates are not checked (a failure hint says so otherwise)
+  /// --source-ips: the local addresses new connections bind to, each the next in turn (all of
+  /// the endpoints' family); empty: the kernel picks.
+  std::vector<net::ip::address> sources;
+  /// The turn of the next connection among `sources`, shared by every user of the destination.
+  mutable std::atomic<std::uint64_t> next_source{0};
   /// Each failure kind's first occurrence is logged once with its message, for the user.
   mutable std::array<std::atomic_flag, model::error_kind_count> failure_logged{};
   /// --http2 over TLS: a server that selected HTTP/1.1 by ALPN is reported once.
