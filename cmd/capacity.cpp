@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 
@@ -48,29 +49,58 @@ std::optional<std::uint64_t> physical_memory() {
 
 Machine this_machine() { return {open_file_limit(), local_ports(), physical_memory()}; }
 
-void check_fits(std::uint64_t users, std::uint64_t servers, const Machine& machine) {
-  const auto c = "-c " + std::to_string(users);
-  // A connection to one server needs a local port of its own; each user holds one per server.
-  if (machine.local_ports && users > *machine.local_ports) {
-    throw UsageError(c + " needs " + std::to_string(users) +
-                     " local ports (a connection per user to each server) but "
-                     "/proc/sys/net/ipv4/ip_local_port_range offers " +
-                     std::to_string(*machine.local_ports) +
-                     ": use fewer users, or widen that range");
+namespace {
+
+/// A connection to one server needs a local port of its own per source address: with
+/// IP_BIND_ADDRESS_NO_PORT the kernel picks the port per (source, server) pair, so each source
+/// address adds a whole port range.
+void check_ports(const Demand& demand, std::uint64_t ports_per_address) {
+  const auto addresses = std::max<std::uint64_t>(1, demand.source_addresses);
+  const auto ports = ports_per_address * addresses;
+  if (demand.users <= ports) return;
+  auto offered = std::to_string(ports_per_address);
+  if (demand.source_addresses == 1) offered += " for its one source address";
+  if (demand.source_addresses > 1) {
+    offered += " for each of " + std::to_string(addresses) + " source addresses (" +
+               std::to_string(ports) + ")";
   }
-  const auto connections = users * servers;
-  if (machine.open_files && connections + reserved_files > *machine.open_files) {
-    throw UsageError(c + " needs about " + std::to_string(connections + reserved_files) +
-                     " open files (a socket per user and server) but at most " +
-                     std::to_string(*machine.open_files) +
-                     " can be open (ulimit -Hn): use fewer users, or raise that limit");
-  }
-  const auto bytes = connections * bytes_per_connection;
-  if (machine.memory_bytes && bytes > *machine.memory_bytes) {
-    throw UsageError(c + " needs more than " + std::to_string(bytes >> 20) +
-                     " MiB for its connections (4 KiB each at least) but this machine has " +
-                     std::to_string(*machine.memory_bytes >> 20) + " MiB: use fewer users");
-  }
+  const auto more_addresses = demand.source_addresses == 0
+                                  ? "add source addresses with --source-ips"
+                                  : "add source addresses to --source-ips";
+  throw UsageError("-c " + std::to_string(demand.users) + " needs " + std::to_string(demand.users) +
+                   " local ports (a connection per user to each server) but "
+                   "/proc/sys/net/ipv4/ip_local_port_range offers " +
+                   offered + ": use fewer users, widen that range, or " + more_addresses +
+                   " (addresses of this machine, such as 127.0.0.2-127.0.0.9 for a server on "
+                   "loopback)");
+}
+
+void check_open_files(const Demand& demand, std::uint64_t open_files) {
+  const auto needed = demand.users * demand.servers + reserved_files;
+  if (needed <= open_files) return;
+  throw UsageError("-c " + std::to_string(demand.users) + " needs about " + std::to_string(needed) +
+                   " open files (a socket per user and server) but at most " +
+                   std::to_string(open_files) +
+                   " can be open (the hard limit, ulimit -Hn): use fewer users, or raise that "
+                   "limit (nofile in /etc/security/limits.conf, LimitNOFILE= for a systemd "
+                   "service, ulimit -Hn as root)");
+}
+
+void check_memory(const Demand& demand, std::uint64_t memory_bytes) {
+  const auto bytes = demand.users * demand.servers * bytes_per_connection;
+  if (bytes <= memory_bytes) return;
+  throw UsageError("-c " + std::to_string(demand.users) + " needs more than " +
+                   std::to_string(bytes >> 20) +
+                   " MiB for its connections (4 KiB each at least) but this machine has " +
+                   std::to_string(memory_bytes >> 20) + " MiB: use fewer users");
+}
+
+}  // namespace
+
+void check_fits(const Demand& demand, const Machine& machine) {
+  if (machine.local_ports) check_ports(demand, *machine.local_ports);
+  if (machine.open_files) check_open_files(demand, *machine.open_files);
+  if (machine.memory_bytes) check_memory(demand, *machine.memory_bytes);
 }
 
 }  // namespace stampede::cmd

@@ -16,8 +16,16 @@ struct Machine {
 /// Lifts this process's soft open-file limit to its hard one and reads the rest of Machine.
 Machine this_machine();
 
-/// Throws UsageError, naming the limit and what to do, when `users` users that each hold one
-/// connection to each of `servers` servers cannot fit in `machine`.
-void check_fits(std::uint64_t users, std::uint64_t servers, const Machine& machine);
+/// What a run asks of the machine.
+struct Demand {
+  std::uint64_t users = 1;    ///< -c: each holds one connection to each server
+  std::uint64_t servers = 1;  ///< distinct (scheme, host, port) among the steps
+  /// --source-ips addresses the connections bind to in turn; 0: the kernel picks one.
+  std::uint64_t source_addresses = 0;
+};
+
+/// Throws UsageError, naming the limit and what to change, when `demand` cannot fit in
+/// `machine`: local ports (per server, times the source addresses), open files, memory.
+void check_fits(const Demand& demand, const Machine& machine);
 
 }  // namespace stampede::cmd

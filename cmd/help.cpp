@@ -94,8 +94,9 @@ awaiting one reply (latency: message to reply; the upgrade counts as the connect
                            Ctrl-C): successes are messages, latencies the gaps between them
 
 How hard:
-  -c, --concurrency N      concurrent users, 1 to 65535 (default 1); each holds one
-                           connection to each server, so open files and local ports bound it
+  -c, --concurrency N      concurrent users, 1 to 10^7 (default 1); each holds one
+                           connection to each server, so open files, memory and local ports
+                           (per source address) bound it: a run that cannot fit is refused
   -n, --requests N         requests per user, 0 to 10^12 (default 1; c x n in all;
                            0 = until -timeout)
   -t, --request-timeout S  seconds for one request, connect included, 0.01 to 31536000
@@ -106,6 +107,8 @@ How hard:
                            back); --interval 1 --hold is go-stress-testing's WebSocket cadence
   --connect-rate N         start N users (so N new connections) a second (default: all at
                            once, in parallel)
+  --source-ips SPEC        bind connections to these local addresses in turn, each adding a
+                           port range: 127.0.0.2-127.0.0.9, 10.0.0.0/24, or a comma list
 
 What counts as success:
   -v, --verify NAME        how a response is judged (default statusCode):

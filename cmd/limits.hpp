@@ -1,13 +1,18 @@
 // The ranges the command line accepts, shared by the parser and the checks before a run.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace stampede::cmd::limits {
 
-/// -c: each user holds its own connection to a server, and so its own local port (there are
-/// 65535 ports, fewer in /proc/sys/net/ipv4/ip_local_port_range).
-constexpr std::int64_t max_users = 65535;
+/// -c: each user holds its own connection, so its own socket, to each server. What bounds that
+/// (open files, local ports times --source-ips addresses, memory) is checked per run
+/// (capacity.cpp); this only refuses a typo: ten million at 4 KiB each is 40 GB.
+constexpr std::int64_t max_users = 10'000'000;
+/// --source-ips: each address adds a local port range (~28k-64k connections to one server), so
+/// a few lift any real run; more than a /16's worth is a mistake.
+constexpr std::size_t max_source_addresses = 65536;
 /// -n: far more than a user sends in a year, and c x n still fits in 64 bits.
 constexpr std::int64_t max_requests = 1'000'000'000'000;
 /// -t: a thread's watchdog looks at its deadlines every 5 ms at best (server/client/watchdog.cpp).

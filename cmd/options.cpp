@@ -48,6 +48,7 @@ po::options_description describe(Options& o) {
   add("interval", po::value(&o.interval_s));
   add("connect-rate", po::value(&o.connect_rate));
   add("listen", po::value(&o.listen));
+  add("source-ips", po::value(&o.source_ips));
   return d;
 }
 
@@ -61,8 +62,8 @@ struct Range {
 // Written so that NaN fails too.
 constexpr std::array ranges{
     Range{"concurrency",
-          "-c must be a whole number from 1 to 65535 (concurrent users; each holds its own "
-          "connection, so its own local port, to each server)",
+          "-c must be a whole number from 1 to 10000000 (concurrent users; each holds its own "
+          "connection to each server)",
           [](const Options& o) { return o.users >= 1 && o.users <= limits::max_users; }},
     Range{"requests",
           "-n must be a whole number from 0 to 1000000000000 (requests per user; 0 runs until "

@@ -50,6 +50,7 @@ struct Options {
   std::int64_t connect_rate = 0;  ///< --connect-rate N: users started per second; 0: no limit
   bool listen = false;  ///< --listen: count what the server sends (after -data's messages)
   static constexpr double hold_forever = -1;
+  std::string source_ips;  ///< --source-ips: local addresses to bind (A-B, A/len, A, lists)
 };
 
 /// Parses a load run's arguments (argv without the program name). Throws UsageError with a

@@ -9,6 +9,7 @@
 
 #include "cmd/curl_steps.hpp"
 #include "cmd/header_flag.hpp"
+#include "cmd/source_ips.hpp"
 #include "curl/url.hpp"
 
 namespace stampede::cmd {
@@ -52,6 +53,12 @@ model::Plan make_plan(const Options& options) {
   plan.listen = options.listen;
   // --listen without -data sends nothing: it only counts what the server pushes.
   if (options.listen && !options.has_data) plan.rounds_per_user = 0;
+  // An empty --source-ips is Go's empty string flag: the default, the kernel picks.
+  if (!options.source_ips.empty()) {
+    for (const auto& address : parse_source_ips(options.source_ips)) {
+      plan.source_addresses.push_back(address.to_string());
+    }
+  }
   return plan;
 }
 

@@ -3,6 +3,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace stampede::model {
 
@@ -28,6 +30,9 @@ struct Plan {
   /// --connect-rate: users (and so their connections) started per second; 0: as fast as the
   /// threads can, in parallel.
   std::uint64_t connect_rate = 0;
+  /// Local addresses each new connection binds to in turn (--source-ips), as text: the model
+  /// knows no Asio; the engine's Flow turns them into addresses. Empty: the kernel picks.
+  std::vector<std::string> source_addresses;
 };
 
 }  // namespace stampede::model

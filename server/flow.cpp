@@ -26,6 +26,13 @@ std::vector<net::ip::tcp::endpoint> resolve(const model::Request& request) {
   return {results.begin(), results.end()};
 }
 
+/// --source-ips as addresses; cmd has checked the text, so a failure here is a caller's bug.
+std::vector<net::ip::address> source_addresses(const model::Plan& plan) {
+  std::vector<net::ip::address> sources;
+  for (const auto& text : plan.source_addresses) sources.push_back(net::ip::make_address(text));
+  return sources;
+}
+
 /// Steps share a user's connection when they go to the same origin and check its certificate
 /// alike (the TLS context is the connection's).
 bool same_connection(const model::Request& a, const model::Request& b) {
@@ -37,6 +44,20 @@ std::string step_name(const model::Request& request) {
 }
 
 }  // namespace
+
+std::vector<net::ip::tcp::endpoint> reachable_from(std::vector<net::ip::tcp::endpoint> endpoints,
+                                                   const std::vector<net::ip::address>& sources,
+                                                   const std::string& host) {
+  if (sources.empty()) return endpoints;
+  const bool v6 = sources.front().is_v6();
+  std::erase_if(endpoints, [v6](const auto& endpoint) { return endpoint.address().is_v6() != v6; });
+  if (endpoints.empty()) {
+    throw std::runtime_error("'" + host + "' has no " + (v6 ? "IPv6" : "IPv4") +
+                             " address, and --source-ips gives only " + (v6 ? "IPv6" : "IPv4") +
+                             " ones (give source addresses of the server's family)");
+  }
+  return endpoints;
+}
 
 Flow::Flow(std::vector<model::Request> requests, const model::Plan& plan, bool keep_body) {
   steps_.reserve(requests.size());
@@ -87,7 +108,8 @@ std::size_t Flow::destination_of(const model::Request& request, const model::Pla
         client::make_tls_context(request.insecure, protocol == model::Protocol::http2));
   }
   auto& setup = destination->setup;
-  setup.endpoints = resolve(request);
+  setup.sources = source_addresses(plan);
+  setup.endpoints = reachable_from(resolve(request), setup.sources, request.origin.host);
   setup.host = request.origin.host;
   setup.tls = destination->tls ? &*destination->tls : nullptr;
   setup.timeout = plan.request_timeout;

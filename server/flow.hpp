@@ -22,6 +22,13 @@ struct Destination {
   client::ClientSetup setup;
 };
 
+/// The endpoints a connection from `sources` (--source-ips, one family) can reach: those of
+/// their family; all of them without sources. Throws std::runtime_error, naming `host`, when
+/// none is left.
+std::vector<boost::asio::ip::tcp::endpoint> reachable_from(
+    std::vector<boost::asio::ip::tcp::endpoint> endpoints,
+    const std::vector<boost::asio::ip::address>& sources, const std::string& host);
+
 /// One request of the run, serialized once.
 struct FlowStep {
   model::Request request;

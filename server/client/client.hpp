@@ -35,6 +35,11 @@ struct ClientSetup {
   bool insecure = false;  ///< certificates are not checked (a failure hint says so otherwise)
   /// --ping: a long-lived connection silent this long is pinged (0: never).
   std::chrono::nanoseconds ping_interval{0};
+  /// --source-ips: the local addresses new connections bind to, each the next in turn (all of
+  /// the endpoints' family); empty: the kernel picks.
+  std::vector<net::ip::address> sources;
+  /// The turn of the next connection among `sources`, shared by every user of the destination.
+  mutable std::atomic<std::uint64_t> next_source{0};
   /// Each failure kind's first occurrence is logged once with its message, for the user.
   mutable std::array<std::atomic_flag, model::error_kind_count> failure_logged{};
   /// --http2 over TLS: a server that selected HTTP/1.1 by ALPN is reported once.

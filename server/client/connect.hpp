@@ -1,17 +1,22 @@
 // Opening a client connection, shared by the protocol clients: TCP connect, then TLS if any.
 #pragma once
 
+#include <netinet/in.h>
+#include <sys/socket.h>
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl/host_name_verification.hpp>
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 #include "server/client/classify.hpp"
 #include "server/client/client.hpp"
+#include "server/client/failure_log.hpp"
 
 namespace stampede::client {
 
@@ -43,22 +48,59 @@ TcpStream& tcp_socket(Stream& stream) {
   }
 }
 
-/// Connects `socket` to the first of `endpoints` that answers; the error of the last attempt
-/// otherwise. Asio's range async_connect is not used: when it cannot open a socket (EMFILE,
-/// ENFILE, ENOBUFS) it reports operation_aborted, as if the socket had been closed under it, and
-/// the real reason is lost. A socket closed under us (the watchdog) ends the loop, as there.
-inline net::awaitable<boost::system::error_code> connect_socket(
-    TcpStream& socket, const std::vector<net::ip::tcp::endpoint>& endpoints) {
+/// The local address of `setup`'s next connection, each taking the next in turn (--source-ips);
+/// nullptr when the kernel picks.
+inline const net::ip::address* next_source(const ClientSetup& setup) {
+  if (setup.sources.empty()) return nullptr;
+  const auto turn = setup.next_source.fetch_add(1, std::memory_order_relaxed);
+  return &setup.sources[turn % setup.sources.size()];
+}
+
+/// Binds the open `socket` to `source`; a failure is the first connect failure's message.
+/// IP_BIND_ADDRESS_NO_PORT (Linux 4.2) leaves the port to connect(), which picks one free for
+/// this (source, server) pair: a port bind() picked would be reserved against every server, and
+/// one source address would hold one port range of connections in all. Where the option is
+/// refused, bind() picks the port as before.
+inline boost::system::error_code bind_source(TcpStream& socket, const net::ip::address& source,
+                                             const ClientSetup& setup) {
+  const int on = 1;
+  (void)::setsockopt(socket.native_handle(), IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &on, sizeof on);
+  boost::system::error_code error;
+  socket.bind({source, 0}, error);
+  if (error) {
+    const auto hint = "binding source address " + source.to_string() +
+                      " of --source-ips: is it an address of this machine?";
+    log_first_failure(setup, model::ErrorKind::connect, error, hint);
+  }
+  return error;
+}
+
+/// Connects `socket` to the first of `setup.endpoints` that answers, from the next source
+/// address if any; the error of the last attempt otherwise. Asio's range async_connect is not
+/// used: when it cannot open a socket (EMFILE, ENFILE, ENOBUFS) it reports operation_aborted, as
+/// if the socket had been closed under it, and the real reason is lost. A socket closed under us
+/// (the watchdog) ends the loop, as there.
+inline net::awaitable<boost::system::error_code> connect_socket(TcpStream& socket,
+                                                                const ClientSetup& setup) {
   constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
+  const auto* source = next_source(setup);
   boost::system::error_code error = net::error::host_not_found;
-  for (const auto& endpoint : endpoints) {
+  for (const auto& endpoint : setup.endpoints) {
+    // Flow keeps only the endpoints of the sources' family: a guard, not a path.
+    if (source != nullptr && source->is_v6() != (endpoint.protocol() == net::ip::tcp::v6())) {
+      error = net::error::address_family_not_supported;
+      continue;
+    }
     boost::system::error_code ignored;
     socket.close(ignored);
     socket.open(endpoint.protocol(), error);
+    const bool opened = !error;
+    if (opened && source != nullptr) error = bind_source(socket, *source, setup);
     if (error) {
       // Failed without waiting: yield once, as Asio does, or a user whose every connect fails
       // so would loop without letting its thread run anything else (timers, other users, stop).
       co_await net::post(socket.get_executor(), as_tuple);
+      if (opened) break;  // a source address that does not bind fails for every endpoint alike
       continue;
     }
     const auto [connect_error] = co_await socket.async_connect(endpoint, as_tuple);
@@ -68,7 +110,8 @@ inline net::awaitable<boost::system::error_code> connect_socket(
   co_return error;
 }
 
-/// Makes `stream` and connects it to the first of `setup.endpoints` that answers, then, over
+/// Makes `stream` and connects it to the first of `setup.endpoints` that answers (from the next
+/// of `setup.sources`, if any), then, over
 /// TLS, shakes hands checking the host name (SNI for names only, never an address literal:
 /// RFC 6066). Nullopt on success.
 template <class Stream>
@@ -82,7 +125,7 @@ net::awaitable<std::optional<OpenFailure>> open_stream(std::optional<Stream>& st
     stream.emplace(executor);
   }
   auto& socket = tcp_socket(*stream);
-  const auto error = co_await connect_socket(socket, setup.endpoints);
+  const auto error = co_await connect_socket(socket, setup);
   if (error) co_return OpenFailure{Phase::connect, error};
   boost::system::error_code ignored;
   socket.set_option(net::ip::tcp::no_delay(true), ignored);

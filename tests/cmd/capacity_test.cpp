@@ -2,54 +2,96 @@
 #include "cmd/capacity.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include "cmd/options.hpp"
 
 namespace stampede::cmd {
 namespace {
 
-std::string refusal(std::uint64_t users, std::uint64_t servers, const Machine& machine) {
+std::string refusal(const Demand& demand, const Machine& machine) {
   try {
-    check_fits(users, servers, machine);
+    check_fits(demand, machine);
   } catch (const UsageError& error) {
     return error.what();
   }
   return "fits";
 }
 
+const std::string raise_open_files =
+    " can be open (the hard limit, ulimit -Hn): use fewer users, or raise that limit (nofile in "
+    "/etc/security/limits.conf, LimitNOFILE= for a systemd service, ulimit -Hn as root)";
+
 TEST(CheckFits, OpenFilesBoundUsersTimesServers) {
   const Machine machine{20000, 28232, 8ULL << 30};
-  EXPECT_EQ(refusal(19936, 1, machine), "fits");  // 64 descriptors are kept for the rest
-  EXPECT_EQ(refusal(19937, 1, machine),
+  EXPECT_EQ(refusal({19936, 1}, machine), "fits");  // 64 descriptors are kept for the rest
+  EXPECT_EQ(refusal({19937, 1}, machine),
             "-c 19937 needs about 20001 open files (a socket per user and server) but at most "
-            "20000 can be open (ulimit -Hn): use fewer users, or raise that limit");
-  EXPECT_EQ(refusal(5000, 4, machine).substr(0, 34), "-c 5000 needs about 20064 open fil");
+            "20000" +
+                raise_open_files);
+  EXPECT_EQ(refusal({5000, 4}, machine).substr(0, 34), "-c 5000 needs about 20064 open fil");
 }
 
 TEST(CheckFits, LocalPortsBoundUsersPerServer) {
   const Machine machine{1'000'000, 28232, 64ULL << 30};
-  EXPECT_EQ(refusal(28232, 3, machine), "fits");  // each server is its own destination
-  EXPECT_EQ(refusal(28233, 1, machine),
+  EXPECT_EQ(refusal({28232, 3}, machine), "fits");  // each server is its own destination
+  EXPECT_EQ(refusal({28233, 1}, machine),
             "-c 28233 needs 28233 local ports (a connection per user to each server) but "
-            "/proc/sys/net/ipv4/ip_local_port_range offers 28232: use fewer users, or widen that "
-            "range");
+            "/proc/sys/net/ipv4/ip_local_port_range offers 28232: use fewer users, widen that "
+            "range, or add source addresses with --source-ips (addresses of this machine, such "
+            "as 127.0.0.2-127.0.0.9 for a server on loopback)");
+}
+
+TEST(CheckFits, SourceAddressesEachAddAPortRange) {
+  const Machine machine{100'000'000, 28232, 1ULL << 40};
+  EXPECT_EQ(refusal({28233, 1, 2}, machine), "fits");
+  EXPECT_EQ(refusal({225856, 2, 8}, machine), "fits");  // 8 x 28232, to each of two servers
+  EXPECT_EQ(refusal({225857, 1, 8}, machine),
+            "-c 225857 needs 225857 local ports (a connection per user to each server) but "
+            "/proc/sys/net/ipv4/ip_local_port_range offers 28232 for each of 8 source addresses "
+            "(225856): use fewer users, widen that range, or add source addresses to --source-ips "
+            "(addresses of this machine, such as 127.0.0.2-127.0.0.9 for a server on loopback)");
+  EXPECT_EQ(refusal({28232, 1, 1}, machine), "fits");  // one address: one range, as without
+  EXPECT_TRUE(refusal({28233, 1, 1}, machine)
+                  .starts_with("-c 28233 needs 28233 local ports (a connection per user to each "
+                               "server) but /proc/sys/net/ipv4/ip_local_port_range offers 28232 "
+                               "for its one source address: use fewer users"));
+}
+
+TEST(CheckFits, PortsAreCheckedBeforeOpenFiles) {
+  // The goal run on this machine: 50,000 users, 8 source addresses, 20,000 open files. The
+  // addresses lift the port bound; the descriptors still refuse it, and say what to change.
+  const Machine machine{20000, 28232, 8ULL << 30};
+  EXPECT_EQ(refusal({50000, 1, 8}, machine),
+            "-c 50000 needs about 50064 open files (a socket per user and server) but at most "
+            "20000" +
+                raise_open_files);
+  EXPECT_EQ(refusal({50000, 1}, machine).substr(0, 40), "-c 50000 needs 50000 local ports (a conn");
 }
 
 TEST(CheckFits, MemoryRefusesOnlyWhatClearlyCannotFit) {
   const Machine machine{10'000'000, 65535, 256ULL << 20};  // 256 MiB
-  EXPECT_EQ(refusal(65535, 1, machine), "fits");           // 256 MiB at 4 KiB a connection
-  EXPECT_EQ(refusal(65535, 2, machine),
+  EXPECT_EQ(refusal({65535, 1}, machine), "fits");         // 256 MiB at 4 KiB a connection
+  EXPECT_EQ(refusal({65535, 2}, machine),
             "-c 65535 needs more than 511 MiB for its connections (4 KiB each at least) but this "
             "machine has 256 MiB: use fewer users");
 }
 
-TEST(CheckFits, UnknownLimitsAreNotChecked) { EXPECT_EQ(refusal(65535, 100, Machine{}), "fits"); }
+TEST(CheckFits, UnknownLimitsAreNotChecked) {
+  EXPECT_EQ(refusal({10'000'000, 100}, Machine{}), "fits");
+}
 
-TEST(ThisMachine, ReadsTheLimits) {
+TEST(ThisMachine, ReadsTheLimitsAndLiftsTheSoftOne) {
   const auto machine = this_machine();
   ASSERT_TRUE(machine.local_ports.has_value());  // Linux has /proc/sys/net/ipv4
   EXPECT_GT(*machine.local_ports, 0U);
   EXPECT_GT(machine.memory_bytes.value_or(0), 0U);
+  rlimit limit{};
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &limit), 0);
+  EXPECT_EQ(limit.rlim_cur, limit.rlim_max);
+  if (machine.open_files) {
+    EXPECT_EQ(*machine.open_files, limit.rlim_max);
+  }
 }
 
 }  // namespace

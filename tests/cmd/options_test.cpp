@@ -153,7 +153,7 @@ TEST(Options, FlagErrorsNameTheFlagAsTyped) {
 
 /// Every count and duration: its range, checked at parse time, with one message saying it.
 TEST(Options, RangesAreCheckedAndSaid) {
-  const std::string c = "-c must be a whole number from 1 to 65535";
+  const std::string c = "-c must be a whole number from 1 to 10000000";
   const std::string n = "-n must be a whole number from 0 to 1000000000000";
   const std::string t = "-t must be a number of seconds from 0.01 to 31536000";
   const std::string timeout = "-timeout must be 0 (no limit) or a number of seconds from 0.001";
@@ -163,7 +163,7 @@ TEST(Options, RangesAreCheckedAndSaid) {
   const std::vector<std::pair<std::vector<const char*>, std::string>> cases{
       {{"-c", "0"}, c},
       {{"-c", "-3"}, c},
-      {{"-c", "65536"}, c},
+      {{"-c", "10000001"}, c},
       {{"-c", "4294967297"}, c},
       {{"-c", "abc"}, c},
       {{"-c=99999999999999999999"}, c},
@@ -200,9 +200,9 @@ TEST(Options, RangesAreCheckedAndSaid) {
     EXPECT_TRUE(error.starts_with(message)) << words[0] << " " << words[1] << ": " << error;
   }
   // The ends of each range, and what 0 means where it means something.
-  const auto o = parse({"-c", "65535", "-n", "0", "-t", "0.01", "-timeout", "0.001", "-cpuNumber",
-                        "1024", "-code", "599", "http://h/"});
-  EXPECT_EQ(o.users, 65535);
+  const auto o = parse({"-c", "10000000", "-n", "0", "-t", "0.01", "-timeout", "0.001",
+                        "-cpuNumber", "1024", "-code", "599", "http://h/"});
+  EXPECT_EQ(o.users, 10'000'000);
   EXPECT_EQ(parse({"-timeout", "0", "-cpuNumber", "0", "-code", "100", "http://h/"}).threads, 0);
   EXPECT_EQ(parse({"-v", "json", "-code", "-2147483648", "http://h/"}).code, -2147483648LL);
   EXPECT_EQ(parse({"-n", "1000000000000", "http://h/"}).requests, 1'000'000'000'000);

@@ -6,15 +6,8 @@ source "$(dirname "$0")/lib.sh" "$@"
 ulimit -n 20000 2>/dev/null || true
 (($(ulimit -n) >= 6000)) || fail "needs 6,000 open files per process (ulimit -n is $(ulimit -n))"
 
-timeout -k 5 120 "$STAMPEDE" serve --port 0 --threads 1 >"$TEST_TMP/serve.out" 2>"$TEST_TMP/serve.err" &
-SERVE_PID=$!
-_PIDS+=("$SERVE_PID")
-_watch "$SERVE_PID"
-wait_for_file "$TEST_TMP/serve.out" "$SERVE_PID" || fail "serve did not start: $(head -c 1000 "$TEST_TMP/serve.err")"
-PORT=$(sed -nE 's|.*listening on http://127\.0\.0\.1:([0-9]+)/.*|\1|p' "$TEST_TMP/serve.out")
-[[ -n $PORT ]] || fail "no port in serve's first line: $(head -n 1 "$TEST_TMP/serve.out")"
-wait_for_port "$PORT" 10 "$SERVE_PID" || fail "serve does not accept on :$PORT"
-log "stampede serve (pid $SERVE_PID) on 127.0.0.1:$PORT"
+start_serve --threads 1
+PORT=$SERVE_PORT
 
 # Taking one waiting connection per turn of its event loop, the target left thousands of users
 # in its accept queue for seconds while the others kept it busy: some 1,500 of these requests

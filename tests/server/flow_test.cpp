@@ -1,0 +1,66 @@
+// Flow's destinations: --source-ips reach each setup as addresses, with endpoints of their family.
+#include "server/flow.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+namespace stampede::server {
+namespace {
+
+model::Request request(std::string host) {
+  model::Request r;
+  r.origin.host = std::move(host);
+  r.origin.port = 8080;
+  r.target = "/";
+  return r;
+}
+
+model::Plan plan_from(std::vector<std::string> sources) {
+  model::Plan plan;
+  plan.source_addresses = std::move(sources);
+  return plan;
+}
+
+TEST(Flow, WithoutSourceAddressesTheKernelPicks) {
+  const Flow flow({request("127.0.0.1")}, model::Plan{}, false);
+  EXPECT_TRUE(flow.destinations()[0]->setup.sources.empty());
+}
+
+TEST(Flow, SourceAddressesReachEverySetupInOrder) {
+  const Flow flow({request("127.0.0.1"), request("127.0.0.5")},
+                  plan_from({"127.0.0.3", "127.0.0.2"}), false);
+  ASSERT_EQ(flow.destinations().size(), 2U);
+  for (const auto& destination : flow.destinations()) {
+    const auto& sources = destination->setup.sources;
+    ASSERT_EQ(sources.size(), 2U);
+    EXPECT_EQ(sources[0].to_string(), "127.0.0.3");
+    EXPECT_EQ(sources[1].to_string(), "127.0.0.2");
+  }
+}
+
+TEST(Flow, OnlyEndpointsOfTheSourcesFamilyAreKept) {
+  namespace ip = boost::asio::ip;
+  const std::vector<ip::tcp::endpoint> both{{ip::make_address("::1"), 80},
+                                            {ip::make_address("127.0.0.1"), 80}};
+  const std::vector<ip::address> v4{ip::make_address("127.0.0.2")};
+  const std::vector<ip::address> v6{ip::make_address("::1")};
+  EXPECT_EQ(reachable_from(both, {}, "localhost"), both);
+  EXPECT_EQ(reachable_from(both, v4, "localhost"), (std::vector{both[1]}));
+  EXPECT_EQ(reachable_from(both, v6, "localhost"), (std::vector{both[0]}));
+  try {
+    (void)reachable_from({both[1]}, v6, "localhost");
+    FAIL() << "an IPv4-only server was accepted with IPv6 source addresses";
+  } catch (const std::runtime_error& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "'localhost' has no IPv6 address, and --source-ips gives only IPv6 ones (give "
+              "source addresses of the server's family)");
+  }
+}
+
+TEST(Flow, AServerOfAnotherFamilyIsRefusedBeforeTheRun) {
+  EXPECT_THROW(Flow({request("127.0.0.1")}, plan_from({"::1"}), false), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace stampede::server
