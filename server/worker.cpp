@@ -45,7 +45,8 @@ net::awaitable<void> end_user(std::vector<std::unique_ptr<client::Client>>& clie
   if (task.hold.count() > 0 && !shard.stopping) {
     const auto until = hold_until(task.hold);
     for (auto& client : clients) {
-      if (!client->is_open()) continue;
+      // A stop during an earlier hold ends this one before it starts: only the goodbye is left.
+      if (!client->is_open() || shard.stopping) continue;
       co_await client->hold(until, response);
       note_if_ended(shard, *client, response);
     }
