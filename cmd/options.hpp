@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -46,7 +47,8 @@ struct Options {
   /// (--hold alone): until -timeout or Ctrl-C; 0: do not hold.
   double hold_s = 0;
   double ping_s = 0;  ///< --ping S: ping a silent held connection every S seconds; 0: never
-  static constexpr double hold_forever = -1;
+  /// Not a number one can mistype: `--hold=-1` is out of range, `--hold=inf` means the same.
+  static constexpr double hold_forever = std::numeric_limits<double>::infinity();
 };
 
 /// Parses a load run's arguments (argv without the program name). Throws UsageError with a
