@@ -27,7 +27,7 @@ bool is_boolean(const po::option_description& flag) {
 bool is_bool_word(std::string_view word) { return word == "true" || word == "false"; }
 
 /// A flag whose value may be left out (--hold [S]): it takes the next word only if that is a
-/// number, so `--hold -u URL` and `--hold 60 -u URL` both read as meant.
+/// number, so `--hold -u URL`, `--hold URL` and `--hold 60 -u URL` all read as meant.
 bool is_optional_value(const po::option_description& flag) {
   return flag.semantic()->min_tokens() == 0;
 }
@@ -63,12 +63,9 @@ CanonicalWords canonical_words(std::span<const char* const> args,
     } else if (is_boolean(*flag)) {
       value = i + 1 < args.size() && is_bool_word(args[i + 1]) ? args[++i] : "true";
     } else if (is_optional_value(*flag)) {
-      if (i + 1 >= args.size() || !is_number(args[i + 1])) {
-        out.typed[flag->long_name()] = std::string(word);
-        out.words.push_back("--" + flag->long_name());
-        continue;
-      }
-      value = args[++i];
+      // Alone it means "no limit", spelled so that program_options does not take the next
+      // word (a URL, say) as its value.
+      value = i + 1 < args.size() && is_number(args[i + 1]) ? args[++i] : "inf";
     } else if (i + 1 < args.size()) {
       value = args[++i];
     } else {

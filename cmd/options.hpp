@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -49,7 +50,8 @@ struct Options {
   double interval_s = 0;  ///< --interval S: a user's sends S seconds apart; 0: back to back
   std::int64_t connect_rate = 0;  ///< --connect-rate N: users started per second; 0: no limit
   bool listen = false;  ///< --listen: count what the server sends (after -data's messages)
-  static constexpr double hold_forever = -1;
+  /// Not a number one can mistype: `--hold=-1` is out of range, `--hold=inf` means the same.
+  static constexpr double hold_forever = std::numeric_limits<double>::infinity();
   std::string source_ips;  ///< --source-ips: local addresses to bind (A-B, A/len, A, lists)
 };
 

@@ -18,8 +18,9 @@ namespace {
 constexpr std::array<std::size_t, 8> widths{8, 6, 9, 9, 10, 8, 8, 8};
 constexpr std::array<const char*, 8> headings{"elapsed", "users",  "success", "failure",
                                               "qps",     "max ms", "min ms",  "avg ms"};
-// The connection columns: open holds 9 digits, per-second counts 7, KiB per connection 9999.9.
-constexpr std::array<std::size_t, 5> connection_widths{9, 7, 7, 7, 8};
+// The connection columns: open holds 9 digits, per-second counts 7 (closed/s needs 8 for its
+// heading), KiB per connection 9999.9.
+constexpr std::array<std::size_t, 5> connection_widths{9, 7, 7, 8, 8};
 constexpr std::array<const char*, 5> connection_headings{"open", "+open/s", "fail/s", "closed/s",
                                                          "KiB/conn"};
 constexpr const char* bar = "\u2502";    // │ between columns

@@ -81,7 +81,8 @@ net::awaitable<void> end_user(std::vector<std::unique_ptr<client::Client>>& clie
     const auto until = hold_until(
         task.listen && task.hold.count() == 0 ? std::chrono::milliseconds::max() : task.hold);
     for (auto& client : clients) {
-      if (!client->is_open()) continue;
+      // A stop during an earlier hold ends this one before it starts: only the goodbye is left.
+      if (!client->is_open() || shard.stopping) continue;
       auto last = task.now();
       while (client->is_open()) {
         co_await client->receive(until, response);

@@ -90,6 +90,38 @@ TEST(Options, CurlFileSpellingsAndPrintRequest) {
   EXPECT_FALSE(parse({"-p", "r"}).has_request_timeout);
 }
 
+TEST(Options, WebSocketFlags) {
+  const auto defaults = parse({"ws://h/"});
+  EXPECT_FALSE(defaults.binary);
+  EXPECT_EQ(defaults.max_message, 1 << 20);
+  EXPECT_EQ(defaults.hold_s, 0);
+  EXPECT_EQ(defaults.ping_s, 0);
+  const auto o = parse({"--binary", "--max-message", "65536", "--ping", "0.5", "-u", "ws://h/"});
+  EXPECT_TRUE(o.binary);
+  EXPECT_EQ(o.max_message, 65536);
+  EXPECT_EQ(o.ping_s, 0.5);
+  EXPECT_EQ(o.url, "ws://h/");
+  EXPECT_FALSE(parse({"--binary=false", "ws://h/"}).binary);
+  EXPECT_EQ(parse({"-max-message=1", "ws://h/"}).max_message, 1);
+}
+
+// --hold's seconds may be left out, so it takes the next word only when that is a number:
+// otherwise the flag or URL after it would be read as its value.
+TEST(Options, HoldTakesSecondsOnlyWhenANumberFollows) {
+  const auto alone = parse({"--hold", "-u", "ws://h/"});
+  EXPECT_EQ(alone.hold_s, Options::hold_forever);
+  EXPECT_EQ(alone.url, "ws://h/");
+  EXPECT_EQ(parse({"-u", "ws://h/", "--hold"}).hold_s, Options::hold_forever);  // the last word
+  EXPECT_EQ(parse({"--hold", "60", "-u", "ws://h/"}).hold_s, 60);
+  EXPECT_EQ(parse({"-hold", ".5", "ws://h/"}).hold_s, 0.5);
+  EXPECT_EQ(parse({"--hold=2.5", "ws://h/"}).hold_s, 2.5);
+  EXPECT_EQ(parse({"--hold", "0", "ws://h/"}).hold_s, 0);
+  EXPECT_EQ(parse({"--hold", "-c", "3", "ws://h/"}).users, 3);
+  const auto url_next = parse({"--hold", "ws://h/"});  // the URL is no value of --hold
+  EXPECT_EQ(url_next.hold_s, Options::hold_forever);
+  EXPECT_EQ(url_next.url, "ws://h/");
+}
+
 TEST(Options, UrlMayBeTheLastWord) {
   EXPECT_EQ(parse({"-c", "2", "http://h:81/x"}).url, "http://h:81/x");
 }
@@ -160,6 +192,12 @@ TEST(Options, RangesAreCheckedAndSaid) {
   const std::string cpu = "-cpuNumber must be a whole number from 0 (every core) to 1024";
   const std::string status = "-code with -v statusCode must be 100 to 599";
   const std::string json = "-code with -v json must be any whole number from -2147483648";
+  const std::string max_message =
+      "--max-message must be a whole number of bytes from 1 to 1073741824";
+  const std::string hold =
+      "--hold takes a number of seconds from 0 to 31536000 (a year), or nothing";
+  const std::string ping =
+      "--ping must be 0 (no pings) or a number of seconds from 0.01 to 31536000";
   const std::vector<std::pair<std::vector<const char*>, std::string>> cases{
       {{"-c", "0"}, c},
       {{"-c", "-3"}, c},
@@ -187,6 +225,17 @@ TEST(Options, RangesAreCheckedAndSaid) {
       {{"-code", "0"}, status},
       {{"-v", "json", "-code", "2147483648"}, json},
       {{"-code", "2147483648", "-v", "json"}, json},
+      {{"--max-message", "0"}, max_message},
+      {{"--max-message", "1073741825"}, max_message},
+      {{"--max-message", "-1"}, max_message},
+      {{"--max-message", "1k"}, max_message},
+      {{"--hold", "31536001"}, hold},
+      {{"--hold=-1"}, hold},  // not --hold alone, whatever stands for that inside
+      {{"--hold=soon"}, hold},
+      {{"--ping", "0.009"}, ping},
+      {{"--ping", "-1"}, ping},
+      {{"--ping", "31536001"}, ping},
+      {{"--ping", "often"}, ping},
   };
   for (const auto& [words, message] : cases) {
     auto args = words;
@@ -197,7 +246,7 @@ TEST(Options, RangesAreCheckedAndSaid) {
     } catch (const UsageError& e) {
       error = e.what();
     }
-    EXPECT_TRUE(error.starts_with(message)) << words[0] << " " << words[1] << ": " << error;
+    EXPECT_TRUE(error.starts_with(message)) << ::testing::PrintToString(words) << ": " << error;
   }
   // The ends of each range, and what 0 means where it means something.
   const auto o = parse({"-c", "10000000", "-n", "0", "-t", "0.01", "-timeout", "0.001",
@@ -206,6 +255,11 @@ TEST(Options, RangesAreCheckedAndSaid) {
   EXPECT_EQ(parse({"-timeout", "0", "-cpuNumber", "0", "-code", "100", "http://h/"}).threads, 0);
   EXPECT_EQ(parse({"-v", "json", "-code", "-2147483648", "http://h/"}).code, -2147483648LL);
   EXPECT_EQ(parse({"-n", "1000000000000", "http://h/"}).requests, 1'000'000'000'000);
+  const auto ws =
+      parse({"--max-message", "1073741824", "--hold", "31536000", "--ping", "0.01", "ws://h/"});
+  EXPECT_EQ(ws.max_message, 1073741824);
+  EXPECT_EQ(ws.hold_s, 31536000);
+  EXPECT_EQ(ws.ping_s, 0.01);
 }
 
 TEST(Options, MethodIsOneWord) {
@@ -230,9 +284,14 @@ TEST(Options, HelpListsEveryVerifierOfTheTable) {
 
 TEST(Options, EveryHelpedFlagParses) {
   const auto help = help_text();
-  for (const char* flag :
-       {"-u", "-H", "-data", "-X", "-k", "-redirect", "--insecure", "-c", "-n", "-t", "-timeout",
-        "-cpuNumber", "-v", "-code", "--output", "-d", "-p", "--print-request", "-http2"}) {
+  for (const char* flag : {"-u",         "-H",       "-data",
+                           "-X",         "-k",       "-redirect",
+                           "--insecure", "-c",       "-n",
+                           "-t",         "-timeout", "-cpuNumber",
+                           "-v",         "-code",    "--output",
+                           "-d",         "-p",       "--print-request",
+                           "-http2",     "--binary", "--max-message",
+                           "--hold",     "--ping"}) {
     EXPECT_NE(help.find(flag), std::string::npos) << flag;
   }
 }

@@ -234,6 +234,56 @@ TEST(MakeRunConfig, DataFromADirectoryIsRefused) {
   EXPECT_EQ(usage_error_of(options), "cannot read -data file '/dev/zero' (check the path after @)");
 }
 
+TEST(MakeRunConfig, WebSocketFlagsReachTheRequestAndThePlan) {
+  Options options;
+  options.url = "wss://h/chat";
+  options.binary = true;
+  options.max_message = 4096;
+  options.hold_s = 2.5;
+  options.ping_s = 0.5;
+  auto config = make_run_config(options);
+  EXPECT_TRUE(config.steps.at(0).binary);
+  EXPECT_EQ(config.steps.at(0).max_message, 4096U);
+  EXPECT_EQ(config.plan.hold, std::chrono::milliseconds(2500));
+  EXPECT_EQ(config.plan.ping, std::chrono::milliseconds(500));
+  options.hold_s = Options::hold_forever;  // --hold alone: until the run is stopped
+  config = make_run_config(options);
+  EXPECT_EQ(config.plan.hold, std::chrono::milliseconds::max());
+  options.hold_s = 0;
+  options.ping_s = 0;
+  config = make_run_config(options);
+  EXPECT_EQ(config.plan.hold, std::chrono::milliseconds(0));
+  EXPECT_EQ(config.plan.ping, std::chrono::milliseconds(0));
+}
+
+TEST(MakeRunConfig, HoldAndPingNeedAWebSocketUrl) {
+  Options options;
+  options.url = "http://h/";
+  options.hold_s = 60;
+  EXPECT_EQ(usage_error_of(options),
+            "--hold needs a ws:// or wss:// URL (it holds WebSocket connections open)");
+  options.hold_s = Options::hold_forever;
+  EXPECT_EQ(usage_error_of(options),
+            "--hold needs a ws:// or wss:// URL (it holds WebSocket connections open)");
+  options.hold_s = 0;
+  options.ping_s = 1;
+  EXPECT_EQ(usage_error_of(options),
+            "--ping needs a ws:// or wss:// URL (it holds WebSocket connections open)");
+  options.url = "ws://h/";
+  EXPECT_EQ(usage_error_of(options), "no error");
+}
+
+TEST(MakeRunConfig, Http2WithAWebSocketUrlIsRefused) {
+  Options options;
+  options.url = "ws://h/";
+  options.http2 = true;
+  EXPECT_EQ(usage_error_of(options),
+            "-http2 with a ws:// URL (WebSocket goes by HTTP/1.1's upgrade; drop -http2)");
+  options.url = "wss://h/";
+  EXPECT_EQ(usage_error_of(options),
+            "-http2 with a wss:// URL (WebSocket goes by HTTP/1.1's upgrade; drop -http2)");
+}
+
 TEST(MakeRunConfig, BadInputIsAUsageError) {
   Options options;
   EXPECT_THROW(make_run_config(options), UsageError);  // no URL

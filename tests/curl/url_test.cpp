@@ -3,12 +3,24 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace stampede::curl {
 namespace {
 
 model::Request url(std::string_view text) {
   model::Request request;
   (void)apply_url(text, request);
+  return request;
+}
+
+model::Request origin_and_target(model::Scheme scheme, std::string host, unsigned short port,
+                                 std::string target) {
+  model::Request request;
+  request.origin = {scheme, std::move(host), port};
+  request.target = std::move(target);
   return request;
 }
 
@@ -30,6 +42,32 @@ TEST(ApplyUrl, SchemesPortsAndTargets) {
   r = url("http://[::1]:81/");
   EXPECT_EQ(r.origin.host, "::1");
   EXPECT_EQ(r.origin.port, 81);
+}
+
+TEST(ApplyUrl, WebSocketSchemesTakeTheirHttpCounterpartsPorts) {
+  // Each URL, and the origin and target it gives: ws's port is http's, wss's https's.
+  const std::vector<std::pair<const char*, model::Request>> cases{
+      {"ws://127.0.0.1/echo?room=1",
+       origin_and_target(model::Scheme::ws, "127.0.0.1", 80, "/echo?room=1")},
+      {"wss://example.test", origin_and_target(model::Scheme::wss, "example.test", 443, "/")},
+      {"WSS://[::1]:8443/x", origin_and_target(model::Scheme::wss, "::1", 8443, "/x")},
+  };
+  for (const auto& [text, expected] : cases) {
+    const auto r = url(text);
+    EXPECT_EQ(r.origin, expected.origin) << text << " gave " << r.origin.url();
+    EXPECT_EQ(r.target, expected.target) << text;
+  }
+}
+
+TEST(ApplyUrl, AnUnsupportedSchemeNamesTheFourSpoken) {
+  try {
+    (void)url("ftp://h/file");
+    FAIL() << "ftp:// was accepted";
+  } catch (const UrlError& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "unsupported scheme 'ftp' in 'ftp://h/file' (stampede speaks http://, https://, "
+              "ws:// and wss://)");
+  }
 }
 
 TEST(ApplyUrl, MalformedUrlsAreUrlErrors) {

@@ -9,7 +9,6 @@ FAULT_SERVER=$(dirname "$(realpath "$0")")/fault_server.py
 C=2 N=5  # users x requests for the fast cases
 # Each run takes under 3 s; a hung one is killed after 20 s (run_stampede's bound), not 60.
 STAMPEDE_LIMIT=${STAMPEDE_LIMIT:-20}
-KINDS=(connect timeout read write protocol tls verify)
 
 # start_fault_server NAME [--to-be-killed]: starts fault_server.py (stops itself after 90 s); sets
 # FAULT_PORT, FAULT_LOG (one line per request head it read: "<connection> <method> <target>"),
@@ -32,14 +31,6 @@ check_finished() {
   awk -v t="$ELAPSED" -v b="$1" 'BEGIN { exit !(t < b) }' || fail "$_LAST_RUN: took ${ELAPSED}s, bound ${1}s"
 }
 
-# errors_expr KIND COUNT: Python expression "every error kind is 0 except KIND == COUNT".
-errors_expr() {
-  local k parts=()
-  for k in "${KINDS[@]}"; do parts+=("\"$k\": $([[ $k == "$1" ]] && echo "$2" || echo 0)"); done
-  local IFS=,
-  echo "g(\"errors\") == {${parts[*]}}"
-}
-
 # expect_kind NAME PATH KIND C N BOUND [ARGS...]: runs stampede -c C -n N on PATH?run=NAME and
 # asserts that all C*N requests failed with KIND (or succeeded, KIND=success), that the report adds
 # up, and that the server read exactly C*N requests for it.
@@ -54,7 +45,7 @@ expect_kind() {
 g("requests.total") == $total ## -c $c -n $n
 g("requests.succeeded") == $total and g("requests.failed") == 0 ## $path is a valid response
 g("requests.abandoned") == 0
-$(errors_expr none 0)
+$(only_errors none 0)
 g("status_codes") == {"200": $total}
 EOF
   else
@@ -62,7 +53,7 @@ EOF
 g("requests.total") == $total ## -c $c -n $n
 g("requests.failed") == $total and g("requests.succeeded") == 0 ## $path never gives a valid response
 g("requests.abandoned") == 0
-$(errors_expr "$kind" "$total") ## $path is a $kind failure
+$(only_errors "$kind" "$total") ## $path is a $kind failure
 EOF
   fi
   assert_eq "$total" "$(seen "$path?run=$name")" "$name: requests the server read"

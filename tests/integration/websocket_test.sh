@@ -61,16 +61,6 @@ expect_closed() {
   [[ -z $other ]] || fail "$_LAST_RUN: closes with a code other than $3: $(head -n 3 <<<"$other")"
 }
 
-# only_errors KIND COUNT: Python expression "every error kind is 0 but KIND, which is COUNT"
-# (KIND none: all are 0). Written over whatever kinds the report has, so new kinds are covered.
-only_errors() {
-  if [[ $1 == none ]]; then
-    echo '{k: v for k, v in g("errors").items() if v} == {}'
-  else
-    echo "{k: v for k, v in g(\"errors\").items() if v} == {\"$1\": $2}"
-  fi
-}
-
 # expect_all NAME TOTAL KIND: the last run's report: TOTAL messages, all succeeded (KIND success)
 # or all failed as KIND.
 expect_all() {

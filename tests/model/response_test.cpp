@@ -13,6 +13,8 @@ TEST(Response, ClearForgetsEveryHeaderKept) {
   response.location = "/next";
   response.content_encoding = "gzip";
   response.body = "ok";
+  response.sent_seq = "0_1";
+  response.websocket = true;
   response.clear();
   // A timeout after this must not be counted as another response from nginx.
   EXPECT_EQ(response.server, "");
@@ -20,6 +22,9 @@ TEST(Response, ClearForgetsEveryHeaderKept) {
   EXPECT_EQ(response.content_encoding, "");
   EXPECT_EQ(response.body, "");
   EXPECT_EQ(response.status, 0);
+  // Nor may an HTTP exchange after it be taken for a WebSocket reply, or checked for a seq.
+  EXPECT_EQ(response.sent_seq, "");
+  EXPECT_FALSE(response.websocket);
 }
 
 }  // namespace

@@ -203,6 +203,40 @@ TEST(JsonReport, AFlowHasOneObjectPerStep) {
   EXPECT_EQ(report["steps"][1]["errors"]["verify"], 1);
 }
 
+TEST(JsonReport, AnHttpRunsConnectionsAreOnlyHowManyOpened) {
+  EXPECT_EQ(json::parse(json_report(sample()))["connections"], json({{"opened", 10}}));
+}
+
+// A WebSocket run: 5 connections opened, 2 of them ended (1 closed by the server), 2 upgrades
+// refused and 1 connection lost to a timeout.
+TEST(JsonReport, LongLivedConnectionsSayWhatBecameOfThem) {
+  Summary s;
+  Metrics second;
+  for (int i = 0; i < 5; ++i) second.add_connection(model::ExchangeRecord{});
+  second.long_lived.ended = 2;
+  second.long_lived.closed_by_server = 1;
+  second.long_lived.fail(model::ErrorKind::handshake);
+  second.long_lived.fail(model::ErrorKind::handshake);
+  second.long_lived.fail(model::ErrorKind::timeout);
+  s.total.merge(second);
+  s.resident_at_start = 1000;
+  s.add_second(second, 1s, 5, 9000);
+  const json connections = json::parse(json_report(s))["connections"];
+  const json expected = {{"opened", 5},
+                         {"open_at_end", 3},
+                         {"closed_by_server", 1},
+                         {"failed", 3},
+                         {"failed_by_kind", {{"handshake", 2}, {"timeout", 1}}},
+                         {"resident_bytes_at_start", 1000},
+                         {"per_second", json::array({{{"elapsed_s", 1.0},
+                                                      {"open", 3},
+                                                      {"opened", 5},
+                                                      {"failed", 3},
+                                                      {"closed_by_server", 1},
+                                                      {"resident_bytes", 9000}}})}};
+  EXPECT_EQ(connections, expected) << connections.dump(2);
+}
+
 TEST(JsonReport, NonFiniteSecondsBecomeZero) {
   Summary s;
   Second broken;

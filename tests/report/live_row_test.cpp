@@ -4,12 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <vector>
 
 namespace stampede::report {
 
+using statistics::Second;
 using statistics::Summary;
 namespace {
 
@@ -98,18 +100,37 @@ TEST(LiveRow, RejectedResponsesAreCountedOnceUnderTheirStatus) {
   EXPECT_EQ(cells(row).back(), " 404:5\n");  // not "404:5;verify:5"
 }
 
+/// Each of `row`'s cells is as wide as its heading and its rule in the separator; returns the
+/// cells.
+std::vector<std::string> expect_aligned(const std::string& header, const std::string& row) {
+  const std::size_t newline = header.find('\n');
+  const std::vector<std::string> heading = cells(header.substr(0, newline));
+  std::vector<std::string> rules;  // the separator's segments, in characters ('─' is 3 bytes)
+  std::size_t start = newline + 1;
+  for (std::size_t at = header.find("\u253c", start); at != std::string::npos;
+       at = header.find("\u253c", start)) {
+    rules.push_back(header.substr(start, at - start));
+    start = at + std::string("\u253c").size();
+  }
+  const std::vector<std::string> parts = cells(row);
+  EXPECT_EQ(parts.size(), heading.size());
+  EXPECT_EQ(rules.size() + 1, heading.size());
+  for (std::size_t i = 0; i + 1 < std::min(parts.size(), heading.size()); ++i) {
+    EXPECT_EQ(parts[i].size(), heading[i].size()) << "column " << i << ": '" << parts[i] << "'";
+    if (i < rules.size()) {
+      EXPECT_EQ(rules[i].size(), 3 * heading[i].size()) << "rule " << i;
+    }
+  }
+  return parts;
+}
+
 TEST(LiveRow, ColumnsKeepTheirWidthForLargeCounts) {
-  const std::vector<std::string> heading = cells(live_header().substr(0, live_header().find('\n')));
   Summary s = sample();
   s.total.succeeded = 12'345'678;
   s.total.failed = 10'000'000;
   s.users_running = 100'000;
   s.elapsed = 3600s;
-  const std::vector<std::string> parts = cells(live_row(s));
-  ASSERT_EQ(parts.size(), heading.size());
-  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
-    EXPECT_EQ(parts[i].size(), heading[i].size()) << "column " << i << ": '" << parts[i] << "'";
-  }
+  const std::vector<std::string> parts = expect_aligned(live_header(), live_row(s));
   EXPECT_EQ(parts[2], " 12345678");
   EXPECT_EQ(parts[4], "   6207.13");  // 22345678 / 3600 s
 }
@@ -121,6 +142,86 @@ TEST(LiveRow, EmptySummaryPrintsZeros) {
   EXPECT_EQ(row,
             "    0.0s\u2502     0\u2502        0\u2502        0\u2502      0.00\u2502    "
             "0.00\u2502    0.00\u2502    0.00\u2502\n");
+}
+
+// Connection columns: a run of long-lived WebSocket connections shows what became of them.
+
+std::string trimmed(const std::string& cell) { return cell.substr(cell.find_first_not_of(' ')); }
+
+/// sample(), holding WebSocket connections: in its last second 4 open, 2 opened, 1 failed and 3
+/// closed by the server, the generator having grown by 64 KiB per open connection.
+Summary holding() {
+  Summary s = sample();
+  s.resident_at_start = 10 << 20;
+  Second last;
+  last.connections_open = 4;
+  last.connections_opened = 2;
+  last.connections_failed = 1;
+  last.connections_closed_by_server = 3;
+  last.resident_bytes = (10 << 20) + 4 * 64 * 1024;
+  s.per_second = {Second{}, last};  // only the last second is shown
+  return s;
+}
+
+TEST(LiveRow, ConnectionColumnsFollowTheLatencies) {
+  const std::string header = live_header(true);
+  const auto heading = cells(header.substr(0, header.find('\n')));
+  ASSERT_EQ(heading.size(), 14U);
+  const std::vector<std::string> names(heading.begin() + 8, heading.end() - 1);
+  std::vector<std::string> names_trimmed;
+  for (const auto& name : names) names_trimmed.push_back(trimmed(name));
+  EXPECT_EQ(names_trimmed,
+            (std::vector<std::string>{"open", "+open/s", "fail/s", "closed/s", "KiB/conn"}));
+  EXPECT_EQ(heading.back(), " codes");
+  const auto parts = expect_aligned(header, live_row(holding(), true));
+  ASSERT_EQ(parts.size(), 14U);
+  EXPECT_EQ(trimmed(parts[8]), "4");
+  EXPECT_EQ(trimmed(parts[9]), "2");
+  EXPECT_EQ(trimmed(parts[10]), "1");
+  EXPECT_EQ(trimmed(parts[11]), "3");
+  EXPECT_EQ(trimmed(parts[12]), "64.0");  // (resident - resident at start) / open, in KiB
+  EXPECT_EQ(parts[13], " 200:1000;500:3;timeout:4\n");
+}
+
+TEST(LiveRow, ConnectionColumnsKeepTheirWidthForLargeCounts) {
+  Summary s = holding();
+  Second& last = s.per_second.back();
+  last.connections_open = 123'456'789;
+  last.connections_opened = 1'234'567;
+  last.connections_failed = 1'234'567;
+  last.connections_closed_by_server = 1'234'567;
+  last.resident_bytes = s.resident_at_start + last.connections_open * 9000;
+  const auto parts = expect_aligned(live_header(true), live_row(s, true));
+  EXPECT_EQ(trimmed(parts[12]), "8.8");
+}
+
+TEST(LiveRow, NoMemoryPerConnectionWithoutAnOpenOneOrAReading) {
+  const auto kib = [](const Summary& s) { return trimmed(cells(live_row(s, true))[12]); };
+  Summary s = holding();
+  EXPECT_EQ(kib(s), "64.0");
+  s.per_second.back().connections_open = 0;
+  EXPECT_EQ(kib(s), "-");
+  s = holding();
+  s.resident_at_start = 0;  // not read at the start
+  EXPECT_EQ(kib(s), "-");
+  s = holding();
+  s.per_second.back().resident_bytes = 0;  // not read this second
+  EXPECT_EQ(kib(s), "-");
+  s = holding();
+  s.per_second.back().resident_bytes = s.resident_at_start - 4096;  // shrank: nothing grew
+  EXPECT_EQ(kib(s), "0.0");
+  s.per_second.clear();  // before the first second
+  const auto parts = cells(live_row(s, true));
+  EXPECT_EQ(trimmed(parts[8]), "0");
+  EXPECT_EQ(trimmed(parts[12]), "-");
+}
+
+TEST(LiveRow, WithoutConnectionsTheRowIsUnchanged) {
+  const Summary s = holding();
+  EXPECT_EQ(live_row(s, false), live_row(sample()));
+  EXPECT_EQ(cells(live_row(s, false)).size(), 9U);
+  EXPECT_EQ(live_header(false), live_header());
+  EXPECT_EQ(cells(live_header(false).substr(0, live_header().find('\n'))).size(), 9U);
 }
 
 }  // namespace

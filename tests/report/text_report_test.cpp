@@ -172,6 +172,21 @@ TEST(TextReport, FailuresBreakdownAndNon2xx) {
       << text;
 }
 
+TEST(TextReport, WebSocketKindsOnlyWhenSomeOccurred) {
+  Summary s = thousand_in_two_seconds();
+  s.total.add(result(0ns, model::ErrorKind::handshake, 403));
+  s.total.add(result(0ns, model::ErrorKind::handshake, 403));
+  s.total.add(result(1ms, model::ErrorKind::closed, 0));
+  const std::string text = text_report(s);
+  // too_big did not occur, so it is left out; the HTTP kinds are always there, as ab's are.
+  EXPECT_TRUE(contains(text,
+                       "Failed requests:        3\n"
+                       "   (connect: 0, timeout: 0, read: 0, write: 0, protocol: 0, tls: 0, "
+                       "verify: 0, handshake: 2, closed: 1)\n"))
+      << text;
+  EXPECT_TRUE(contains(text, "Status codes:           200:1000;403:2\n")) << text;
+}
+
 TEST(TextReport, StopReasonAndAbandonedRequests) {
   Summary s = thousand_in_two_seconds();
   s.stop_reason = StopReason::interrupted;

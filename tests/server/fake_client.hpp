@@ -28,12 +28,29 @@ struct Answer {
   int status = 200;
 };
 
+/// What a fake client was asked to do, in the order it was asked (long-lived tests read it).
+enum class Call { open, exchange, hold, finish };
+
 /// Shared by every fake client of a test: the script, what was sent, how many are in flight.
 struct FakeServer {
   std::function<Answer(std::size_t exchange)> script = [](std::size_t) { return Answer{}; };
-  std::vector<const client::PreparedRequest*> sent;  ///< every request, in order
-  std::vector<const client::ClientSetup*> clients;   ///< the setup of every client made
-  std::chrono::milliseconds wall_delay{0};           ///< > 0: each exchange waits this long
+  /// The clients hold long-lived connections (WebSocket's): opened apart from their exchanges,
+  /// by open(), which answers from `open_script`; any failed exchange drops the connection.
+  bool long_lived = false;
+  std::function<Answer(std::size_t open)> open_script = [](std::size_t) { return Answer{}; };
+  /// Messages each held connection receives before its hold ends, `push_gap` apart on the
+  /// fake clock (--listen records them).
+  std::size_t pushed = 0;
+  std::chrono::nanoseconds push_gap{0};
+  /// How every hold ends (it closes the connection either way, as the real client does).
+  model::ErrorKind hold_outcome = model::ErrorKind::none;
+  std::function<void()> while_held = [] {};  ///< what happens as each hold ends (a stop)
+  std::size_t opens = 0;                     ///< open() calls so far, across clients
+  std::vector<Call> calls;  ///< every call of every client, in order (wall_delay 0 only)
+  std::vector<std::chrono::steady_clock::time_point> held_until;  ///< each hold's `until`
+  std::vector<const client::PreparedRequest*> sent;               ///< every request, in order
+  std::vector<const client::ClientSetup*> clients;  ///< the setup of every client made
+  std::chrono::milliseconds wall_delay{0};          ///< > 0: each exchange waits this long
   std::atomic<std::uint64_t> started{0};
   std::atomic<std::uint64_t> completed{0};
 };
@@ -53,16 +70,63 @@ class FakeClient final : public client::Client {
       co_await timer.async_wait(client::net::as_tuple(client::net::use_awaitable));
     } else {
       server_.sent.push_back(&request);
+      server_.calls.push_back(Call::exchange);
     }
     const auto answer = server_.script(index);
     FakeClock::now_ += answer.latency;
     response.error = answer.error;
     response.status = answer.error == model::ErrorKind::none ? answer.status : 0;
+    if (answer.error != model::ErrorKind::none) open_ = false;  // a failure closes, as ClientBase
     ++server_.completed;
+  }
+
+  [[nodiscard]] bool opens_apart() const override { return server_.long_lived; }
+  [[nodiscard]] bool is_open() const override { return open_; }
+
+  /// The open's latency moves the fake clock and is its connect time; a failure keeps its
+  /// status, as a refused upgrade does.
+  client::net::awaitable<void> open(const client::PreparedRequest& /*request*/,
+                                    model::Response& response) override {
+    response.clear();
+    server_.calls.push_back(Call::open);
+    const auto answer = server_.open_script(server_.opens++);
+    FakeClock::now_ += answer.latency;
+    response.error = answer.error;
+    response.status = answer.status;
+    response.connect = answer.latency;
+    response.new_connection = true;
+    open_ = answer.error == model::ErrorKind::none;
+    co_return;
+  }
+
+  client::net::awaitable<void> receive(std::chrono::steady_clock::time_point until,
+                                       model::Response& response) override {
+    response.clear();
+    response.websocket = true;
+    if (received_ < server_.pushed) {
+      ++received_;
+      FakeClock::now_ += server_.push_gap;
+      response.bytes_received = 1;
+      co_return;
+    }
+    server_.calls.push_back(Call::hold);
+    server_.held_until.push_back(until);
+    server_.while_held();
+    response.error = server_.hold_outcome;
+    open_ = false;
+    co_return;
+  }
+
+  client::net::awaitable<void> finish() override {
+    if (server_.wall_delay.count() == 0) server_.calls.push_back(Call::finish);
+    open_ = false;
+    co_return;
   }
 
  private:
   FakeServer& server_;
+  bool open_ = false;
+  std::size_t received_ = 0;  ///< messages this client's holds received
 };
 
 /// A client factory handing out FakeClients of `server` (it must outlive the run).

@@ -15,6 +15,7 @@ namespace {
 
 using namespace std::chrono_literals;
 using testing::Answer;
+using testing::Call;
 using testing::FakeClock;
 using testing::FakeServer;
 
@@ -27,9 +28,11 @@ model::Request request(std::string target, unsigned short port = 8080) {
 }
 
 /// Runs one user over `flow` for `rounds` rounds on the fake server; returns its shard.
+/// `adjust` sets what a test varies in the task (--hold, a stop on the way) before it starts.
 struct UserRun {
   UserRun(const Flow& flow, FakeServer& server, std::uint64_t rounds,
-          std::unique_ptr<verify::Verifier> verifier = verify::make_verifier("statusCode", 200))
+          std::unique_ptr<verify::Verifier> verifier = verify::make_verifier("statusCode", 200),
+          const std::function<void(UserTask&)>& adjust = {})
       : verifier_(std::move(verifier)), factory_(testing::fake_factory(server)) {
     shard.steps.resize(flow.steps().size() > 1 ? flow.steps().size() : 0);
     shard.users_running = 1;
@@ -43,6 +46,7 @@ struct UserRun {
     task.now = &FakeClock::now;
     task.rounds = rounds;
     task.on_finish = [this] { ++finished; };
+    if (adjust) adjust(task);
     boost::asio::co_spawn(context_, run_user(std::move(task)), boost::asio::detached);
     context_.run();
   }
@@ -104,5 +108,213 @@ TEST(UserLoop, AFailedExchangeCountsByKindWithoutLatency) {
   EXPECT_EQ(run.shard.metrics.latency.max(), 2'000'000U);
 }
 
+// Long-lived connections (WebSocket): the user opens them apart from its messages, counts how
+// they end, holds them with --hold and says goodbye; the fake client scripts each step.
+
+model::Request ws_request(std::string target, unsigned short port = 8080) {
+  auto r = request(std::move(target), port);
+  r.origin.scheme = model::Scheme::ws;
+  return r;
+}
+
+/// A fake server whose clients hold long-lived connections; each message takes 5 ms.
+struct LongLivedServer : FakeServer {
+  LongLivedServer() {
+    long_lived = true;
+    script = [](std::size_t) { return Answer{5ms, model::ErrorKind::none, 200}; };
+  }
+};
+
+std::function<void(UserTask&)> hold_for(std::chrono::milliseconds hold) {
+  return [hold](UserTask& task) { task.hold = hold; };
+}
+
+TEST(LongLivedUser, OpensBeforeTheFirstMessageAndAgainAfterTheServerClosed) {
+  const Flow flow({ws_request("/echo")}, model::Plan{}, false);
+  LongLivedServer server;
+  server.script = [](std::size_t i) {
+    return i == 1 ? Answer{1ms, model::ErrorKind::closed, 0} : Answer{5ms, {}, 200};
+  };
+  const UserRun run(flow, server, 4);
+  const std::vector<Call> expected{Call::open,     Call::exchange, Call::exchange, Call::open,
+                                   Call::exchange, Call::exchange, Call::finish};
+  EXPECT_EQ(server.calls, expected);
+  const auto& metrics = run.shard.metrics;
+  EXPECT_EQ(metrics.succeeded, 3U);
+  EXPECT_EQ(metrics.errors_of(model::ErrorKind::closed), 1U);  // the message's failure
+  EXPECT_EQ(metrics.connections_opened, 2U);
+  EXPECT_EQ(metrics.long_lived.opened, 2U);
+  EXPECT_EQ(metrics.long_lived.ended, 2U);  // one closed by the server, one by the goodbye
+  EXPECT_EQ(metrics.long_lived.closed_by_server, 1U);
+  EXPECT_EQ(metrics.long_lived.failures(), 0U);  // a close frame is no lost connection
+  EXPECT_EQ(run.shard.in_flight, 0U);
+}
+
+TEST(LongLivedUser, LatencyIsTheMessageAloneAndTheOpenIsItsConnectTime) {
+  const Flow flow({ws_request("/echo")}, model::Plan{}, false);
+  LongLivedServer server;
+  server.open_script = [](std::size_t) { return Answer{50ms, model::ErrorKind::none, 101}; };
+  const UserRun run(flow, server, 2);
+  const auto& metrics = run.shard.metrics;
+  EXPECT_EQ(metrics.latency.count(), 2U);
+  EXPECT_EQ(metrics.latency.max(), 5'000'000U);  // not 55 ms: the open moved the clock before
+  EXPECT_EQ(metrics.connect.count(), 1U);
+  EXPECT_EQ(metrics.connect.min(), 50'000'000U);
+  EXPECT_EQ(metrics.status_codes, (std::map<int, std::uint64_t>{{200, 2}}));  // no 101
+}
+
+TEST(LongLivedUser, AFailedOpenIsThatRequestsFailureWithItsStatus) {
+  const Flow flow({ws_request("/echo")}, model::Plan{}, false);
+  LongLivedServer server;
+  server.open_script = [](std::size_t i) {
+    return i == 0 ? Answer{1ms, model::ErrorKind::handshake, 403} : Answer{};
+  };
+  const UserRun run(flow, server, 3);
+  const std::vector<Call> expected{Call::open, Call::open, Call::exchange, Call::exchange,
+                                   Call::finish};
+  EXPECT_EQ(server.calls, expected);
+  const auto& metrics = run.shard.metrics;
+  EXPECT_EQ(metrics.completed(), 3U);
+  EXPECT_EQ(metrics.errors_of(model::ErrorKind::handshake), 1U);
+  EXPECT_EQ(metrics.status_codes, (std::map<int, std::uint64_t>{{200, 2}, {403, 1}}));
+  EXPECT_EQ(metrics.latency.count(), 2U);  // a refused upgrade has no message latency
+  EXPECT_EQ(metrics.long_lived.failed[static_cast<std::size_t>(model::ErrorKind::handshake)], 1U);
+  EXPECT_EQ(metrics.long_lived.failures(), 1U);
+  EXPECT_EQ(metrics.long_lived.opened, 1U);
+  EXPECT_EQ(metrics.long_lived.ended, 1U);  // a connection that never opened never ends
+}
+
+TEST(LongLivedUser, ALostConnectionCountsAsAFailureOfItsKind) {
+  const Flow flow({ws_request("/echo")}, model::Plan{}, false);
+  LongLivedServer server;
+  server.script = [](std::size_t i) {
+    return i == 0 ? Answer{30ms, model::ErrorKind::timeout, 0} : Answer{5ms, {}, 200};
+  };
+  const UserRun run(flow, server, 2);
+  const auto& counts = run.shard.metrics.long_lived;
+  EXPECT_EQ(counts.opened, 2U);
+  EXPECT_EQ(counts.ended, 2U);
+  EXPECT_EQ(counts.closed_by_server, 0U);
+  EXPECT_EQ(counts.failed[static_cast<std::size_t>(model::ErrorKind::timeout)], 1U);
+}
+
+TEST(LongLivedUser, HoldKeepsEachOpenConnectionThenSaysGoodbye) {
+  // Two servers: each destination's client is held once, after every round, then finished.
+  const Flow flow({ws_request("/a"), ws_request("/b", 9090)}, model::Plan{}, false);
+  LongLivedServer server;
+  const UserRun run(flow, server, 2, verify::make_verifier("statusCode", 200), hold_for(5s));
+  const std::vector<Call> expected{Call::open,     Call::exchange, Call::open, Call::exchange,
+                                   Call::exchange, Call::exchange, Call::hold, Call::hold,
+                                   Call::finish,   Call::finish};
+  EXPECT_EQ(server.calls, expected);
+  ASSERT_EQ(server.held_until.size(), 2U);
+  EXPECT_EQ(server.held_until[0], server.held_until[1]);  // one deadline for the user
+  EXPECT_NE(server.held_until[0], std::chrono::steady_clock::time_point::max());
+  const auto& counts = run.shard.metrics.long_lived;
+  EXPECT_EQ(counts.opened, 2U);
+  EXPECT_EQ(counts.ended, 2U);  // by the hold's end; the goodbye after it counts nothing more
+  EXPECT_EQ(counts.closed_by_server, 0U);
+  EXPECT_EQ(counts.failures(), 0U);
+  EXPECT_EQ(run.finished, 1);
+}
+
+TEST(LongLivedUser, HoldWithoutSecondsLastsUntilTheRunStopsAndCountsHowItEnded) {
+  const Flow flow({ws_request("/echo")}, model::Plan{}, false);
+  LongLivedServer server;
+  server.hold_outcome = model::ErrorKind::closed;
+  const UserRun run(flow, server, 1, verify::make_verifier("statusCode", 200),
+                    hold_for(std::chrono::milliseconds::max()));
+  ASSERT_EQ(server.held_until.size(), 1U);
+  EXPECT_EQ(server.held_until[0], std::chrono::steady_clock::time_point::max());
+  EXPECT_EQ(run.shard.metrics.long_lived.ended, 1U);
+  EXPECT_EQ(run.shard.metrics.long_lived.closed_by_server, 1U);
+}
+
+TEST(LongLivedUser, AConnectionThatIsNoLongerOpenIsNotHeld) {
+  const Flow flow({ws_request("/echo")}, model::Plan{}, false);
+  LongLivedServer server;
+  server.script = [](std::size_t) { return Answer{1ms, model::ErrorKind::closed, 0}; };
+  const UserRun run(flow, server, 1, verify::make_verifier("statusCode", 200), hold_for(5s));
+  EXPECT_EQ(server.calls, (std::vector<Call>{Call::open, Call::exchange, Call::finish}));
+  EXPECT_EQ(run.shard.metrics.long_lived.ended, 1U);
+}
+
+TEST(LongLivedUser, AStoppingRunSendsNothingMoreAndDoesNotHold) {
+  const Flow flow({ws_request("/echo")}, model::Plan{}, false);
+  LongLivedServer server;
+  // The stop (Ctrl-C, -timeout) arrives while the second message is out.
+  const auto stop_during_second = [&server](UserTask& task) {
+    task.hold = 5s;
+    server.script = [shard = task.shard](std::size_t i) {
+      if (i == 1) shard->stopping = true;
+      return Answer{5ms, model::ErrorKind::none, 200};
+    };
+  };
+  const UserRun run(flow, server, 10, verify::make_verifier("statusCode", 200), stop_during_second);
+  EXPECT_EQ(server.calls,
+            (std::vector<Call>{Call::open, Call::exchange, Call::exchange, Call::finish}));
+  EXPECT_EQ(run.shard.metrics.completed(), 2U);  // the message out when the stop came counts
+  EXPECT_EQ(run.shard.metrics.long_lived.ended, 1U);
+  EXPECT_EQ(run.finished, 1);
+}
+
+TEST(LongLivedUser, AStopDuringAHoldEndsTheOtherHoldsToo) {
+  // The engine ends the hold under way; the user's other connections must not be held after it
+  // (with --hold alone, until a time that never comes), only said goodbye to.
+  const Flow flow({ws_request("/a"), ws_request("/b", 9090)}, model::Plan{}, false);
+  LongLivedServer server;
+  const auto stop_while_held = [&server](UserTask& task) {
+    task.hold = std::chrono::milliseconds::max();
+    server.while_held = [shard = task.shard] { shard->stopping = true; };
+  };
+  const UserRun run(flow, server, 1, verify::make_verifier("statusCode", 200), stop_while_held);
+  const std::vector<Call> expected{Call::open, Call::exchange, Call::open,  Call::exchange,
+                                   Call::hold, Call::finish,   Call::finish};
+  EXPECT_EQ(server.calls, expected);
+  EXPECT_EQ(run.shard.metrics.long_lived.ended, 2U);  // one by its hold, one by the goodbye
+}
+
+TEST(LongLivedUser, ARunStoppedBeforeTheUserStartedOpensNothing) {
+  const Flow flow({ws_request("/echo")}, model::Plan{}, false);
+  LongLivedServer server;
+  const UserRun run(flow, server, 10, verify::make_verifier("statusCode", 200), [](UserTask& task) {
+    task.hold = 5s;
+    task.shard->stopping = true;
+  });
+  EXPECT_EQ(server.calls, std::vector<Call>{Call::finish});
+  EXPECT_EQ(run.shard.metrics.completed(), 0U);
+  EXPECT_EQ(run.shard.metrics.long_lived, statistics::ConnectionCounts{});
+}
+
+TEST(LongLivedUser, RequestResponseClientsAreNeitherOpenedApartNorHeld) {
+  const Flow flow({request("/")}, model::Plan{}, false);
+  FakeServer server;  // not long-lived: HTTP's clients open inside exchange()
+  const UserRun run(flow, server, 2, verify::make_verifier("statusCode", 200), hold_for(5s));
+  EXPECT_EQ(server.calls, (std::vector<Call>{Call::exchange, Call::exchange, Call::finish}));
+  EXPECT_EQ(run.shard.metrics.long_lived, statistics::ConnectionCounts{});
+}
+
 }  // namespace
 }  // namespace stampede::server
+
+TEST(LongLivedUser, ListenOpensWithoutSendingAndRecordsEachPushWithItsGap) {
+  // --listen without -data: no round, the connection opened for the listening, each of the
+  // three messages the server pushes 100 ms apart a success whose latency is that gap.
+  const Flow flow({ws_request("/feed")}, model::Plan{}, false);
+  LongLivedServer server;
+  server.pushed = 3;
+  server.push_gap = 100ms;
+  const UserRun run(flow, server, 0, verify::make_verifier("statusCode", 200),
+                    [](UserTask& task) { task.listen = true; });
+  const std::vector<Call> expected{Call::open, Call::hold, Call::finish};
+  EXPECT_EQ(server.calls, expected);
+  const auto& metrics = run.shard.metrics;
+  EXPECT_EQ(metrics.succeeded, 3U);
+  EXPECT_EQ(metrics.failed, 0U);
+  EXPECT_EQ(metrics.latency.min(), 100'000'000U);
+  EXPECT_EQ(metrics.latency.max(), 100'000'000U);
+  EXPECT_EQ(metrics.long_lived.opened, 1U);
+  EXPECT_EQ(metrics.long_lived.ended, 1U);
+  ASSERT_EQ(server.held_until.size(), 1U);
+  EXPECT_EQ(server.held_until[0], std::chrono::steady_clock::time_point::max());
+}

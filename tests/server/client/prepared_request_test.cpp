@@ -154,5 +154,75 @@ TEST(PrepareHttp2, AnOmittedHostHasNoAuthority) {
   EXPECT_EQ(h2_of(r).headers, expected);
 }
 
+/// The WebSocket form of `r`.
+WebSocketWire ws_of(const model::Request& r) {
+  return std::get<WebSocketWire>(prepare(r, model::Protocol::websocket).wire);
+}
+
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+TEST(PrepareWebSocket, TheUpgradesHostTargetAndDefaultUserAgent) {
+  auto r = request();
+  r.origin.scheme = model::Scheme::ws;
+  const auto wire = ws_of(r);
+  EXPECT_EQ(wire.host, "127.0.0.1:8080");
+  EXPECT_EQ(wire.target, "/api?x=1");
+  EXPECT_EQ(wire.headers, (Headers{{"User-Agent", "stampede/0.1.0"}}));  // no Accept: Beast's
+  EXPECT_TRUE(wire.ping);  // no message given: go-stress-testing's ping
+  EXPECT_FALSE(wire.binary);
+  EXPECT_EQ(wire.max_message, std::uint64_t{1} << 20);
+  r.origin = {model::Scheme::wss, "::1", 443};
+  EXPECT_EQ(ws_of(r).host, "[::1]");  // wss's default port is left out
+}
+
+TEST(PrepareWebSocket, UserHeadersReplaceTheDefaultsInPlace) {
+  auto r = request();
+  r.origin.scheme = model::Scheme::ws;
+  r.headers = {{"X-Token", "t"}, {"host", "other:81"}, {"user-agent", "mine"}, {"X-B", "2"}};
+  const auto wire = ws_of(r);
+  EXPECT_EQ(wire.host, "other:81");
+  EXPECT_EQ(wire.headers, (Headers{{"User-Agent", "mine"}, {"X-Token", "t"}, {"X-B", "2"}}));
+}
+
+TEST(PrepareWebSocket, OmittedHeadersAreNotSent) {
+  auto r = request();
+  r.origin.scheme = model::Scheme::ws;
+  r.headers = {{"X-A", "1"}, {"X-Drop", "x"}};
+  r.omit_headers = {"user-agent", "x-drop"};  // curl's -H 'Name:', in any case
+  EXPECT_EQ(ws_of(r).headers, (Headers{{"X-A", "1"}}));
+}
+
+TEST(PrepareWebSocket, AMessageGoesAsGivenTextOrBinary) {
+  auto r = request();
+  r.origin.scheme = model::Scheme::ws;
+  r.body = R"({"op":"echo"})";
+  r.binary = true;
+  r.max_message = 64;
+  r.compressed = true;  // --compressed is HTTP's Content-Encoding: nothing to decode here
+  const auto prepared = prepare(r, model::Protocol::websocket);
+  const auto& wire = std::get<WebSocketWire>(prepared.wire);
+  EXPECT_EQ(wire.message, R"({"op":"echo"})");
+  EXPECT_FALSE(wire.ping);
+  EXPECT_TRUE(wire.binary);
+  EXPECT_EQ(wire.max_message, 64U);
+  EXPECT_FALSE(prepared.decode_body);
+}
+
+TEST(Printable, WebSocketAsTheUpgradeAndItsMessage) {
+  auto r = request();
+  r.origin.scheme = model::Scheme::ws;
+  r.headers = {{"X-A", "1"}};
+  const std::string upgrade =
+      "GET /api?x=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUser-Agent: stampede/0.1.0\r\n"
+      "X-A: 1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+      "Sec-WebSocket-Key: (16 random bytes, base64)\r\n\r\n";
+  EXPECT_EQ(printable(prepare(r, model::Protocol::websocket)),
+            upgrade + R"({"seq":"<user>_<i>","cmd":"ping","data":{}})" + "\n");
+  r.body = "hello";
+  EXPECT_EQ(printable(prepare(r, model::Protocol::websocket)), upgrade + "hello");
+  r.binary = true;
+  EXPECT_EQ(printable(prepare(r, model::Protocol::websocket)), upgrade + "(binary) hello");
+}
+
 }  // namespace
 }  // namespace stampede::client

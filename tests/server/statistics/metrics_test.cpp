@@ -84,6 +84,35 @@ TEST(Metrics, AddCountsFailuresByKind) {
   EXPECT_EQ(m.server_software(), "");
 }
 
+TEST(Metrics, AConnectionOpenedApartCountsItsConnectTimeNotARequest) {
+  Metrics m;
+  model::ExchangeRecord opened;
+  opened.connect = nanoseconds{400'000};
+  m.add_connection(opened);
+  EXPECT_EQ(m.connections_opened, 1U);
+  EXPECT_EQ(m.long_lived.opened, 1U);
+  EXPECT_EQ(m.connect.count(), 1U);
+  EXPECT_EQ(m.connect.min(), 400'000U);
+  EXPECT_EQ(m.completed(), 0U);
+  EXPECT_EQ(m.latency.count(), 0U);
+  EXPECT_TRUE(m.status_codes.empty());  // the 101 of the upgrade is not a response
+}
+
+TEST(Metrics, ARefusedUpgradeCountsItsStatus) {
+  Metrics m;
+  Result refused;
+  refused.error = ErrorKind::handshake;
+  refused.status = 403;
+  m.add(refused);
+  Result closed;  // a message the server closed on: no status, no latency
+  closed.error = ErrorKind::closed;
+  closed.latency = nanoseconds{1'000};
+  m.add(closed);
+  EXPECT_EQ(m.failed, 2U);
+  EXPECT_EQ(m.status_codes, (std::map<int, std::uint64_t>{{403, 1}}));
+  EXPECT_EQ(m.latency.count(), 0U);  // neither was a whole exchange
+}
+
 TEST(Metrics, DocumentLengthAndServerAreTheMostFrequent) {
   Metrics m;
   Result failed = success(10, 999);
@@ -120,6 +149,13 @@ Metrics random_metrics(unsigned seed, std::size_t n) {
     r.connect = r.new_connection ? nanoseconds{100'000 + coin(rng) * 1000} : nanoseconds{0};
     r.keep_alive = !r.new_connection;
     m.add(r);
+    if (coin(rng) == 0) {  // a WebSocket's connection, opened apart, and what became of it
+      model::ExchangeRecord opened;
+      opened.connect = nanoseconds{200'000 + coin(rng) * 1000};
+      m.add_connection(opened);
+      m.long_lived.ended += coin(rng) == 0 ? 1 : 0;
+      if (coin(rng) == 0) m.long_lived.fail(ErrorKind::handshake);
+    }
   }
   return m;
 }
@@ -149,6 +185,9 @@ TEST(Metrics, MergeIsAssociativeAndCommutative) {
   expect_same_percentiles(left.latency, right.latency);
   expect_same_percentiles(left.connect, merged(merged(c, b), a).connect);
   EXPECT_EQ(left.completed(), 8700U);
+  EXPECT_EQ(left.long_lived.opened,
+            a.long_lived.opened + b.long_lived.opened + c.long_lived.opened);
+  EXPECT_GT(left.long_lived.failures(), 0U);
   EXPECT_EQ(left.server_software(), "backend-2");  // b has the most responses
   EXPECT_EQ(left.document_length(), 4096U);        // half of every stretch's successes
 }

@@ -76,6 +76,50 @@ TEST(Summary, AddSecondAccumulatesElapsedAndHandlesEmptySeconds) {
   EXPECT_DOUBLE_EQ(s.per_second[0].p99_ms, 3.0);
 }
 
+// Each second as the collector builds it: the interval is merged into the totals first, then
+// summarised; open connections come from the totals, the rest from the interval.
+TEST(Summary, AddSecondCountsLongLivedConnections) {
+  Summary s;
+  Metrics first;
+  for (int i = 0; i < 5; ++i) first.add_connection(model::ExchangeRecord{});
+  first.long_lived.fail(model::ErrorKind::handshake);
+  s.total.merge(first);
+  s.add_second(first, 1s, 6, 50'000'000);
+  Metrics second;
+  second.add_connection(model::ExchangeRecord{});
+  second.long_lived.ended = 3;
+  second.long_lived.closed_by_server = 2;
+  second.long_lived.fail(model::ErrorKind::timeout);
+  second.long_lived.fail(model::ErrorKind::timeout);
+  s.total.merge(second);
+  s.add_second(second, 1s, 6, 60'000'000);
+  ASSERT_EQ(s.per_second.size(), 2U);
+  const Second& one = s.per_second[0];
+  EXPECT_EQ(one.connections_open, 5U);
+  EXPECT_EQ(one.connections_opened, 5U);
+  EXPECT_EQ(one.connections_failed, 1U);
+  EXPECT_EQ(one.connections_closed_by_server, 0U);
+  EXPECT_EQ(one.resident_bytes, 50'000'000U);
+  const Second& two = s.per_second[1];
+  EXPECT_EQ(two.connections_open, 3U);  // 6 opened - 3 ended, of the whole run
+  EXPECT_EQ(two.connections_opened, 1U);
+  EXPECT_EQ(two.connections_failed, 2U);
+  EXPECT_EQ(two.connections_closed_by_server, 2U);
+  EXPECT_EQ(two.resident_bytes, 60'000'000U);
+  EXPECT_TRUE(s.long_lived());
+}
+
+TEST(Summary, LongLivedOnlyWhenConnectionsWereOpenedApartOrFailedTo) {
+  Summary s;
+  s.total.add(result(1, model::ErrorKind::none, 200));
+  s.add_second(s.total, 1s, 1);
+  EXPECT_FALSE(s.long_lived());  // an HTTP run
+  EXPECT_EQ(s.per_second[0].connections_open, 0U);
+  EXPECT_EQ(s.per_second[0].resident_bytes, 0U);         // not read: 0
+  s.total.long_lived.fail(model::ErrorKind::handshake);  // every upgrade refused
+  EXPECT_TRUE(s.long_lived());
+}
+
 TEST(Summary, StopReasonNames) {
   EXPECT_EQ(std::string(to_string(StopReason::completed)), "completed");
   EXPECT_EQ(std::string(to_string(StopReason::interrupted)), "interrupted");

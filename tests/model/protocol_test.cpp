@@ -1,0 +1,60 @@
+// protocol_of() and the error kinds' properties: which protocol a request goes by, and which
+// failures come with the server's HTTP status.
+#include "model/protocol.hpp"
+
+#include <gtest/gtest.h>
+
+#include "model/error_kind.hpp"
+
+namespace stampede::model {
+namespace {
+
+Request request(Scheme scheme, HttpVersion version = HttpVersion::any) {
+  Request r;
+  r.origin.scheme = scheme;
+  r.http_version = version;
+  return r;
+}
+
+TEST(ProtocolOf, HttpVersionChoosesForHttpSchemes) {
+  EXPECT_EQ(protocol_of(request(Scheme::http)), Protocol::http1);
+  EXPECT_EQ(protocol_of(request(Scheme::https)), Protocol::http1);
+  EXPECT_EQ(protocol_of(request(Scheme::http, HttpVersion::http2)), Protocol::http1);  // no h2c
+  EXPECT_EQ(protocol_of(request(Scheme::https, HttpVersion::http2)), Protocol::http2);
+  EXPECT_EQ(protocol_of(request(Scheme::http, HttpVersion::http2_prior_knowledge)),
+            Protocol::http2);
+}
+
+// A curl file's --http2 must not turn a ws:// step into HTTP/2: the scheme decides first.
+TEST(ProtocolOf, WebSocketSchemesAreWebSocketWhateverTheHttpVersion) {
+  for (const Scheme scheme : {Scheme::ws, Scheme::wss}) {
+    for (const HttpVersion version :
+         {HttpVersion::any, HttpVersion::http2, HttpVersion::http2_prior_knowledge}) {
+      EXPECT_EQ(protocol_of(request(scheme, version)), Protocol::websocket)
+          << static_cast<int>(scheme) << " " << static_cast<int>(version);
+    }
+  }
+}
+
+TEST(ErrorKind, OnlyResponsesAndRefusedUpgradesComeWithAStatus) {
+  EXPECT_TRUE(comes_with_status(ErrorKind::none));
+  EXPECT_TRUE(comes_with_status(ErrorKind::verify));
+  EXPECT_TRUE(comes_with_status(ErrorKind::handshake));
+  for (const ErrorKind kind :
+       {ErrorKind::connect, ErrorKind::timeout, ErrorKind::read, ErrorKind::write,
+        ErrorKind::protocol, ErrorKind::tls, ErrorKind::closed, ErrorKind::too_big}) {
+    EXPECT_FALSE(comes_with_status(kind)) << to_string(kind);
+  }
+}
+
+TEST(ErrorKind, WebSocketKindsAreNamedAndReportedLast) {
+  EXPECT_EQ(to_string(ErrorKind::handshake), "handshake");
+  EXPECT_EQ(to_string(ErrorKind::closed), "closed");
+  EXPECT_EQ(to_string(ErrorKind::too_big), "too_big");
+  // The text report prints the kinds after verify only when they occurred: they come last.
+  EXPECT_EQ(failure_kinds.back(), ErrorKind::too_big);
+  EXPECT_EQ(failure_kinds[6], ErrorKind::verify);
+}
+
+}  // namespace
+}  // namespace stampede::model
