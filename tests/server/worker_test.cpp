@@ -294,9 +294,6 @@ TEST(LongLivedUser, RequestResponseClientsAreNeitherOpenedApartNorHeld) {
   EXPECT_EQ(run.shard.metrics.long_lived, statistics::ConnectionCounts{});
 }
 
-}  // namespace
-}  // namespace stampede::server
-
 TEST(LongLivedUser, ListenOpensWithoutSendingAndRecordsEachPushWithItsGap) {
   // --listen without -data: no round, the connection opened for the listening, each of the
   // three messages the server pushes 100 ms apart a success whose latency is that gap.
@@ -318,3 +315,6 @@ TEST(LongLivedUser, ListenOpensWithoutSendingAndRecordsEachPushWithItsGap) {
   ASSERT_EQ(server.held_until.size(), 1U);
   EXPECT_EQ(server.held_until[0], std::chrono::steady_clock::time_point::max());
 }
+
+}  // namespace
+}  // namespace stampede::server
