@@ -8,8 +8,6 @@
 #include <span>
 
 #include <boost/asio/as_tuple.hpp>
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -244,11 +242,11 @@ net::awaitable<void> finish(Connection* c) {
   if (!ec && c->begin < c->end) co_await linger(c);
 }
 
-/// Hands a valid upgrade to WebSocket over to serve_websocket(), on a coroutine of its own: this
-/// one then ends, freeing the HTTP state (the input buffer is most of it) and leaving the idle
-/// sweep's set, so that a held WebSocket connection costs only its own state and is never swept.
-/// A bad upgrade gets 400. So do bytes after the upgrade request: a client must wait for the
-/// 101 (RFC 6455 4.1), and Beast's stream starts with an empty buffer.
+/// Hands a valid upgrade to WebSocket over to serve_websocket(), whose operations own the socket
+/// from then on: this coroutine then ends, freeing the HTTP state (the input buffer is most of it)
+/// and leaving the idle sweep's set, so that a held WebSocket connection costs only its own state
+/// and is never swept. A bad upgrade gets 400. So do bytes after the upgrade request: a client must
+/// wait for the 101 (RFC 6455 4.1), and Beast's stream starts with an empty buffer.
 net::awaitable<void> upgrade(Connection* c, Page page, const RequestParser* parser) {
   if (!parser->valid_websocket_upgrade() || c->begin < c->end) {
     co_await refuse(c, Page::bad_upgrade, 400);
@@ -258,10 +256,8 @@ net::awaitable<void> upgrade(Connection* c, Page page, const RequestParser* pars
     const auto [ec, written] = co_await write_pending(*c);
     if (ec) co_return;
   }
-  const auto& key = parser->upgrade_request().key;
-  const auto close_timeout = c->connections->idle_timeout();
-  net::co_spawn(c->socket.get_executor(),
-                serve_websocket(std::move(c->socket), page, key, close_timeout), net::detached);
+  serve_websocket(std::move(c->socket), page, parser->upgrade_request().key,
+                  c->connections->idle_timeout());
 }
 
 /// Parses request after request out of the input buffer, answering each in order; answers

@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cstddef>
 
-#include <boost/asio/awaitable.hpp>
 #include <boost/asio/ip/tcp.hpp>
 
 #include "target/routes.hpp"
@@ -19,15 +18,15 @@ inline constexpr std::size_t max_message_bytes = std::size_t{1024} * 1024;
 /// Sec-WebSocket-Key as the client sent it (24 base64 characters, checked by the HTTP side).
 using WebSocketKey = std::array<char, 24>;
 
-/// Serves one WebSocket connection whose upgrade request (to `page`, Page::echo or Page::acc)
-/// was read and found valid by the HTTP side: answers 101 with the accept key derived from
-/// `key`, then, message after message, /echo sends each message back (text as text, binary as
-/// binary) and /acc sends acc_reply(). Pings get pongs and a close gets a close. A protocol
-/// error is answered with close 1002, invalid UTF-8 in text with 1007, an oversize message with
-/// 1009. There is no idle timeout: holding connections is what they are for; `close_timeout`
-/// bounds the handshake. Run it on the socket's executor; never throws.
-boost::asio::awaitable<void> serve_websocket(boost::asio::ip::tcp::socket socket, Page page,
-                                             WebSocketKey key,
-                                             std::chrono::milliseconds close_timeout);
+/// Starts serving one WebSocket connection whose upgrade request (to `page`, Page::echo or
+/// Page::acc) was read and found valid by the HTTP side, and returns: the connection lives on
+/// in its pending operations, on the socket's executor, until it ends. It answers 101 with the
+/// accept key derived from `key`, then, message after message, /echo sends each message back
+/// (text as text, binary as binary) and /acc sends acc_reply(). Pings get pongs and a close
+/// gets a close. A protocol error is answered with close 1002, invalid UTF-8 in text with 1007,
+/// an oversize message with 1009. There is no idle timeout: holding connections is what they
+/// are for; `close_timeout` bounds the handshake. Call it on the socket's executor's thread.
+void serve_websocket(boost::asio::ip::tcp::socket socket, Page page, const WebSocketKey& key,
+                     std::chrono::milliseconds close_timeout);
 
 }  // namespace stampede::target
