@@ -1,5 +1,7 @@
 // run_serve(): `stampede serve`, the built-in target, until SIGINT or SIGTERM.
 #include <pthread.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
 #include <csignal>
 #include <cstdio>
 #include <string>
@@ -24,6 +26,9 @@ void announce(const ServeCommand& command, unsigned short port) {
 
 int run_serve(std::span<const char* const> args) {
   const auto command = parse_serve_options(args);
+  // stdout is the banner's; what goes wrong (a failed accept, a worker that died) goes to stderr.
+  spdlog::set_default_logger(spdlog::stderr_logger_mt("stampede"));
+  spdlog::set_level(spdlog::level::warn);
   // Block the stop signals (and SIGCHLD, for the workers' parent) in every thread, before any
   // starts: sigwait takes them.
   const auto signals = target::serve_signals();

@@ -42,14 +42,15 @@ tcp::endpoint resolve(net::io_context& context, const ServeOptions& options) {
   return results.begin()->endpoint();
 }
 
-}  // namespace
-
+/// SO_REUSEPORT: Asio has no option for it.
 void share_port(tcp::acceptor& acceptor, error_code& ec) {
   const int on = 1;
   if (setsockopt(acceptor.native_handle(), SOL_SOCKET, SO_REUSEPORT, &on, sizeof(on)) != 0) {
     ec = error_code(errno, boost::system::system_category());
   }
 }
+
+}  // namespace
 
 tcp::acceptor bind_port(net::io_context& context, const ServeOptions& options) {
   const auto endpoint = resolve(context, options);

@@ -25,10 +25,6 @@ inline constexpr int listen_backlog = 65535;
 /// accepted cannot hold the thread forever.
 inline constexpr std::size_t accept_batch = 4096;
 
-/// Sets SO_REUSEPORT on `acceptor`, open or already bound: a socket bound without it holds the
-/// port alone until then (see workers.cpp).
-void share_port(boost::asio::ip::tcp::acceptor& acceptor, boost::system::error_code& ec);
-
 /// Opens and binds options.bind:options.port without listening (SO_REUSEADDR, and SO_REUSEPORT
 /// if options.reuse_port). Throws std::runtime_error ("cannot listen on ADDR:PORT: why").
 boost::asio::ip::tcp::acceptor bind_port(boost::asio::io_context& context,

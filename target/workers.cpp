@@ -175,15 +175,13 @@ void serve_until_stopped(Server& server) {
 
 int serve_in_workers(ServeOptions options, unsigned workers,
                      const std::function<void(unsigned short port)>& on_listening) {
+  // Bound here alone, without listening: a port in use fails here, and port 0 picks the port.
+  // SO_REUSEADDR (set on every listener) lets the workers bind beside a socket that does not
+  // listen; SO_REUSEPORT lets them bind beside each other.
   boost::asio::io_context context;
   options.reuse_port = false;
-  auto reserved = bind_port(context, options);  // alone on the port, or fails here
+  auto reserved = bind_port(context, options);
   options.port = reserved.local_endpoint().port();
-  boost::system::error_code ec;
-  share_port(reserved, ec);
-  if (ec)
-    throw std::runtime_error("cannot share port " + host_port(options.bind, options.port) + ": " +
-                             ec.message());
   options.reuse_port = true;
   int ready[2];
   if (pipe(ready) != 0) throw std::runtime_error("cannot start serve workers: no pipe");

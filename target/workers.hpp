@@ -24,8 +24,8 @@ void serve_until_stopped(Server& server);
 /// Serves `options` from `workers` processes that share its port: each is forked from this one
 /// (which must have no other thread yet), raises its open-file limit, binds the port with
 /// SO_REUSEPORT and serves on options.threads threads; the kernel spreads new connections over
-/// them. The port is bound here first, without SO_REUSEPORT, then shared: so a port in use
-/// (even by another server's workers) fails here, and port 0 picks one port for them all.
+/// them. The port is bound here first, without SO_REUSEPORT and without listening: so a port
+/// in use (even by another server's workers) fails here, and port 0 picks one port for all.
 /// Calls on_listening(port) once every worker listens. Returns once SIGINT or SIGTERM arrives
 /// (0) or a worker ends (0 if it was stopped by a signal of its own, 1 if it failed), having
 /// stopped every worker and waited for it; a worker whose parent dies gets SIGTERM. Throws
