@@ -50,7 +50,7 @@ std::string help_text() {
 
 Usage:
   stampede -c USERS -n REQUESTS -u URL [flags]
-  stampede serve [--port 8080] [--bind 127.0.0.1] [--threads N]
+  stampede serve [--port 8080] [--bind 127.0.0.1] [--threads N] [--workers N]
 
 Examples:
   stampede -c 100 -n 1000 -k -u http://127.0.0.1:8080/api

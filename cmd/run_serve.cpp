@@ -1,32 +1,46 @@
 // run_serve(): `stampede serve`, the built-in target, until SIGINT or SIGTERM.
 #include <pthread.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
 #include <csignal>
 #include <cstdio>
-#include <thread>
+#include <string>
 
 #include "cmd/commands.hpp"
 #include "cmd/serve_options.hpp"
 #include "target/server.hpp"
+#include "target/workers.hpp"
 
 namespace stampede::cmd {
+namespace {
+
+/// The banner, then the routes; a script reads the port from the first line.
+void announce(const ServeCommand& command, unsigned short port) {
+  std::printf("%s\n", serve_banner(command, port).c_str());
+  std::printf(
+      "routes: /  /json  /status/{code}  /delay/{ms}  /bytes/{n}  WebSocket: /echo  /acc\n");
+  std::fflush(stdout);
+}
+
+}  // namespace
 
 int run_serve(std::span<const char* const> args) {
-  const auto options = parse_serve_options(args);
-  // Block the stop signals in every thread; this one waits for them with sigwait.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-  target::Server server(options);
-  std::printf("%s\n", serve_banner(options, server.port()).c_str());
-  std::printf("routes: /  /json  /status/{code}  /delay/{ms}  /bytes/{n}\n");
-  std::fflush(stdout);
-  std::thread serving([&server] { server.run(); });
-  int received = 0;
-  sigwait(&stop_signals, &received);
-  server.stop();
-  serving.join();
+  const auto command = parse_serve_options(args);
+  // stdout is the banner's; what goes wrong (a failed accept, a worker that died) goes to stderr.
+  spdlog::set_default_logger(spdlog::stderr_logger_mt("stampede"));
+  spdlog::set_level(spdlog::level::warn);
+  // Block the stop signals (and SIGCHLD, for the workers' parent) in every thread, before any
+  // starts: sigwait takes them.
+  const auto signals = target::serve_signals();
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  target::raise_open_file_limit();
+  if (command.workers > 1) {
+    return target::serve_in_workers(command.server, command.workers,
+                                    [&command](unsigned short port) { announce(command, port); });
+  }
+  target::Server server(command.server);
+  announce(command, server.port());
+  target::serve_until_stopped(server);
   return 0;
 }
 

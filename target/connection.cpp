@@ -16,6 +16,7 @@
 
 #include "target/request_parser.hpp"
 #include "target/routes.hpp"
+#include "target/websocket.hpp"
 
 namespace stampede::target {
 namespace {
@@ -161,9 +162,9 @@ net::awaitable<void> linger(Connection* c) {
   }
 }
 
-/// Answers the queued requests, then `status` for the one that cannot be parsed, then closes.
-net::awaitable<void> refuse(Connection* c, unsigned status) {
-  queue(*c, prebuilt(Page::status, status, Persistence::close).full);
+/// Answers the queued requests, then `page` (with `status`) for the one refused, then closes.
+net::awaitable<void> refuse(Connection* c, Page page, unsigned status) {
+  queue(*c, prebuilt(page, status, Persistence::close).full);
   const auto [ec, written] = co_await write_pending(*c);
   if (!ec) co_await linger(c);
 }
@@ -241,6 +242,24 @@ net::awaitable<void> finish(Connection* c) {
   if (!ec && c->begin < c->end) co_await linger(c);
 }
 
+/// Hands a valid upgrade to WebSocket over to serve_websocket(), whose operations own the socket
+/// from then on: this coroutine then ends, freeing the HTTP state (the input buffer is most of it)
+/// and leaving the idle sweep's set, so that a held WebSocket connection costs only its own state
+/// and is never swept. A bad upgrade gets 400. So do bytes after the upgrade request: a client must
+/// wait for the 101 (RFC 6455 4.1), and Beast's stream starts with an empty buffer.
+net::awaitable<void> upgrade(Connection* c, Page page, const RequestParser* parser) {
+  if (!parser->valid_websocket_upgrade() || c->begin < c->end) {
+    co_await refuse(c, Page::bad_upgrade, 400);
+    co_return;
+  }
+  if (c->pending_count > 0) {  // the answers to requests pipelined before the upgrade
+    const auto [ec, written] = co_await write_pending(*c);
+    if (ec) co_return;
+  }
+  serve_websocket(std::move(c->socket), page, parser->upgrade_request().key,
+                  c->connections->idle_timeout());
+}
+
 /// Parses request after request out of the input buffer, answering each in order; answers
 /// of pipelined requests are written together, when the input runs out.
 net::awaitable<void> serve_requests(Connection* c) {
@@ -253,7 +272,7 @@ net::awaitable<void> serve_requests(Connection* c) {
     if (!parser) parser.emplace();
     const auto parsed = parse(*c, *parser);
     if (parsed == Parsed::malformed || parsed == Parsed::too_large) {
-      co_await refuse(c, parsed == Parsed::too_large ? 431 : 400);
+      co_await refuse(c, Page::status, parsed == Parsed::too_large ? 431 : 400);
       co_return;
     }
     if (parsed == Parsed::need_more) {
@@ -263,6 +282,10 @@ net::awaitable<void> serve_requests(Connection* c) {
     const auto persistence = persistence_of(*parser);
     const Route route = parser->route();
     const bool head_only = parser->is_head();
+    if (parser->asks_websocket()) {
+      co_await upgrade(c, route.page, &*parser);
+      co_return;
+    }
     parser.reset();
     if (route.delay.count() > 0) {
       if (const bool ok = co_await wait_delay(c, route.delay); !ok) co_return;

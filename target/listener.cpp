@@ -1,6 +1,9 @@
 // The target server's listening socket and accept loop: binding, batched accepts, dealing.
 #include "target/listener.hpp"
 
+#include <sys/socket.h>
+
+#include <cerrno>
 #include <stdexcept>
 #include <string>
 
@@ -39,21 +42,37 @@ tcp::endpoint resolve(net::io_context& context, const ServeOptions& options) {
   return results.begin()->endpoint();
 }
 
+/// SO_REUSEPORT: Asio has no option for it.
+void share_port(tcp::acceptor& acceptor, error_code& ec) {
+  const int on = 1;
+  if (setsockopt(acceptor.native_handle(), SOL_SOCKET, SO_REUSEPORT, &on, sizeof(on)) != 0) {
+    ec = error_code(errno, boost::system::system_category());
+  }
+}
+
 }  // namespace
 
-tcp::acceptor listen(net::io_context& context, const ServeOptions& options) {
+tcp::acceptor bind_port(net::io_context& context, const ServeOptions& options) {
   const auto endpoint = resolve(context, options);
   tcp::acceptor acceptor(context);
   error_code ec;
   acceptor.open(endpoint.protocol(), ec);
-  // SO_REUSEADDR lets a restarted server bind while old connections sit in TIME_WAIT. Not
-  // SO_REUSEPORT: it would let two servers share a port silently instead of failing here.
+  // SO_REUSEADDR lets a restarted server bind while old connections sit in TIME_WAIT.
+  // SO_REUSEPORT only when asked: it would let two servers share a port silently.
   if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
+  if (!ec && options.reuse_port) share_port(acceptor, ec);
   // Linux hands TCP_NODELAY down to accepted sockets: one setsockopt instead of one per
   // connection. Each write is a whole response; Nagle would only delay a /bytes tail.
   if (!ec) acceptor.set_option(tcp::no_delay(true), ec);
   if (!ec) acceptor.bind(endpoint, ec);
-  if (!ec) acceptor.listen(listen_backlog, ec);
+  if (ec) cannot_listen(options, ec.message());
+  return acceptor;
+}
+
+tcp::acceptor listen(net::io_context& context, const ServeOptions& options) {
+  auto acceptor = bind_port(context, options);
+  error_code ec;
+  acceptor.listen(listen_backlog, ec);
   if (!ec) acceptor.non_blocking(true, ec);
   if (ec) cannot_listen(options, ec.message());
   return acceptor;

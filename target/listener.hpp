@@ -25,6 +25,11 @@ inline constexpr int listen_backlog = 65535;
 /// accepted cannot hold the thread forever.
 inline constexpr std::size_t accept_batch = 4096;
 
+/// Opens and binds options.bind:options.port without listening (SO_REUSEADDR, and SO_REUSEPORT
+/// if options.reuse_port). Throws std::runtime_error ("cannot listen on ADDR:PORT: why").
+boost::asio::ip::tcp::acceptor bind_port(boost::asio::io_context& context,
+                                         const ServeOptions& options);
+
 /// Opens, binds and listens (backlog listen_backlog) on options.bind:options.port. The acceptor
 /// is non-blocking, as accept_waiting() needs. Throws std::runtime_error ("cannot listen on
 /// ADDR:PORT: why") on failure.

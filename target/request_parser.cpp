@@ -1,12 +1,24 @@
 // The target server's HTTP/1 request parser: routing on the request-line, dropping the rest.
 #include "target/request_parser.hpp"
 
+#include <algorithm>
+
 #include <boost/beast/core/string.hpp>
+#include <boost/beast/http/rfc7230.hpp>
 
 namespace stampede::target {
 
 namespace http = boost::beast::http;
 using boost::beast::error_code;
+
+namespace {
+
+bool is_base64_digit(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' ||
+         c == '/';
+}
+
+}  // namespace
 
 RequestParser::RequestParser() {
   header_limit(target::header_limit);
@@ -23,6 +35,7 @@ void RequestParser::on_request_impl(http::verb method, boost::beast::string_view
   route_ = stampede::target::route(target);
   version_ = version;
   head_ = method == http::verb::head;
+  upgrade_.get_http11 = method == http::verb::get && version >= 11;
 }
 
 void RequestParser::on_response_impl(int /*code*/, boost::beast::string_view /*reason*/,
@@ -34,6 +47,36 @@ void RequestParser::on_field_impl(http::field name, boost::beast::string_view /*
   if (name == http::field::expect && version_ >= 11) {
     expect_continue_ = boost::beast::iequals(value, "100-continue");
   }
+  // Plain requests pay one comparison: only a WebSocket page reads the upgrade fields.
+  if (is_websocket(route_.page)) on_upgrade_field(name, value);
+}
+
+void RequestParser::on_upgrade_field(http::field name, boost::beast::string_view value) {
+  switch (name) {
+    case http::field::upgrade:
+      upgrade_.websocket = upgrade_.websocket || http::token_list(value).exists("websocket");
+      break;
+    case http::field::sec_websocket_version:
+      upgrade_.version_13 = value == "13";
+      break;
+    case http::field::sec_websocket_key:
+      upgrade_.key_size = 0;
+      if (value.size() == upgrade_.key.size()) {
+        std::copy(value.begin(), value.end(), upgrade_.key.begin());
+        upgrade_.key_size = static_cast<std::uint8_t>(value.size());
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+bool RequestParser::valid_websocket_upgrade() const {
+  // 16 bytes in base64: 22 digits, then the padding "==".
+  const auto key = upgrade_.key_text();
+  const bool key_ok = key.size() == 24 && key.ends_with("==") &&
+                      std::all_of(key.begin(), key.end() - 2, is_base64_digit);
+  return upgrade_.get_http11 && upgrade() && upgrade_.websocket && upgrade_.version_13 && key_ok;
 }
 
 void RequestParser::on_header_impl(error_code& /*ec*/) {}

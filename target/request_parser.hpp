@@ -1,7 +1,9 @@
 // The target server's HTTP/1 request parser: Beast's, keeping only what routing needs.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <string_view>
 #include <utility>
 
 #include <boost/beast/http/basic_parser.hpp>
@@ -12,6 +14,17 @@ namespace stampede::target {
 
 /// Largest request head (request-line and fields) accepted; beyond it the answer is 431.
 inline constexpr std::uint32_t header_limit = 8 * 1024;
+
+/// What an upgrade request to a WebSocket page says (RFC 6455 4.2.1); the rest is the parser's.
+struct UpgradeRequest {
+  bool get_http11 = false;     ///< GET, HTTP/1.1 or later
+  bool websocket = false;      ///< "websocket" among the Upgrade field's tokens
+  bool version_13 = false;     ///< "Sec-WebSocket-Version: 13"
+  std::array<char, 24> key{};  ///< Sec-WebSocket-Key, if it is 24 characters long
+  std::uint8_t key_size = 0;   ///< 0: no key, or not 24 characters
+  /// The key as sent; valid() checks it.
+  [[nodiscard]] std::string_view key_text() const { return {key.data(), key_size}; }
+};
 
 /// Parses one request without storing fields or body, so a request allocates nothing: the
 /// target is routed as soon as it is seen, bodies (sized or chunked) are counted and dropped.
@@ -28,6 +41,17 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
   [[nodiscard]] bool is_http10() const { return version_ == 10; }
   /// True once, if the client sent "Expect: 100-continue" and still waits for permission.
   bool take_expect_continue() { return std::exchange(expect_continue_, false); }
+  /// The upgrade fields of a request to a WebSocket page (is_websocket(route().page)); other
+  /// requests do not look at them. Valid once the header is done.
+  [[nodiscard]] const UpgradeRequest& upgrade_request() const { return upgrade_; }
+  /// True if the request asks for WebSocket ("Upgrade: websocket") on a WebSocket page: it gets
+  /// the handshake, or the 400 of a bad upgrade, never the page's 426.
+  [[nodiscard]] bool asks_websocket() const {
+    return is_websocket(route_.page) && upgrade_.websocket;
+  }
+  /// True if such a request is one RFC 6455 accepts: GET HTTP/1.1, "upgrade" in Connection,
+  /// a key of 16 bytes in base64, version 13.
+  [[nodiscard]] bool valid_websocket_upgrade() const;
 
  private:
   // Beast 1.81 hands out boost::core::string_view whatever BOOST_BEAST_USE_STD_STRING_VIEW says.
@@ -48,7 +72,11 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
                                  boost::beast::error_code& ec) override;
   void on_finish_impl(boost::beast::error_code& ec) override;
 
+  /// Reads the fields of an upgrade; called for requests to a WebSocket page only.
+  void on_upgrade_field(boost::beast::http::field name, boost::beast::string_view value);
+
   Route route_;
+  UpgradeRequest upgrade_;
   int version_ = 11;
   bool head_ = false;
   bool expect_continue_ = false;

@@ -53,32 +53,46 @@ std::string_view reason_of(unsigned status) {
 }
 
 /// The line announcing the connection's fate; HTTP/1.1 keep-alive is the default and needs none.
-std::string_view connection_line(Persistence persistence) {
+/// A response offering an upgrade (426) must list "upgrade" there too (RFC 9110 7.8).
+std::string_view connection_line(Persistence persistence, bool offers_upgrade) {
   switch (persistence) {
     case Persistence::keep_alive_http10:
-      return "Connection: keep-alive\r\n";
+      return offers_upgrade ? "Connection: keep-alive, Upgrade\r\n" : "Connection: keep-alive\r\n";
     case Persistence::close:
-      return "Connection: close\r\n";
+      return offers_upgrade ? "Connection: close, Upgrade\r\n" : "Connection: close\r\n";
     case Persistence::keep_alive:
       break;
   }
-  return {};
+  return offers_upgrade ? "Connection: Upgrade\r\n" : std::string_view();
 }
 
+/// What a response head says besides the fields every response has.
+struct Head {
+  unsigned status = 200;
+  /// Empty for a bodiless status (204, 304): no Content-Length either.
+  std::string_view content_type{};
+  std::uint64_t length = 0;
+  Persistence persistence = Persistence::keep_alive;
+  /// Whole lines ("Name: value\r\n") that a few responses add.
+  std::string_view extra_fields{};
+  bool offers_upgrade = false;  ///< a 426: "Upgrade: websocket", and upgrade in Connection
+};
+
 /// One head layout for every response, so pre-built and /bytes heads cannot drift apart.
-/// An empty content_type means a bodiless status (204, 304): no Content-Length either.
-std::size_t compose_head(std::span<char> out, unsigned status, std::string_view content_type,
-                         std::uint64_t length, Persistence persistence) {
+std::size_t compose_head(std::span<char> out, const Head& spec) {
   HeadWriter head(out);
-  head << "HTTP/1.1 " << std::uint64_t{status} << " " << reason_of(status) << "\r\n";
+  head << "HTTP/1.1 " << std::uint64_t{spec.status} << " " << reason_of(spec.status) << "\r\n";
   head << "Server: " << server_name << "\r\n";
-  if (!content_type.empty()) {
-    head << "Content-Type: " << content_type << "\r\n";
-    head << "Content-Length: " << length << "\r\n";
+  if (!spec.content_type.empty()) {
+    head << "Content-Type: " << spec.content_type << "\r\n";
+    head << "Content-Length: " << spec.length << "\r\n";
   }
-  head << connection_line(persistence) << "\r\n";
+  if (spec.offers_upgrade) head << "Upgrade: websocket\r\n";
+  head << spec.extra_fields << connection_line(spec.persistence, spec.offers_upgrade) << "\r\n";
   return head.size();
 }
+
+constexpr std::string_view text_plain = "text/plain; charset=utf-8";
 
 /// Every fixed response in every connection variant, built once so a request only picks one.
 class Catalog {
@@ -86,23 +100,49 @@ class Catalog {
   Catalog() {
     for (std::size_t p = 0; p < persistence_count; ++p) {
       const auto persistence = static_cast<Persistence>(p);
-      hello_[p] = build(200, "text/plain; charset=utf-8", "hello stampede\n", persistence);
-      json_[p] = build(200, "application/json", R"({"code":200,"msg":"ok"})", persistence);
-      bytes_limit_[p] = build(
-          400, "text/plain; charset=utf-8",
-          "/bytes/{n}: n is at most " + std::to_string(max_bytes) + " (100 MiB)\n", persistence);
+      hello_[p] =
+          build({.content_type = text_plain, .persistence = persistence}, "hello stampede\n");
+      json_[p] = build({.content_type = "application/json", .persistence = persistence},
+                       R"({"code":200,"msg":"ok"})");
+      bytes_limit_[p] =
+          build({.status = 400, .content_type = text_plain, .persistence = persistence},
+                "/bytes/{n}: n is at most " + std::to_string(max_bytes) + " (100 MiB)\n");
+      upgrade_required_[p] = build({.status = 426,
+                                    .content_type = text_plain,
+                                    .persistence = persistence,
+                                    .offers_upgrade = true},
+                                   "this endpoint speaks WebSocket: send Upgrade: websocket\n");
       for (unsigned status = first_status; status <= last_status; ++status) {
         status_[status - first_status][p] = build_status(status, persistence);
       }
     }
+    // RFC 6455 4.4: a refused version is answered with the versions spoken.
+    bad_upgrade_ = build({.status = 400,
+                          .content_type = text_plain,
+                          .persistence = Persistence::close,
+                          .extra_fields = "Sec-WebSocket-Version: 13\r\n"},
+                         "bad WebSocket upgrade: GET HTTP/1.1, Connection: Upgrade, Upgrade: "
+                         "websocket, a Sec-WebSocket-Key of 16 bytes in base64, "
+                         "Sec-WebSocket-Version: 13\n");
   }
 
   [[nodiscard]] const Prebuilt& get(Page page, unsigned status, Persistence persistence) const {
     const auto p = static_cast<std::size_t>(persistence);
-    if (page == Page::json) return json_[p];
-    if (page == Page::bytes_limit) return bytes_limit_[p];
-    if (page == Page::status) {
-      return status_[std::clamp(status, first_status, last_status) - first_status][p];
+    switch (page) {
+      case Page::json:
+        return json_[p];
+      case Page::bytes_limit:
+        return bytes_limit_[p];
+      case Page::status:
+        return status_[std::clamp(status, first_status, last_status) - first_status][p];
+      case Page::echo:
+      case Page::acc:
+        return upgrade_required_[p];
+      case Page::bad_upgrade:
+        return bad_upgrade_;
+      case Page::hello:
+      case Page::bytes:
+        break;
     }
     return hello_[p];
   }
@@ -111,15 +151,17 @@ class Catalog {
   using Variants = std::array<Prebuilt, persistence_count>;
 
   Prebuilt build_status(unsigned status, Persistence persistence) {
-    if (status == 204 || status == 304) return build(status, {}, {}, persistence);
-    return build(status, "text/plain; charset=utf-8", std::string(reason_of(status)) + "\n",
-                 persistence);
+    if (status == 204 || status == 304) {
+      return build({.status = status, .persistence = persistence}, {});
+    }
+    return build({.status = status, .content_type = text_plain, .persistence = persistence},
+                 std::string(reason_of(status)) + "\n");
   }
 
-  Prebuilt build(unsigned status, std::string_view content_type, std::string_view body,
-                 Persistence persistence) {
+  Prebuilt build(Head head, std::string_view body) {
+    head.length = body.size();
     std::string& text = storage_.emplace_back(bytes_head_capacity, '\0');
-    text.resize(compose_head(text, status, content_type, body.size(), persistence));
+    text.resize(compose_head(text, head));
     const auto head_size = text.size();
     text += body;
     return {.full = text, .head = std::string_view(text).substr(0, head_size)};
@@ -129,6 +171,8 @@ class Catalog {
   Variants hello_;
   Variants json_;
   Variants bytes_limit_;
+  Variants upgrade_required_;
+  Prebuilt bad_upgrade_;
   std::array<Variants, last_status - first_status + 1> status_;
 };
 
@@ -166,6 +210,8 @@ Route route(std::string_view target) {
   const auto path = path_of(target);
   if (path == "/") return {};
   if (path == "/json") return {.page = Page::json};
+  if (path == "/echo") return {.page = Page::echo};
+  if (path == "/acc") return {.page = Page::acc};
   if (const auto rest = after(path, "/status/")) {
     const auto code = parse_count(*rest);
     if (!code || *code < first_status || *code > last_status) return bad_request;
@@ -192,7 +238,9 @@ const Prebuilt& prebuilt(Page page, unsigned status, Persistence persistence) {
 }
 
 std::size_t format_bytes_head(std::uint64_t size, Persistence persistence, std::span<char> out) {
-  return compose_head(out, 200, "application/octet-stream", size, persistence);
+  return compose_head(
+      out,
+      {.content_type = "application/octet-stream", .length = size, .persistence = persistence});
 }
 
 std::span<const char> filler() {

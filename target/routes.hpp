@@ -11,7 +11,13 @@ namespace stampede::target {
 
 /// The body a response carries; with the status (and size for bytes) it names the response.
 /// bytes_limit: the 400 for a /bytes/{n} over max_bytes, its body saying the limit.
-enum class Page { hello, json, status, bytes, bytes_limit };
+/// echo, acc: the WebSocket endpoints; a request that does not ask to upgrade gets their 426
+/// (Upgrade Required, "Upgrade: websocket"). bad_upgrade: the 400 for an upgrade to them that
+/// RFC 6455 refuses (no valid Sec-WebSocket-Key, a version other than 13, not GET HTTP/1.1).
+enum class Page { hello, json, status, bytes, bytes_limit, echo, acc, bad_upgrade };
+
+/// True for the pages served over WebSocket once the request upgrades.
+constexpr bool is_websocket(Page page) { return page == Page::echo || page == Page::acc; }
 
 /// What a request asked for, decided from its target alone (the method only matters for HEAD).
 struct Route {
@@ -48,7 +54,8 @@ struct Prebuilt {
   std::string_view head;  ///< the head alone (a prefix of full): what a HEAD gets
 };
 
-/// The pre-built response for a route that is not Page::bytes (status 200..599).
+/// The pre-built response for a route that is not Page::bytes (status 200..599). For echo and
+/// acc it is their 426; bad_upgrade has a close variant only (`persistence` is not read).
 const Prebuilt& prebuilt(Page page, unsigned status, Persistence persistence);
 
 /// Writes the head of a /bytes/{size} response into `out` (bytes_head_capacity at least) and

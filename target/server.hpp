@@ -8,13 +8,27 @@
 //   /delay/{ms}      200 "hello stampede\n" after ms milliseconds (capped at 60000)
 //   /bytes/{n}       200 application/octet-stream, n bytes of 'x' (n at most 100 MiB; a larger
 //                    n gets 400 with a body saying so)
+//   /echo            WebSocket (websocket.hpp): each message sent back, text as text, binary as
+//                    binary
+//   /acc             WebSocket: go-stress-testing's ping, {"seq":"S","cmd":"ping","data":{}},
+//                    answered {"seq":"S","cmd":"ping","response":{"code":200,"codeMsg":"Success",
+//                    "data":null}}; anything else gets code 400 or 404 (acc.hpp)
 //   anything else    404
 // Every response carries "Server: stampede/0.1.0" and Content-Length (except 204 and 304).
+//
+// WebSocket: a GET HTTP/1.1 with "Upgrade: websocket" to /echo or /acc, on the same port; the
+// connection is handed over to Beast's websocket stream once the request head is read. Without
+// "Upgrade: websocket" they answer 426 (Upgrade Required); an upgrade RFC 6455 refuses (no
+// valid Sec-WebSocket-Key, a version other than 13, "upgrade" missing from Connection) gets 400
+// and a close. Pings get pongs, a close gets a close, a protocol error close 1002, a message
+// over 1 MiB close 1009. WebSocket connections are never closed for being idle; an idle one
+// costs 3.4 KiB (docs/benchmarks.md). `serve --workers N` runs N processes on one port
+// (workers.hpp).
 //
 // HTTP/1.1 keep-alive and pipelining; HTTP/1.0 closes unless it asks for keep-alive;
 // "Connection: close" is honoured; request bodies (sized or chunked) are read and discarded;
 // "Expect: 100-continue" is answered. A malformed request gets 400 and a head over 8 KiB gets
-// 431, both followed by a close. Connections idle for idle_timeout are closed.
+// 431, both followed by a close. HTTP connections idle for idle_timeout are closed.
 //
 // Made to stay out of the way of the load it receives: responses are pre-built, a request
 // allocates nothing and costs one read and one write (pipelined answers share the write; past
@@ -37,7 +51,10 @@ struct ServeOptions {
   std::string bind = "127.0.0.1";  ///< address (or host name) to listen on
   unsigned short port = 8080;      ///< 0 picks a free port; Server::port() tells which
   unsigned threads = 1;            ///< threads serving connections; 0 means one per CPU
-  std::chrono::milliseconds idle_timeout{60'000};  ///< close connections silent this long
+  std::chrono::milliseconds idle_timeout{60'000};  ///< close HTTP connections silent this long
+  /// Share the port with other listeners that set it too (SO_REUSEPORT): `serve --workers`.
+  /// Off by default, so that a second server on a port in use fails instead of sharing it.
+  bool reuse_port = false;
 };
 
 /// The target server. Binds on construction, serves in run(), stops on stop().

@@ -82,6 +82,34 @@ TEST(TargetRoutes, PrebuiltResponsesAreCompleteAndConsistent) {
   EXPECT_TRUE(legacy.full.ends_with("\r\n\r\nNot Found\n"));
 }
 
+TEST(TargetRoutes, WebSocketPagesAnswerPlainRequestsWith426) {
+  EXPECT_EQ(route("/echo").page, Page::echo);
+  EXPECT_EQ(route("/acc?user=1").page, Page::acc);
+  EXPECT_EQ(route("/echo/").page, Page::status);  // 404, as any other path
+  EXPECT_TRUE(is_websocket(Page::echo) && is_websocket(Page::acc));
+  EXPECT_FALSE(is_websocket(Page::hello) || is_websocket(Page::bad_upgrade));
+  const std::string body = "this endpoint speaks WebSocket: send Upgrade: websocket\n";
+  EXPECT_EQ(prebuilt(Page::echo, 200, Persistence::keep_alive).full,
+            "HTTP/1.1 426 Upgrade Required\r\nServer: stampede/0.1.0\r\nContent-Type: text/plain; "
+            "charset=utf-8\r\nContent-Length: 56\r\nUpgrade: websocket\r\nConnection: "
+            "Upgrade\r\n\r\n" +
+                body);
+  // RFC 9110 7.8: "upgrade" joins the connection's other option.
+  const auto& legacy = prebuilt(Page::acc, 200, Persistence::keep_alive_http10);
+  EXPECT_NE(legacy.head.find("Connection: keep-alive, Upgrade\r\n"), std::string_view::npos);
+  const auto& closing = prebuilt(Page::acc, 200, Persistence::close);
+  EXPECT_NE(closing.head.find("Connection: close, Upgrade\r\n"), std::string_view::npos);
+  EXPECT_TRUE(closing.full.ends_with("\r\n\r\n" + body));
+}
+
+TEST(TargetRoutes, BadUpgradeNamesTheVersionAndCloses) {
+  const auto& refusal = prebuilt(Page::bad_upgrade, 400, Persistence::keep_alive);
+  EXPECT_TRUE(refusal.head.starts_with("HTTP/1.1 400 Bad Request\r\n")) << refusal.head;
+  EXPECT_NE(refusal.head.find("\r\nSec-WebSocket-Version: 13\r\n"), std::string_view::npos);
+  EXPECT_TRUE(refusal.head.ends_with("\r\nConnection: close\r\n\r\n")) << refusal.head;
+  EXPECT_TRUE(refusal.full.ends_with("Sec-WebSocket-Version: 13\n"));
+}
+
 TEST(TargetRoutes, BodilessStatusesHaveNoLength) {
   for (const unsigned status : {204U, 304U}) {
     const auto& response = prebuilt(Page::status, status, Persistence::keep_alive);

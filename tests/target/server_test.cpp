@@ -12,14 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include <boost/asio/connect.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/write.hpp>
-#include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
-#include <boost/beast/http/parser.hpp>
-#include <boost/beast/http/read.hpp>
-#include <boost/beast/http/string_body.hpp>
+#include "tests/target/http_client.hpp"
 
 namespace stampede::target {
 namespace {
@@ -28,10 +21,6 @@ namespace net = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 using namespace std::chrono_literals;
-using Response = http::response<http::string_body>;
-
-/// Every client operation gives up after this, so a broken server fails a test, not hangs it.
-constexpr auto io_timeout = 5s;
 
 ServeOptions loopback(unsigned threads = 1) {
   ServeOptions options;
@@ -84,66 +73,6 @@ class RunningServer {
   std::thread thread_;
 };
 
-/// A raw HTTP client: sends bytes as given, parses responses with Beast, every step bounded.
-class Client {
- public:
-  explicit Client(unsigned short port) : stream_(context_) {
-    stream_.expires_after(io_timeout);
-    const net::ip::tcp::endpoint endpoint(net::ip::make_address("127.0.0.1"), port);
-    stream_.async_connect(endpoint, [this](beast::error_code ec) { error_ = ec; });
-    run();
-    EXPECT_FALSE(error_) << error_.message();
-  }
-
-  void send(const std::string& raw) {
-    stream_.expires_after(io_timeout);
-    net::async_write(stream_, net::buffer(raw),
-                     [this](beast::error_code ec, std::size_t) { error_ = ec; });
-    run();
-    EXPECT_FALSE(error_) << error_.message();
-  }
-
-  /// Reads one response; `head` for a response to HEAD (no body follows).
-  Response receive(bool head = false) {
-    http::response_parser<http::string_body> parser;
-    parser.skip(head);
-    parser.body_limit(200 * 1024 * 1024);
-    stream_.expires_after(io_timeout);
-    http::async_read(stream_, buffer_, parser,
-                     [this](beast::error_code ec, std::size_t) { error_ = ec; });
-    run();
-    EXPECT_FALSE(error_) << error_.message();
-    return parser.release();
-  }
-
-  Response get(const std::string& target) {
-    send("GET " + target + " HTTP/1.1\r\nHost: test\r\n\r\n");
-    return receive();
-  }
-
-  /// True if the server closes the connection (end of stream) before sending anything else.
-  bool closed_by_server() {
-    if (buffer_.size() > 0) return false;
-    char byte = 0;
-    stream_.expires_after(io_timeout);
-    stream_.async_read_some(net::buffer(&byte, 1),
-                            [this](beast::error_code ec, std::size_t) { error_ = ec; });
-    run();
-    return error_ == net::error::eof || error_ == net::error::connection_reset;
-  }
-
- private:
-  void run() {
-    context_.restart();
-    context_.run();
-  }
-
-  net::io_context context_;
-  beast::tcp_stream stream_;
-  beast::flat_buffer buffer_;
-  beast::error_code error_;
-};
-
 void expect_response(const Response& response, unsigned status, const std::string& body) {
   EXPECT_EQ(response.result_int(), status);
   EXPECT_EQ(response.body(), body);
@@ -153,7 +82,7 @@ void expect_response(const Response& response, unsigned status, const std::strin
 
 TEST(TargetServer, AnswersEveryRouteOnOneConnection) {
   RunningServer server;
-  Client client(server.port());
+  HttpClient client(server.port());
   expect_response(client.get("/"), 200, "hello stampede\n");
   const auto json = client.get("/json?verbose=1");
   expect_response(json, 200, R"({"code":200,"msg":"ok"})");
@@ -175,7 +104,7 @@ TEST(TargetServer, AnswersEveryRouteOnOneConnection) {
 
 TEST(TargetServer, SendsLargeBodiesWhole) {
   RunningServer server;
-  Client client(server.port());
+  HttpClient client(server.port());
   constexpr std::size_t size = 3'000'000;  // several filler blocks
   const auto response = client.get("/bytes/" + std::to_string(size));
   ASSERT_EQ(response.body().size(), size);
@@ -185,7 +114,7 @@ TEST(TargetServer, SendsLargeBodiesWhole) {
 
 TEST(TargetServer, AnswersHeadWithTheHeadOnly) {
   RunningServer server;
-  Client client(server.port());
+  HttpClient client(server.port());
   client.send(
       "HEAD /bytes/5000 HTTP/1.1\r\nHost: test\r\n\r\nHEAD / HTTP/1.1\r\nHost: test\r\n\r\n");
   EXPECT_EQ(client.receive(true)[http::field::content_length], "5000");
@@ -196,7 +125,7 @@ TEST(TargetServer, AnswersHeadWithTheHeadOnly) {
 
 TEST(TargetServer, KeepsTheConnectionAlive) {
   RunningServer server;
-  Client client(server.port());
+  HttpClient client(server.port());
   for (int i = 0; i < 3; ++i) {
     const auto response = client.get("/");
     expect_response(response, 200, "hello stampede\n");
@@ -206,7 +135,7 @@ TEST(TargetServer, KeepsTheConnectionAlive) {
 
 TEST(TargetServer, AnswersPipelinedRequestsInOrder) {
   RunningServer server;
-  Client client(server.port());
+  HttpClient client(server.port());
   client.send(
       "GET /status/201 HTTP/1.1\r\nHost: test\r\n\r\n"
       "GET /json HTTP/1.1\r\nHost: test\r\n\r\n"
@@ -219,7 +148,7 @@ TEST(TargetServer, AnswersPipelinedRequestsInOrder) {
 
 TEST(TargetServer, AnswersLongPipelinesInOrder) {
   RunningServer server;
-  Client client(server.port());
+  HttpClient client(server.port());
   constexpr int count = 100;  // more answers than one gathered write holds
   std::string burst;
   for (int i = 0; i < count; ++i) {
@@ -233,7 +162,7 @@ TEST(TargetServer, AnswersLongPipelinesInOrder) {
 
 TEST(TargetServer, KeepsOrderAcrossSlowAnswers) {
   RunningServer server;
-  Client client(server.port());
+  HttpClient client(server.port());
   client.send(
       "GET /status/201 HTTP/1.1\r\nHost: test\r\n\r\n"
       "GET /delay/30 HTTP/1.1\r\nHost: test\r\n\r\n"
@@ -247,7 +176,7 @@ TEST(TargetServer, KeepsOrderAcrossSlowAnswers) {
 
 TEST(TargetServer, ReassemblesRequestsSplitAcrossReads) {
   RunningServer server;
-  Client client(server.port());
+  HttpClient client(server.port());
   client.send("GET /status/2");
   std::this_thread::sleep_for(20ms);  // lets the server read (and park) the first part alone
   client.send("02 HTTP/1.1\r\nHost: te");
@@ -258,7 +187,7 @@ TEST(TargetServer, ReassemblesRequestsSplitAcrossReads) {
 
 TEST(TargetServer, ClosesWhenAskedTo) {
   RunningServer server;
-  Client client(server.port());
+  HttpClient client(server.port());
   client.send("GET / HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
   const auto response = client.receive();
   expect_response(response, 200, "hello stampede\n");
@@ -268,12 +197,12 @@ TEST(TargetServer, ClosesWhenAskedTo) {
 
 TEST(TargetServer, FollowsHttp10KeepAliveRules) {
   RunningServer server;
-  Client reused(server.port());
+  HttpClient reused(server.port());
   for (int i = 0; i < 2; ++i) {
     reused.send("GET /json HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
     EXPECT_EQ(reused.receive()[http::field::connection], "keep-alive");
   }
-  Client single(server.port());
+  HttpClient single(server.port());
   single.send("GET /json HTTP/1.0\r\n\r\n");
   EXPECT_EQ(single.receive()[http::field::connection], "close");
   EXPECT_TRUE(single.closed_by_server());
@@ -281,7 +210,7 @@ TEST(TargetServer, FollowsHttp10KeepAliveRules) {
 
 TEST(TargetServer, DelaysTheAnswer) {
   RunningServer server;
-  Client client(server.port());
+  HttpClient client(server.port());
   const auto start = std::chrono::steady_clock::now();
   expect_response(client.get("/delay/100"), 200, "hello stampede\n");
   EXPECT_GE(std::chrono::steady_clock::now() - start, 100ms);
@@ -289,7 +218,7 @@ TEST(TargetServer, DelaysTheAnswer) {
 
 TEST(TargetServer, RefusesMalformedRequestsWith400) {
   RunningServer server;
-  Client client(server.port());
+  HttpClient client(server.port());
   client.send("this is not http\r\n\r\n");
   const auto response = client.receive();
   EXPECT_EQ(response.result_int(), 400U);
@@ -299,7 +228,7 @@ TEST(TargetServer, RefusesMalformedRequestsWith400) {
 
 TEST(TargetServer, RefusesOversizedHeadersWith431) {
   RunningServer server;
-  Client client(server.port());
+  HttpClient client(server.port());
   client.send("GET / HTTP/1.1\r\nHost: test\r\nX-Big: " + std::string(10'000, 'a') + "\r\n\r\n");
   const auto response = client.receive();
   EXPECT_EQ(response.result_int(), 431U);
@@ -308,7 +237,7 @@ TEST(TargetServer, RefusesOversizedHeadersWith431) {
 
 TEST(TargetServer, DiscardsRequestBodies) {
   RunningServer server;
-  Client client(server.port());
+  HttpClient client(server.port());
   const std::string body(50'000, 'b');
   client.send("POST /json HTTP/1.1\r\nHost: test\r\nContent-Length: " +
               std::to_string(body.size()) + "\r\n\r\n" + body);
@@ -323,7 +252,7 @@ TEST(TargetServer, DiscardsRequestBodies) {
 
 TEST(TargetServer, LetsExpectContinueClientsSendTheirBody) {
   RunningServer server;
-  Client client(server.port());
+  HttpClient client(server.port());
   client.send("POST / HTTP/1.1\r\nHost: test\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n");
   EXPECT_EQ(client.receive().result_int(), 100U);
   client.send("hello");
@@ -334,7 +263,7 @@ TEST(TargetServer, ClosesIdleConnections) {
   auto options = loopback();
   options.idle_timeout = 100ms;
   RunningServer server(options);
-  Client client(server.port());
+  HttpClient client(server.port());
   expect_response(client.get("/"), 200, "hello stampede\n");
   const auto start = std::chrono::steady_clock::now();
   EXPECT_TRUE(client.closed_by_server());
@@ -343,8 +272,8 @@ TEST(TargetServer, ClosesIdleConnections) {
 
 TEST(TargetServer, ServesOnSeveralThreads) {
   RunningServer server(loopback(2));
-  std::vector<std::unique_ptr<Client>> clients;
-  for (int i = 0; i < 4; ++i) clients.push_back(std::make_unique<Client>(server.port()));
+  std::vector<std::unique_ptr<HttpClient>> clients;
+  for (int i = 0; i < 4; ++i) clients.push_back(std::make_unique<HttpClient>(server.port()));
   for (int round = 0; round < 2; ++round) {
     for (auto& client : clients) expect_response(client->get("/"), 200, "hello stampede\n");
   }
@@ -354,7 +283,7 @@ TEST(TargetServer, ServesOnSeveralThreads) {
 
 TEST(TargetServer, StopEndsRunWithConnectionsOpen) {
   RunningServer server(loopback(2));
-  Client client(server.port());
+  HttpClient client(server.port());
   expect_response(client.get("/"), 200, "hello stampede\n");
   EXPECT_TRUE(server.stop_and_wait(2s));
 }
