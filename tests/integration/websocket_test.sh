@@ -282,6 +282,15 @@ EOF
   expect_closed 3 "$TARGET" 1000
 }
 
+# --max-message 10: a 32-byte echo is too big for the user, which fails it as too_big and closes
+# the connection with 1009 (Beast's "message too big"); the next message opens a new one.
+case_too_big() {
+  ws_run too_big "$WS_URL/echo" -c 2 -n 3 --max-message 10 -data 0123456789abcdef0123456789abcdef
+  expect_all too_big 6 too_big
+  json_assert "$OUT" 'g("connections.opened") == 6' "too_big: each message on a new connection"
+  expect_closed 6 "$TARGET" 1009
+}
+
 # ---- run ----
 
 mkdir "$TEST_TMP/tls"
@@ -292,5 +301,5 @@ start_py_server ws "$WS_PYTHON" "$WS_SERVER" 90  # last: SERVER_LOG stays ws.log
 WS_URL=ws://127.0.0.1:$SERVER_PORT
 
 run_cases "${WS_CASES:-}" echo acc verify close silent reject notfound file wss hold hold_sigint \
-  hold_closed interval connect_rate listen
+  hold_closed interval connect_rate listen too_big
 pass
