@@ -118,14 +118,14 @@ RunConfig make_run_config(const Options& options) {
     for (auto& step : config.steps) step.max_time = {};
   }
   config.verifier = verify::make_verifier(options.verify, options.code);
-  const bool websocket =
-      std::any_of(config.steps.begin(), config.steps.end(),
-                  [](const auto& step) { return model::is_websocket(step.origin.scheme); });
+  config.long_lived = std::any_of(config.steps.begin(), config.steps.end(), [](const auto& step) {
+    return model::is_websocket(step.origin.scheme);
+  });
   const auto* held = config.plan.hold.count() > 0   ? "--hold"
                      : config.plan.ping.count() > 0 ? "--ping"
                      : config.plan.listen           ? "--listen"
                                                     : nullptr;
-  if (!websocket && held != nullptr) {
+  if (!config.long_lived && held != nullptr) {
     throw UsageError(std::string(held) +
                      " needs a ws:// or wss:// URL (it holds WebSocket connections open)");
   }

@@ -19,6 +19,9 @@ struct RunConfig {
   std::vector<std::string> warnings;  ///< what a curl file asks that stampede does not apply
   model::Plan plan;
   std::shared_ptr<const verify::Verifier> verifier;
+  /// Some step goes over a long-lived connection (ws://, wss://): --hold, --ping and --listen
+  /// apply, and the live table shows the connection columns.
+  bool long_lived = false;
 };
 
 /// Interprets `options`: parses the URL (or the curl file of -p), reads `-data @file`, splits

@@ -1,7 +1,6 @@
 // run_load(): parse, build the run, let the engine work, print the rows and the report.
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
-#include <algorithm>
 #include <cstdio>
 #include <set>
 #include <string>
@@ -54,9 +53,7 @@ int run_load(std::span<const char* const> args) {
   const report::Format& format = *report::find_format(options.output);  // parse_options checked it
   // A format a program reads (JSON) has stdout to itself; its live rows go to stderr.
   FILE* rows = format.rows_on_stdout ? stdout : stderr;
-  const bool connections =
-      std::any_of(config.steps.begin(), config.steps.end(),
-                  [](const auto& step) { return model::is_websocket(step.origin.scheme); });
+  const bool connections = config.long_lived;
   server::Engine engine(std::move(config.steps), config.plan, std::move(config.verifier));
   std::fputs(report::live_header(connections).c_str(), rows);
   std::fflush(rows);
