@@ -37,7 +37,7 @@ for v in DURATION REPEATS CONNS SIZE; do
     [[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "ws_compare.sh: $v must be a positive integer" >&2; exit 2; }
 done
 for tool in "$STAMPEDE" tsung erl epmd python3 /usr/bin/time timeout; do
-    command -v "$tool" >/dev/null || { echo "ws_compare.sh: missing $tool (apt-get install tsung time)" >&2; exit 1; }
+    command -v "$tool" >/dev/null || { echo "ws_compare.sh: missing $tool (apt-get install --no-install-recommends tsung time)" >&2; exit 1; }
 done
 LIMIT=$((DURATION * 3 + 40)) # hard cap per run (tsung takes a few seconds to start and stop)
 
@@ -117,7 +117,7 @@ def report(path, idle_cpu):
 if __name__ == "__main__":
     a = sys.argv[2:]
     {"record": lambda: record(*a), "report": lambda: report(a[0], float(a[1])),
-     "cpu": lambda: print(time_file(a[0] + ".time")[1]),
+     "cpu": lambda: print(f"{time_file(a[0] + '.time')[1]:.2f}"),
      "tsung_msgs": lambda: print(tsung_stats(a[0] + ".logs")[0])}[sys.argv[1]]()
 EOF
 
