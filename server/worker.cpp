@@ -5,9 +5,12 @@
 
 #include <algorithm>
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <memory>
 #include <optional>
 
 namespace stampede::server {
@@ -25,16 +28,17 @@ void log_first_rejection(const client::ClientSetup& setup, const verify::Verifie
   spdlog::warn("first verify failure: {}", verifier.why_rejected(response));
 }
 
-/// After an exchange or a hold on a long-lived connection: if it is no longer open, it ended,
-/// closed by the server or lost (a message that timed out drops its connection too).
-void note_if_ended(Shard& shard, const client::Client& client, const model::Response& response) {
+/// After an exchange or a hold on a long-lived connection that ended as `how`: if it is no
+/// longer open, it ended, closed by the server or lost (a message that timed out drops its
+/// connection too).
+void note_if_ended(Shard& shard, const client::Client& client, model::ErrorKind how) {
   if (!client.opens_apart() || client.is_open()) return;
   auto& connections = shard.metrics.long_lived;
   ++connections.ended;
-  if (response.error == model::ErrorKind::closed) {
+  if (how == model::ErrorKind::closed) {
     ++connections.closed_by_server;
-  } else if (response.error != model::ErrorKind::none) {
-    connections.fail(response.error);
+  } else if (how != model::ErrorKind::none) {
+    connections.fail(how);
   }
 }
 
@@ -70,36 +74,107 @@ net::awaitable<void> open_to_listen(std::vector<std::unique_ptr<client::Client>>
   }
 }
 
-/// The end of a user: --hold keeps its long-lived connections open for a while (--listen
-/// records each message the server sends meanwhile: a success whose latency is the gap since
-/// the one before); then each client says goodbye (a WebSocket close frame).
-net::awaitable<void> end_user(std::vector<std::unique_ptr<client::Client>>& clients,
-                              const UserTask& task, model::Response& response) {
-  Shard& shard = *task.shard;
-  if (task.listen && !shard.stopping) co_await open_to_listen(clients, task, response);
-  if ((task.hold.count() > 0 || task.listen) && !shard.stopping) {
-    const auto until = hold_until(
-        task.listen && task.hold.count() == 0 ? std::chrono::milliseconds::max() : task.hold);
-    for (auto& client : clients) {
-      // A stop during an earlier hold ends this one before it starts: only the goodbye is left.
-      if (!client->is_open() || shard.stopping) continue;
-      auto last = task.now();
-      while (client->is_open()) {
-        co_await client->receive(until, response);
-        if (!client->is_open()) break;
-        if (!task.listen) continue;
-        const auto now = task.now();
-        shard.record(0, to_result(response, now - last, *task.verifier));
-        last = now;
-      }
-      note_if_ended(shard, *client, response);
-    }
-  }
+/// Each client says goodbye (a WebSocket close frame), then the user is done.
+net::awaitable<void> say_goodbyes(std::vector<std::unique_ptr<client::Client>>& clients,
+                                  Shard& shard, const std::function<void()>& on_finish) {
   for (auto& client : clients) {
     const bool open = client->opens_apart() && client->is_open();
     co_await client->finish();
     if (open) ++shard.metrics.long_lived.ended;
   }
+  --shard.users_running;
+  on_finish();
+}
+
+/// --hold without --listen: a user whose connections are held by callbacks once its coroutine
+/// has ended, since its coroutine frames (run_user's, co_spawn's and the read's, about 2 KiB)
+/// would be memory per held connection. It owns the user's clients until their holds are
+/// over, then ends the user as run_user would. A client that can hold only with receive()
+/// holds in a coroutine of its own.
+class HeldUser final : public client::HoldOwner, public std::enable_shared_from_this<HeldUser> {
+ public:
+  HeldUser(std::vector<std::unique_ptr<client::Client>> clients, const UserTask& task)
+      : clients_(std::move(clients)),
+        shard_(*task.shard),
+        executor_(task.thread->executor),
+        on_finish_(task.on_finish) {}
+
+  void start(std::chrono::steady_clock::time_point until) {
+    for (auto& client : clients_) holding_ += client->is_open() ? 1 : 0;
+    if (holding_ == 0) {
+      finish_later();
+      return;
+    }
+    for (auto& client : clients_) {
+      if (!client->is_open() || client->hold(until, shared_from_this())) continue;
+      net::co_spawn(executor_, receive_until_closed(*client, until), net::detached);
+    }
+  }
+
+  void hold_ended(client::Client& client, model::ErrorKind how) override {
+    note_if_ended(shard_, client, how);
+    if (--holding_ == 0) finish_later();
+  }
+
+ private:
+  net::awaitable<void> receive_until_closed(client::Client& client,
+                                            std::chrono::steady_clock::time_point until) {
+    const auto self = shared_from_this();
+    model::Response response;
+    while (client.is_open()) co_await client.receive(until, response);
+    hold_ended(client, response.error);
+  }
+
+  /// Not at once: a hold ends inside its client's completion handler.
+  void finish_later() { net::co_spawn(executor_, finish(shared_from_this()), net::detached); }
+
+  static net::awaitable<void> finish(std::shared_ptr<HeldUser> self) {
+    co_await say_goodbyes(self->clients_, self->shard_, self->on_finish_);
+  }
+
+  std::vector<std::unique_ptr<client::Client>> clients_;
+  Shard& shard_;
+  const net::any_io_executor& executor_;  ///< the user's thread's
+  std::function<void()> on_finish_;
+  std::size_t holding_ = 0;  ///< clients whose hold is not over
+};
+
+/// --listen: records each message the server sends on the user's open long-lived connections
+/// (a success whose latency is the gap since the one before), one connection after another,
+/// until their holds are over.
+net::awaitable<void> listen(std::vector<std::unique_ptr<client::Client>>& clients,
+                            const UserTask& task, model::Response& response) {
+  Shard& shard = *task.shard;
+  const auto until =
+      hold_until(task.hold.count() == 0 ? std::chrono::milliseconds::max() : task.hold);
+  for (auto& client : clients) {
+    // A stop during an earlier hold ends this one before it starts: only the goodbye is left.
+    if (!client->is_open() || shard.stopping) continue;
+    auto last = task.now();
+    while (client->is_open()) {
+      co_await client->receive(until, response);
+      if (!client->is_open()) break;
+      const auto now = task.now();
+      shard.record(0, to_result(response, now - last, *task.verifier));
+      last = now;
+    }
+    note_if_ended(shard, *client, response.error);
+  }
+}
+
+/// The end of a user: --hold keeps its long-lived connections open for a while, --listen
+/// records what the server sends meanwhile; then each client says goodbye.
+net::awaitable<void> end_user(std::vector<std::unique_ptr<client::Client>>& clients,
+                              const UserTask& task, model::Response& response) {
+  Shard& shard = *task.shard;
+  if (task.listen && !shard.stopping) {
+    co_await open_to_listen(clients, task, response);
+    if (!shard.stopping) co_await listen(clients, task, response);
+  } else if (task.hold.count() > 0 && !shard.stopping) {
+    std::make_shared<HeldUser>(std::move(clients), task)->start(hold_until(task.hold));
+    co_return;  // the HeldUser ends the user
+  }
+  co_await say_goodbyes(clients, shard, task.on_finish);
 }
 
 }  // namespace
@@ -151,7 +226,7 @@ net::awaitable<void> run_user(UserTask task) {
       const auto start = task.now();
       if (ready) co_await client.exchange(prepared, response);
       const auto latency = task.now() - start;  // the clock stops before verification
-      if (ready) note_if_ended(shard, client, response);
+      if (ready) note_if_ended(shard, client, response.error);
       --shard.in_flight;
       const auto result = to_result(response, latency, *task.verifier);
       if (result.error == model::ErrorKind::verify) {
@@ -161,8 +236,6 @@ net::awaitable<void> run_user(UserTask task) {
     }
   }
   co_await end_user(clients, task, response);
-  --shard.users_running;
-  task.on_finish();
 }
 
 }  // namespace stampede::server

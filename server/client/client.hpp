@@ -48,6 +48,19 @@ struct ClientSetup {
   mutable std::atomic<int> debug_budget{0};
 };
 
+class Client;
+
+/// Whom a hold apart from any coroutine (Client::hold) tells that it is over.
+class HoldOwner {
+ public:
+  /// `client`'s hold is over and its connection closed; `how` is none (held to the end),
+  /// closed (by the server) or how the connection was lost.
+  virtual void hold_ended(Client& client, model::ErrorKind how) = 0;
+
+ protected:
+  ~HoldOwner() = default;
+};
+
 /// One user's connection to the target. Not thread-safe: one user, one Client.
 class Client {
  public:
@@ -77,6 +90,13 @@ class Client {
   /// or how it was lost.
   virtual net::awaitable<void> receive(std::chrono::steady_clock::time_point until,
                                        model::Response& response);
+
+  /// --hold without --listen: holds the open connection as a loop of receive() would, dropping
+  /// what the server sends, and tells `owner` once when it is over. No coroutine waits
+  /// meanwhile, so a held connection costs its protocol state and one pending read; that read
+  /// keeps `owner` (which owns this client) alive. False, with nothing started, for a client
+  /// that holds only with receive().
+  virtual bool hold(std::chrono::steady_clock::time_point until, std::shared_ptr<HoldOwner> owner);
 
   /// The user is done: closes the connection as its protocol would (a WebSocket close frame,
   /// at most a second); without an open connection, or for protocols with no goodbye, at once.

@@ -60,10 +60,11 @@ void ClientBase::end_exchange(const PreparedRequest& request, model::Response& r
   }
 }
 
-void ClientBase::record_failure(model::Response& response, Phase phase,
-                                const boost::system::error_code& error, std::string_view hint) {
-  response.error = timed_out_ ? model::ErrorKind::timeout : classify(phase, error);
-  log_first_failure(setup_, response.error, error, hint);
+model::ErrorKind ClientBase::failure(Phase phase, const boost::system::error_code& error,
+                                     std::string_view hint) {
+  const auto kind = timed_out_ ? model::ErrorKind::timeout : classify(phase, error);
+  log_first_failure(setup_, kind, error, hint);
+  return kind;
 }
 
 }  // namespace stampede::client

@@ -13,6 +13,11 @@ net::awaitable<void> Client::receive(std::chrono::steady_clock::time_point /*unt
   co_return;
 }
 
+bool Client::hold(std::chrono::steady_clock::time_point /*until*/,
+                  std::shared_ptr<HoldOwner> /*owner*/) {
+  return false;
+}
+
 net::awaitable<void> Client::finish() { co_return; }
 
 std::unique_ptr<Client> make_client(const ClientSetup& setup, ThreadContext& thread, UserId user) {

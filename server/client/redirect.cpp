@@ -51,7 +51,7 @@ std::optional<Redirect> follow_redirect(const model::Request& origin,
 }
 
 const PreparedRequest* next_hop(const model::Request* origin, int& hops,
-                                std::optional<Redirect>& hop, model::Response& response,
+                                std::unique_ptr<Redirect>& hop, model::Response& response,
                                 model::Protocol protocol) {
   if (origin == nullptr || hops == max_redirects || !is_redirect(response.status)) {
     return nullptr;
@@ -60,7 +60,7 @@ const PreparedRequest* next_hop(const model::Request* origin, int& hops,
   const std::string_view from = hops == 0 ? std::string_view(origin->target) : hop->target;
   auto next = follow_redirect(*origin, from, response.status, response.location, protocol);
   if (!next) return nullptr;
-  hop = std::move(next);
+  hop = std::make_unique<Redirect>(std::move(*next));
   ++hops;
   response.body.clear();
   response.body_bytes = 0;

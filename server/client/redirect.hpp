@@ -1,6 +1,7 @@
 // -redirect: the next request after a 3xx, for redirects that stay on the same origin.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,11 +35,12 @@ std::optional<Redirect> follow_redirect(const model::Request& origin,
                                         model::Protocol protocol = model::Protocol::http1);
 
 /// -redirect, for a client's exchange loop: the request of the next hop after `response` (kept
-/// in `hop`), or null when `response` is the last (no redirect asked for or possible, or
+/// in `hop`: a pointer, as most clients never follow one and each client is memory per
+/// connection), or null when `response` is the last (no redirect asked for or possible, or
 /// max_redirects reached). `hops` counts the hops of this exchange, from 0; the response body
 /// is dropped for the next hop's, which is prepared for `protocol`.
 const PreparedRequest* next_hop(const model::Request* origin, int& hops,
-                                std::optional<Redirect>& hop, model::Response& response,
+                                std::unique_ptr<Redirect>& hop, model::Response& response,
                                 model::Protocol protocol);
 
 }  // namespace stampede::client

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -13,6 +14,8 @@
 #include <boost/beast/websocket/ssl.hpp>
 #include <boost/beast/websocket/stream.hpp>
 #include <charconv>
+#include <memory>
+#include <memory_resource>
 #include <optional>
 #include <string>
 #include <utility>
@@ -109,6 +112,20 @@ class WebSocketClient final : public ClientBase {
     close();
   }
 
+  /// As receive() in a loop, with callbacks: the user's coroutine has ended, and a held
+  /// connection keeps Beast's state, this client and one pending read (the reply buffer and
+  /// the ping text are freed).
+  bool hold(Clock::time_point until, std::shared_ptr<HoldOwner> owner) override {
+    if (!ws_) return false;
+    arm_deadline(until);
+    holding_ = true;
+    owner_ = owner;
+    buffer_ = {};
+    std::string().swap(message_);
+    read_held(std::move(owner));
+    return true;
+  }
+
   /// Sends a close frame and waits for the server's (Beast reads and drops what comes before
   /// it), within goodbye_limit or -t, whichever is shorter.
   net::awaitable<void> finish() override {
@@ -128,14 +145,49 @@ class WebSocketClient final : public ClientBase {
     said_goodbye_ = true;
     goodbye_started_ = true;
     arm_deadline(Clock::now() + std::min(goodbye_limit, setup_.timeout));
-    net::co_spawn(executor_, goodbye(), net::detached);
+    net::co_spawn(executor_, goodbye(owner_.lock()), net::detached);
     return true;
   }
 
-  net::awaitable<void> goodbye() {
+  /// `owner`: a hold apart's, kept alive (with this client) until the close is done.
+  net::awaitable<void> goodbye(std::shared_ptr<HoldOwner> owner) {
     co_await ws_->async_close(websocket::close_code::normal, as_tuple);
     goodbye_started_ = false;
     if (joiner_ != nullptr) joiner_->cancel();
+    if (owner && hold_over_) end_held(*owner);
+  }
+
+  /// A held connection's next frame, read into the thread's scratch buffer: what it says is
+  /// dropped (Beast answers pings and a close within the read). The read's operation is
+  /// allocated at its own size: from Asio's per-thread cache it would keep whatever block came
+  /// first, such as the upgrade's, for as long as the connection is held.
+  void read_held(std::shared_ptr<HoldOwner> owner) {
+    static thread_local std::array<char, 4096> scratch;
+    const std::pmr::polymorphic_allocator<std::byte> exact(std::pmr::new_delete_resource());
+    ws_->async_read_some(net::buffer(scratch),
+                         net::bind_allocator(exact, [this, owner = std::move(owner)](
+                                                        beast::error_code error, std::size_t) {
+                           on_held(error, owner);
+                         }));
+  }
+
+  void on_held(const beast::error_code& error, const std::shared_ptr<HoldOwner>& owner) {
+    if (!error) {
+      read_held(owner);
+      return;
+    }
+    held_outcome_ = said_goodbye_ ? model::ErrorKind::none : failure(Phase::read, error);
+    holding_ = false;
+    hold_over_ = true;
+    if (!goodbye_started_) end_held(*owner);  // else goodbye() ends it when the close is done
+  }
+
+  void end_held(HoldOwner& owner) {
+    hold_over_ = false;
+    owner_.reset();
+    stop_clock();
+    close();
+    owner.hold_ended(*this, held_outcome_);
   }
 
   /// Waits for goodbye() to finish, if it runs: the client must outlive it.
@@ -151,14 +203,18 @@ class WebSocketClient final : public ClientBase {
   /// upgrade keeps the status the server answered.
   net::awaitable<void> upgrade(const PreparedRequest& request, model::Response& response) {
     const auto start = Clock::now();
-    const auto failure = co_await connect(raw_, response, request.connect_timeout);
+    // The stream lives in this frame until the upgrade: as a member it would be memory per
+    // connection for as long as the connection is held.
+    std::optional<Stream> raw;
+    connecting_ = &raw;
+    const auto failure = co_await connect(raw, response, request.connect_timeout);
+    connecting_ = nullptr;
     if (failure) {
       record_failure(response, failure->phase, failure->error);
       co_return;
     }
     const auto& wire = std::get<WebSocketWire>(request.wire);
-    ws_.emplace(std::move(*raw_));
-    raw_.reset();
+    ws_.emplace(std::move(*raw));
     configure(wire);
     websocket::response_type answer;
     const auto [error] = co_await ws_->async_handshake(answer, wire.host, wire.target, as_tuple);
@@ -225,27 +281,31 @@ class WebSocketClient final : public ClientBase {
 
   void close_socket() override {
     boost::system::error_code ignored;
-    if (raw_) tcp_socket(*raw_).close(ignored);
+    if (connecting_ != nullptr && *connecting_) tcp_socket(**connecting_).close(ignored);
     if (ws_) tcp_socket(ws_->next_layer()).close(ignored);
   }
 
   void close() override {
     said_goodbye_ = false;
     ws_.reset();
-    raw_.reset();
     buffer_ = {};
   }
 
   UserId user_;
   std::uint64_t sent_ = 0;                       ///< messages sent: the i of the ping's seq
-  std::optional<Stream> raw_;                    ///< while connecting, before the upgrade
-  std::optional<websocket::stream<Stream>> ws_;  ///< the upgraded connection
-  beast::flat_buffer buffer_;                    ///< the reply being read
-  std::string message_;                          ///< the ping being sent
-  bool holding_ = false;                         ///< hold() is reading: its end is a goodbye
+  std::optional<Stream>* connecting_ = nullptr;  ///< upgrade()'s stream while it connects
+  /// The upgraded connection; `false`: without permessage-deflate (never offered), so no
+  /// inflate/deflate state is compiled in.
+  std::optional<websocket::stream<Stream, false>> ws_;
+  beast::flat_buffer buffer_;            ///< the reply being read
+  std::string message_;                  ///< the ping being sent
+  bool holding_ = false;                 ///< receive() or hold() is reading: its end is a goodbye
   bool said_goodbye_ = false;            ///< the hold's end is ours: its read's error is no failure
   bool goodbye_started_ = false;         ///< goodbye() runs
-  net::steady_timer* joiner_ = nullptr;  ///< hold() waits on it for goodbye() to end
+  net::steady_timer* joiner_ = nullptr;  ///< receive() waits on it for goodbye() to end
+  std::weak_ptr<HoldOwner> owner_;       ///< a hold apart's, for goodbye() to keep
+  bool hold_over_ = false;               ///< a hold apart's read ended; the goodbye may run on
+  model::ErrorKind held_outcome_ = model::ErrorKind::none;  ///< how the hold apart ended
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -45,7 +46,10 @@ struct FakeServer {
   /// How every hold ends (it closes the connection either way, as the real client does).
   model::ErrorKind hold_outcome = model::ErrorKind::none;
   std::function<void()> while_held = [] {};  ///< what happens as each hold ends (a stop)
-  std::size_t opens = 0;                     ///< open() calls so far, across clients
+  /// The clients hold apart from the user's coroutine (Client::hold), as the WebSocket client
+  /// does; otherwise the user holds with receive().
+  bool holds_apart = false;
+  std::size_t opens = 0;    ///< open() calls so far, across clients
   std::vector<Call> calls;  ///< every call of every client, in order (wall_delay 0 only)
   std::vector<std::chrono::steady_clock::time_point> held_until;  ///< each hold's `until`
   std::vector<const client::PreparedRequest*> sent;               ///< every request, in order
@@ -58,7 +62,8 @@ struct FakeServer {
 /// Answers each exchange from the FakeServer's script, at once or after a real timer.
 class FakeClient final : public client::Client {
  public:
-  explicit FakeClient(FakeServer& server) : server_(server) {}
+  FakeClient(FakeServer& server, client::net::any_io_executor executor)
+      : server_(server), executor_(std::move(executor)) {}
 
   client::net::awaitable<void> exchange(const client::PreparedRequest& request,
                                         model::Response& response) override {
@@ -117,6 +122,20 @@ class FakeClient final : public client::Client {
     co_return;
   }
 
+  /// Ends the hold at the executor's next turn (never inside the call, as a real read).
+  bool hold(std::chrono::steady_clock::time_point until,
+            std::shared_ptr<client::HoldOwner> owner) override {
+    if (!server_.holds_apart) return false;
+    server_.calls.push_back(Call::hold);
+    server_.held_until.push_back(until);
+    client::net::post(executor_, [this, owner = std::move(owner)] {
+      server_.while_held();
+      open_ = false;
+      owner->hold_ended(*this, server_.hold_outcome);
+    });
+    return true;
+  }
+
   client::net::awaitable<void> finish() override {
     if (server_.wall_delay.count() == 0) server_.calls.push_back(Call::finish);
     open_ = false;
@@ -125,6 +144,7 @@ class FakeClient final : public client::Client {
 
  private:
   FakeServer& server_;
+  client::net::any_io_executor executor_;
   bool open_ = false;
   std::size_t received_ = 0;  ///< messages this client's holds received
 };
@@ -133,10 +153,11 @@ class FakeClient final : public client::Client {
 inline std::function<std::unique_ptr<client::Client>(const client::ClientSetup&,
                                                      client::ThreadContext&, client::UserId)>
 fake_factory(FakeServer& server) {
-  return [&server](const client::ClientSetup& setup, client::ThreadContext&, client::UserId) {
-    if (server.wall_delay.count() == 0) server.clients.push_back(&setup);
-    return std::make_unique<FakeClient>(server);
-  };
+  return
+      [&server](const client::ClientSetup& setup, client::ThreadContext& thread, client::UserId) {
+        if (server.wall_delay.count() == 0) server.clients.push_back(&setup);
+        return std::make_unique<FakeClient>(server, thread.executor);
+      };
 }
 
 }  // namespace stampede::server::testing

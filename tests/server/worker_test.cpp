@@ -218,6 +218,39 @@ TEST(LongLivedUser, HoldKeepsEachOpenConnectionThenSaysGoodbye) {
   EXPECT_EQ(run.finished, 1);
 }
 
+TEST(LongLivedUser, AHoldApartEndsTheUserWhenTheLastOfItsConnectionsIsOver) {
+  // The WebSocket client's way: the user's coroutine ends and each client holds by itself; the
+  // user is over (counted, its goodbyes said, the engine told) once every hold is.
+  const Flow flow({ws_request("/a"), ws_request("/b", 9090)}, model::Plan{}, false);
+  LongLivedServer server;
+  server.holds_apart = true;
+  server.hold_outcome = model::ErrorKind::closed;
+  const UserRun run(flow, server, 1, verify::make_verifier("statusCode", 200), hold_for(5s));
+  const std::vector<Call> expected{Call::open, Call::exchange, Call::open,   Call::exchange,
+                                   Call::hold, Call::hold,     Call::finish, Call::finish};
+  EXPECT_EQ(server.calls, expected);
+  ASSERT_EQ(server.held_until.size(), 2U);
+  EXPECT_EQ(server.held_until[0], server.held_until[1]);
+  const auto& counts = run.shard.metrics.long_lived;
+  EXPECT_EQ(counts.opened, 2U);
+  EXPECT_EQ(counts.ended, 2U);
+  EXPECT_EQ(counts.closed_by_server, 2U);
+  EXPECT_EQ(run.shard.users_running, 0U);
+  EXPECT_EQ(run.finished, 1);
+}
+
+TEST(LongLivedUser, AConnectionLostDuringAHoldApartCountsByItsKind) {
+  const Flow flow({ws_request("/echo")}, model::Plan{}, false);
+  LongLivedServer server;
+  server.holds_apart = true;
+  server.hold_outcome = model::ErrorKind::timeout;  // an unanswered --ping
+  const UserRun run(flow, server, 1, verify::make_verifier("statusCode", 200), hold_for(5s));
+  const auto& counts = run.shard.metrics.long_lived;
+  EXPECT_EQ(counts.ended, 1U);
+  EXPECT_EQ(counts.failed[static_cast<std::size_t>(model::ErrorKind::timeout)], 1U);
+  EXPECT_EQ(run.finished, 1);
+}
+
 TEST(LongLivedUser, HoldWithoutSecondsLastsUntilTheRunStopsAndCountsHowItEnded) {
   const Flow flow({ws_request("/echo")}, model::Plan{}, false);
   LongLivedServer server;
@@ -259,8 +292,8 @@ TEST(LongLivedUser, AStoppingRunSendsNothingMoreAndDoesNotHold) {
 }
 
 TEST(LongLivedUser, AStopDuringAHoldEndsTheOtherHoldsToo) {
-  // The engine ends the hold under way; the user's other connections must not be held after it
-  // (with --hold alone, until a time that never comes), only said goodbye to.
+  // A user's connections are held at once; the engine ends every hold under way (with --hold
+  // alone, until a time that never comes), and each connection is said goodbye to.
   const Flow flow({ws_request("/a"), ws_request("/b", 9090)}, model::Plan{}, false);
   LongLivedServer server;
   const auto stop_while_held = [&server](UserTask& task) {
@@ -268,10 +301,11 @@ TEST(LongLivedUser, AStopDuringAHoldEndsTheOtherHoldsToo) {
     server.while_held = [shard = task.shard] { shard->stopping = true; };
   };
   const UserRun run(flow, server, 1, verify::make_verifier("statusCode", 200), stop_while_held);
-  const std::vector<Call> expected{Call::open, Call::exchange, Call::open,  Call::exchange,
-                                   Call::hold, Call::finish,   Call::finish};
+  const std::vector<Call> expected{Call::open, Call::exchange, Call::open,   Call::exchange,
+                                   Call::hold, Call::hold,     Call::finish, Call::finish};
   EXPECT_EQ(server.calls, expected);
-  EXPECT_EQ(run.shard.metrics.long_lived.ended, 2U);  // one by its hold, one by the goodbye
+  EXPECT_EQ(run.shard.metrics.long_lived.ended, 2U);
+  EXPECT_EQ(run.finished, 1);
 }
 
 TEST(LongLivedUser, ARunStoppedBeforeTheUserStartedOpensNothing) {
