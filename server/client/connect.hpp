@@ -4,6 +4,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl/host_name_verification.hpp>
@@ -48,27 +49,54 @@ TcpStream& tcp_socket(Stream& stream) {
   }
 }
 
-/// The local address of `setup`'s next connection, each taking the next in turn (--source-ips);
-/// nullptr when the kernel picks.
-inline const net::ip::address* next_source(const ClientSetup& setup) {
-  if (setup.sources.empty()) return nullptr;
+/// Where a connection's local address and port come from.
+struct LocalEnd {
+  const net::ip::address* source = nullptr;  ///< --source-ips' next; nullptr: the kernel picks
+  /// bind() picks the port (else connect() does). Linux's connect() looks for a free port among
+  /// the even ones of the range first and bind() among the odd ones, so once half the range is
+  /// in use to one server from one address (14,116 ports here), each connect() walks every busy
+  /// even port before it tries an odd one: opening 19,000 WebSocket connections fell from about
+  /// 3,000 a second to 300-900 past that point (docs/benchmarks.md). Long-lived connections
+  /// take turns, so each search has its half to itself. Others leave the port to connect(),
+  /// which may reuse one in TIME_WAIT (bind() would not), and whose ports each server shares.
+  bool port_from_bind = false;
+};
+
+/// The local end of `setup`'s next connection: each takes the next source address in turn, and
+/// the next turn of port_from_bind.
+inline LocalEnd next_local_end(const ClientSetup& setup) {
+  const bool long_lived = setup.protocol == model::Protocol::websocket;
+  if (setup.sources.empty() && !long_lived) return {};
   const auto turn = setup.next_source.fetch_add(1, std::memory_order_relaxed);
-  return &setup.sources[turn % setup.sources.size()];
+  const auto sources = std::max<std::size_t>(setup.sources.size(), 1);
+  return {setup.sources.empty() ? nullptr : &setup.sources[turn % sources],
+          long_lived && (turn / sources) % 2 == 1};
 }
 
-/// Binds the open `socket` to `source`; a failure is the first connect failure's message.
-/// IP_BIND_ADDRESS_NO_PORT (Linux 4.2) leaves the port to connect(), which picks one free for
-/// this (source, server) pair: a port bind() picked would be reserved against every server, and
-/// one source address would hold one port range of connections in all. Where the option is
-/// refused, bind() picks the port as before.
-inline boost::system::error_code bind_source(TcpStream& socket, const net::ip::address& source,
-                                             const ClientSetup& setup) {
-  const int on = 1;
-  (void)::setsockopt(socket.native_handle(), IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &on, sizeof on);
+/// Binds the open `socket` as `local` says, for a connection to `to`; a failure to bind the
+/// source address is the first connect failure's message. IP_BIND_ADDRESS_NO_PORT (Linux 4.2)
+/// leaves the port to connect(), which picks one free for this (source, server) pair; a port
+/// bind() picks is reserved against every server. Where the option is refused, or no odd port is
+/// free for port_from_bind, the port is picked as it can be.
+inline boost::system::error_code bind_local(TcpStream& socket, const LocalEnd& local,
+                                            const net::ip::tcp& to, const ClientSetup& setup) {
   boost::system::error_code error;
-  socket.bind({source, 0}, error);
+  if (local.source == nullptr) {
+    if (local.port_from_bind) socket.bind({to, 0}, error);
+    return {};  // unbound after a failed bind(): connect() picks the port
+  }
+  if (!local.port_from_bind) {
+    const int on = 1;
+    (void)::setsockopt(socket.native_handle(), IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &on, sizeof on);
+  }
+  socket.bind({*local.source, 0}, error);
+  if (error && local.port_from_bind) {
+    const int on = 1;
+    (void)::setsockopt(socket.native_handle(), IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &on, sizeof on);
+    socket.bind({*local.source, 0}, error);
+  }
   if (error) {
-    const auto hint = "binding source address " + source.to_string() +
+    const auto hint = "binding source address " + local.source->to_string() +
                       " of --source-ips: is it an address of this machine?";
     log_first_failure(setup, model::ErrorKind::connect, error, hint);
   }
@@ -83,7 +111,8 @@ inline boost::system::error_code bind_source(TcpStream& socket, const net::ip::a
 inline net::awaitable<boost::system::error_code> connect_socket(TcpStream& socket,
                                                                 const ClientSetup& setup) {
   constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
-  const auto* source = next_source(setup);
+  const auto local = next_local_end(setup);
+  const auto* source = local.source;
   boost::system::error_code error = net::error::host_not_found;
   for (const auto& endpoint : setup.endpoints) {
     // Flow keeps only the endpoints of the sources' family: a guard, not a path.
@@ -95,7 +124,7 @@ inline net::awaitable<boost::system::error_code> connect_socket(TcpStream& socke
     socket.close(ignored);
     socket.open(endpoint.protocol(), error);
     const bool opened = !error;
-    if (opened && source != nullptr) error = bind_source(socket, *source, setup);
+    if (opened) error = bind_local(socket, local, endpoint.protocol(), setup);
     if (error) {
       // Failed without waiting: yield once, as Asio does, or a user whose every connect fails
       // so would loop without letting its thread run anything else (timers, other users, stop).
