@@ -52,6 +52,7 @@ struct Supervision {
   std::vector<Shard>* shards;
   net::steady_timer* users_done;
   const std::atomic<std::uint64_t>* users_left;
+  net::signal_set* signals;  ///< SIGINT and SIGTERM, caught from before the first user starts
   Clock::time_point start;
   std::chrono::milliseconds time_limit;
 };
@@ -88,10 +89,8 @@ net::awaitable<StopReason> wait_for_users(Supervision s) {
   co_return StopReason::completed;
 }
 
-net::awaitable<StopReason> wait_for_signal() {
-  // Leaving this frame removes the handlers, so a second Ctrl-C kills at once.
-  net::signal_set signals(co_await net::this_coro::executor, SIGINT, SIGTERM);
-  co_await signals.async_wait(as_tuple);
+net::awaitable<StopReason> wait_for_signal(Supervision s) {
+  co_await s.signals->async_wait(as_tuple);
   co_return StopReason::interrupted;
 }
 
@@ -104,7 +103,7 @@ net::awaitable<StopReason> wait_for_time_limit(Supervision s) {
 
 net::awaitable<StopReason> supervise(Supervision s) {
   using namespace net::experimental::awaitable_operators;
-  const auto first = co_await (tick_every_second(s) || wait_for_users(s) || wait_for_signal() ||
+  const auto first = co_await (tick_every_second(s) || wait_for_users(s) || wait_for_signal(s) ||
                                wait_for_time_limit(s));
   co_return std::visit([](StopReason reason) { return reason; }, first);
 }
@@ -151,6 +150,9 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
   const auto steps = flow_.steps().size();
   for (auto& shard : shards) shard.steps.resize(steps > 1 ? steps : 0);
   net::io_context main(1);
+  // Caught from here on (a signal before the wait is kept for it), not from when the supervisor
+  // first runs: on a busy machine a Ctrl-C in between killed the run without its report.
+  net::signal_set signals(main, SIGINT, SIGTERM);
   Collector collector(main.get_executor(), threads, run_info(flow_, plan_, threads), on_tick);
   // Declared before the pool: users' clients, destroyed with the pool, unregister from them.
   std::vector<std::unique_ptr<client::Watchdog>> watchdogs;
@@ -164,8 +166,12 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
   }
   std::atomic<std::uint64_t> users_left{plan_.users};
   net::steady_timer users_done(main, Clock::time_point::max());
-  const auto on_finish = [&] {
-    if (users_left.fetch_sub(1) == 1) net::post(main, [&] { users_done.cancel(); });
+  // Two references: small enough for std::function to keep without allocating (each user
+  // keeps a copy, for as long as it holds its connections).
+  const auto on_finish = [&users_left, &users_done] {
+    if (users_left.fetch_sub(1) == 1) {
+      net::post(users_done.get_executor(), [&users_done] { users_done.cancel(); });
+    }
   };
   std::uint64_t first_user = 0;  // thread i's users are numbered on from thread i - 1's
   for (unsigned i = 0; i < threads; ++i) {
@@ -205,14 +211,15 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
   pool.start();
   net::co_spawn(main, collector.run(), net::detached);
   std::optional<StopReason> reason;
-  net::co_spawn(
-      main,
-      supervise({&collector, &pool, &shards, &users_done, &users_left, start, plan_.run_timeout}),
-      [&](const std::exception_ptr& error, StopReason first) {
-        if (error) std::rethrow_exception(error);
-        reason = first;
-      });
+  net::co_spawn(main,
+                supervise({&collector, &pool, &shards, &users_done, &users_left, &signals, start,
+                           plan_.run_timeout}),
+                [&](const std::exception_ptr& error, StopReason first) {
+                  if (error) std::rethrow_exception(error);
+                  reason = first;
+                });
   while (!reason) main.run_one();
+  signals.clear();  // a second Ctrl-C kills at once
   if (*reason != StopReason::completed && flow_.long_lived()) {
     let_users_say_goodbye(pool, shards, watchdogs, users_left, main);
   }
