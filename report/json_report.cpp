@@ -122,6 +122,7 @@ Json connections_json(const Summary& summary) {
                        {"opened", second.connections_opened},
                        {"failed", second.connections_failed},
                        {"closed_by_server", second.connections_closed_by_server},
+                       {"received_bytes_per_s", rounded(second.received_bytes_per_s, 0)},
                        {"resident_bytes", second.resident_bytes}});
   }
   json["per_second"] = seconds;

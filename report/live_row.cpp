@@ -19,10 +19,10 @@ constexpr std::array<std::size_t, 8> widths{8, 6, 9, 9, 10, 8, 8, 8};
 constexpr std::array<const char*, 8> headings{"elapsed", "users",  "success", "failure",
                                               "qps",     "max ms", "min ms",  "avg ms"};
 // The connection columns: open holds 9 digits, per-second counts 7 (closed/s needs 8 for its
-// heading), KiB per connection 9999.9.
-constexpr std::array<std::size_t, 5> connection_widths{9, 7, 7, 8, 8};
-constexpr std::array<const char*, 5> connection_headings{"open", "+open/s", "fail/s", "closed/s",
-                                                         "KiB/conn"};
+// heading), KiB received per second 99999999 (95 GiB/s), KiB per connection 9999.9.
+constexpr std::array<std::size_t, 6> connection_widths{9, 7, 7, 8, 8, 8};
+constexpr std::array<const char*, 6> connection_headings{"open",     "+open/s",  "fail/s",
+                                                         "closed/s", "in KiB/s", "KiB/conn"};
 constexpr const char* bar = "\u2502";    // │ between columns
 constexpr const char* cross = "\u253c";  // ┼ in the separator
 constexpr const char* rule = "\u2500";   // ─
@@ -46,9 +46,10 @@ std::string codes_column(const Metrics& total) {
   return codes + errors;
 }
 
-/// The last second's connection cells: open, opened, failed, closed by the server, KiB each.
-std::array<std::string, 5> connection_cells(const Summary& summary) {
-  if (summary.per_second.empty()) return {"0", "0", "0", "0", "-"};
+/// The last second's connection cells: open, opened, failed, closed by the server, KiB received
+/// per second (what --listen counts), KiB each.
+std::array<std::string, 6> connection_cells(const Summary& summary) {
+  if (summary.per_second.empty()) return {"0", "0", "0", "0", "0", "-"};
   const auto& second = summary.per_second.back();
   const auto open = second.connections_open;
   const auto start = summary.resident_at_start;
@@ -57,9 +58,12 @@ std::array<std::string, 5> connection_cells(const Summary& summary) {
       open == 0 || start == 0 || second.resident_bytes == 0
           ? std::string("-")
           : format_fixed(static_cast<double>(grown) / (1024.0 * static_cast<double>(open)), 1);
-  return {std::to_string(open), std::to_string(second.connections_opened),
+  return {std::to_string(open),
+          std::to_string(second.connections_opened),
           std::to_string(second.connections_failed),
-          std::to_string(second.connections_closed_by_server), kib};
+          std::to_string(second.connections_closed_by_server),
+          format_fixed(second.received_bytes_per_s / 1024.0, 0),
+          kib};
 }
 
 }  // namespace

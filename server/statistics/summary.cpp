@@ -44,6 +44,8 @@ void Summary::add_second(const Metrics& interval, std::chrono::nanoseconds inter
   second.connections_opened = connections.opened;
   second.connections_failed = connections.failures();
   second.connections_closed_by_server = connections.closed_by_server;
+  second.received_bytes_per_s =
+      length_s > 0 ? static_cast<double>(interval.bytes_received) / length_s : 0.0;
   second.resident_bytes = resident;
   per_second.push_back(std::move(second));
 }

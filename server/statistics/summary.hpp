@@ -39,6 +39,8 @@ struct Second {
   std::uint64_t connections_opened = 0;
   std::uint64_t connections_failed = 0;
   std::uint64_t connections_closed_by_server = 0;
+  /// What the server sent (replies, --listen's pushes) this second, per second of it.
+  double received_bytes_per_s = 0;
   std::uint64_t resident_bytes = 0;  ///< 0 when it could not be read
 };
 

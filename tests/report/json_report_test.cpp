@@ -218,9 +218,12 @@ TEST(JsonReport, LongLivedConnectionsSayWhatBecameOfThem) {
   second.long_lived.fail(model::ErrorKind::handshake);
   second.long_lived.fail(model::ErrorKind::handshake);
   second.long_lived.fail(model::ErrorKind::timeout);
+  model::Result message;
+  message.bytes_received = 2500;
+  second.add(message);
   s.total.merge(second);
   s.resident_at_start = 1000;
-  s.add_second(second, 1s, 5, 9000);
+  s.add_second(second, 2s, 5, 9000);
   const json connections = json::parse(json_report(s))["connections"];
   const json expected = {{"opened", 5},
                          {"open_at_end", 3},
@@ -228,11 +231,12 @@ TEST(JsonReport, LongLivedConnectionsSayWhatBecameOfThem) {
                          {"failed", 3},
                          {"failed_by_kind", {{"handshake", 2}, {"timeout", 1}}},
                          {"resident_bytes_at_start", 1000},
-                         {"per_second", json::array({{{"elapsed_s", 1.0},
+                         {"per_second", json::array({{{"elapsed_s", 2.0},
                                                       {"open", 3},
                                                       {"opened", 5},
                                                       {"failed", 3},
                                                       {"closed_by_server", 1},
+                                                      {"received_bytes_per_s", 1250},
                                                       {"resident_bytes", 9000}}})}};
   EXPECT_EQ(connections, expected) << connections.dump(2);
 }

@@ -158,6 +158,7 @@ Summary holding() {
   last.connections_opened = 2;
   last.connections_failed = 1;
   last.connections_closed_by_server = 3;
+  last.received_bytes_per_s = 5 * 1024 + 700;  // 5.7 KiB/s, shown whole
   last.resident_bytes = (10 << 20) + 4 * 64 * 1024;
   s.per_second = {Second{}, last};  // only the last second is shown
   return s;
@@ -166,21 +167,22 @@ Summary holding() {
 TEST(LiveRow, ConnectionColumnsFollowTheLatencies) {
   const std::string header = live_header(true);
   const auto heading = cells(header.substr(0, header.find('\n')));
-  ASSERT_EQ(heading.size(), 14U);
+  ASSERT_EQ(heading.size(), 15U);
   const std::vector<std::string> names(heading.begin() + 8, heading.end() - 1);
   std::vector<std::string> names_trimmed;
   for (const auto& name : names) names_trimmed.push_back(trimmed(name));
-  EXPECT_EQ(names_trimmed,
-            (std::vector<std::string>{"open", "+open/s", "fail/s", "closed/s", "KiB/conn"}));
+  EXPECT_EQ(names_trimmed, (std::vector<std::string>{"open", "+open/s", "fail/s", "closed/s",
+                                                     "in KiB/s", "KiB/conn"}));
   EXPECT_EQ(heading.back(), " codes");
   const auto parts = expect_aligned(header, live_row(holding(), true));
-  ASSERT_EQ(parts.size(), 14U);
+  ASSERT_EQ(parts.size(), 15U);
   EXPECT_EQ(trimmed(parts[8]), "4");
   EXPECT_EQ(trimmed(parts[9]), "2");
   EXPECT_EQ(trimmed(parts[10]), "1");
   EXPECT_EQ(trimmed(parts[11]), "3");
-  EXPECT_EQ(trimmed(parts[12]), "64.0");  // (resident - resident at start) / open, in KiB
-  EXPECT_EQ(parts[13], " 200:1000;500:3;timeout:4\n");
+  EXPECT_EQ(trimmed(parts[12]), "6");
+  EXPECT_EQ(trimmed(parts[13]), "64.0");  // (resident - resident at start) / open, in KiB
+  EXPECT_EQ(parts[14], " 200:1000;500:3;timeout:4\n");
 }
 
 TEST(LiveRow, ConnectionColumnsKeepTheirWidthForLargeCounts) {
@@ -190,13 +192,15 @@ TEST(LiveRow, ConnectionColumnsKeepTheirWidthForLargeCounts) {
   last.connections_opened = 1'234'567;
   last.connections_failed = 1'234'567;
   last.connections_closed_by_server = 1'234'567;
+  last.received_bytes_per_s = 99'999'999.0 * 1024;
   last.resident_bytes = s.resident_at_start + last.connections_open * 9000;
   const auto parts = expect_aligned(live_header(true), live_row(s, true));
-  EXPECT_EQ(trimmed(parts[12]), "8.8");
+  EXPECT_EQ(trimmed(parts[12]), "99999999");
+  EXPECT_EQ(trimmed(parts[13]), "8.8");
 }
 
 TEST(LiveRow, NoMemoryPerConnectionWithoutAnOpenOneOrAReading) {
-  const auto kib = [](const Summary& s) { return trimmed(cells(live_row(s, true))[12]); };
+  const auto kib = [](const Summary& s) { return trimmed(cells(live_row(s, true))[13]); };
   Summary s = holding();
   EXPECT_EQ(kib(s), "64.0");
   s.per_second.back().connections_open = 0;
@@ -213,7 +217,8 @@ TEST(LiveRow, NoMemoryPerConnectionWithoutAnOpenOneOrAReading) {
   s.per_second.clear();  // before the first second
   const auto parts = cells(live_row(s, true));
   EXPECT_EQ(trimmed(parts[8]), "0");
-  EXPECT_EQ(trimmed(parts[12]), "-");
+  EXPECT_EQ(trimmed(parts[12]), "0");
+  EXPECT_EQ(trimmed(parts[13]), "-");
 }
 
 TEST(LiveRow, WithoutConnectionsTheRowIsUnchanged) {

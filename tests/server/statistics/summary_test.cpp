@@ -82,6 +82,9 @@ TEST(Summary, AddSecondCountsLongLivedConnections) {
   Summary s;
   Metrics first;
   for (int i = 0; i < 5; ++i) first.add_connection(model::ExchangeRecord{});
+  model::Result pushed;  // --listen's message: what the server sent counts as received
+  pushed.bytes_received = 3000;
+  first.add(pushed);
   first.long_lived.fail(model::ErrorKind::handshake);
   s.total.merge(first);
   s.add_second(first, 1s, 6, 50'000'000);
@@ -100,12 +103,14 @@ TEST(Summary, AddSecondCountsLongLivedConnections) {
   EXPECT_EQ(one.connections_failed, 1U);
   EXPECT_EQ(one.connections_closed_by_server, 0U);
   EXPECT_EQ(one.resident_bytes, 50'000'000U);
+  EXPECT_DOUBLE_EQ(one.received_bytes_per_s, 3000.0);
   const Second& two = s.per_second[1];
   EXPECT_EQ(two.connections_open, 3U);  // 6 opened - 3 ended, of the whole run
   EXPECT_EQ(two.connections_opened, 1U);
   EXPECT_EQ(two.connections_failed, 2U);
   EXPECT_EQ(two.connections_closed_by_server, 2U);
   EXPECT_EQ(two.resident_bytes, 60'000'000U);
+  EXPECT_DOUBLE_EQ(two.received_bytes_per_s, 0.0);
   EXPECT_TRUE(s.long_lived());
 }
 
