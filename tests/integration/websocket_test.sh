@@ -238,6 +238,21 @@ EOF
   expect_closed 20 /echo?run=hold_sigint 1000
 }
 
+# --ping 0.3 to a server that stops reading after the first message: the pings go unanswered,
+# so each held connection is lost as a timeout about 0.6 s into its hold, long before --hold 10
+# ends, and counted as failed by that kind, not as closed by the server.
+case_ping_unanswered() {
+  ws_run ping_unanswered "$WS_URL/deaf" -c 5 -n 1 --hold 10 --ping 0.3 -data x
+  expect_all ping_unanswered 5 success
+  awk -v t="$ELAPSED" 'BEGIN { exit !(t < 3) }' ||
+    fail "ping_unanswered: took ${ELAPSED}s; unanswered pings end the holds in about 0.6 s"
+  json_check "$OUT" <<'EOF'
+g("connections.opened") == 5 and g("connections.open_at_end") == 0
+g("connections.failed") == 5 and g("connections.failed_by_kind") == {"timeout": 5}
+g("connections.closed_by_server") == 0
+EOF
+}
+
 # A server that closes a held connection: counted as closed by the server; the message before
 # it succeeded.
 case_hold_closed() {
@@ -301,5 +316,5 @@ start_py_server ws "$WS_PYTHON" "$WS_SERVER" 90  # last: SERVER_LOG stays ws.log
 WS_URL=ws://127.0.0.1:$SERVER_PORT
 
 run_cases "${WS_CASES:-}" echo acc verify close silent reject notfound file wss hold hold_sigint \
-  hold_closed interval connect_rate listen too_big
+  ping_unanswered hold_closed interval connect_rate listen too_big
 pass

@@ -29,6 +29,8 @@ Paths (no compression and no keepalive pings: every frame on the wire is one the
   /badcode         /acc, but the answer's code is 500
   /close-after/K   echoes K messages, then closes with code 1000 (normal closure)
   /silent          reads (and logs) messages, never answers
+  /deaf            echoes the first message, then reads nothing for 5 s, so that pings (answered
+                   by the library as it reads) go unanswered; then reads and logs, never answers
   /reject          refuses the handshake with 403
   /push?n=N&every=MS  right after the handshake sends N text messages {"i":k} (k = 0..N-1), the
                    first at once, then one every MS ms; then reads and logs messages, never answers
@@ -107,6 +109,16 @@ async def serve_silent(ws, target):
         log_message(target, message)
 
 
+async def serve_deaf(ws, target):
+    message = await ws.recv()
+    log_message(target, message)
+    await ws.send(message)
+    ws.transport.pause_reading()
+    await asyncio.sleep(5)
+    ws.transport.resume_reading()
+    await serve_silent(ws, target)
+
+
 async def serve_push(ws, target, query):
     n, every = int(query.get("n", "1")), float(query.get("every", "0")) / 1000
     for k in range(n):
@@ -132,6 +144,8 @@ async def handler(ws):
             await serve_acc(ws, target, code=500)
         elif path == "/silent":
             await serve_silent(ws, target)
+        elif path == "/deaf":
+            await serve_deaf(ws, target)
         elif path == "/push":
             await serve_push(ws, target, query)
         else:  # /close-after/K: process_request let nothing else through
@@ -146,7 +160,7 @@ async def handler(ws):
 async def process_request(target, headers):
     """Refuses /reject (403) and unknown paths (404) before the upgrade; None lets the handshake go on."""
     path, _ = split(target)
-    if path in ("/echo", "/acc", "/wrongseq", "/badcode", "/silent", "/push") or close_after_count(path) is not None:
+    if path in ("/echo", "/acc", "/wrongseq", "/badcode", "/silent", "/deaf", "/push") or close_after_count(path) is not None:
         return None
     status = http.HTTPStatus.FORBIDDEN if path == "/reject" else http.HTTPStatus.NOT_FOUND
     log(target, "refuse", status.value)
