@@ -28,7 +28,7 @@ void log_first_rejection(const client::ClientSetup& setup, const verify::Verifie
 /// After an exchange or a hold on a long-lived connection: if it is no longer open, it ended,
 /// closed by the server or lost (a message that timed out drops its connection too).
 void note_if_ended(Shard& shard, const client::Client& client, const model::Response& response) {
-  if (!client.opens_apart() || client.is_open()) return;
+  if (!client.holds_connections() || client.is_open()) return;
   auto& connections = shard.metrics.long_lived;
   ++connections.ended;
   if (response.error == model::ErrorKind::closed) {
@@ -36,6 +36,24 @@ void note_if_ended(Shard& shard, const client::Client& client, const model::Resp
   } else if (response.error != model::ErrorKind::none) {
     connections.fail(response.error);
   }
+}
+
+/// After an exchange of a client that opens its long-lived connections inside exchange()
+/// (HTTP/2 with --hold), given whether one was open before: counts the connection it opened,
+/// the one it replaced (the server had closed it or sent GOAWAY) and one it could not open.
+/// True when there was a connection to end, for note_if_ended().
+bool note_opened_within(Shard& shard, const model::Response& response, bool was_open) {
+  auto& connections = shard.metrics.long_lived;
+  if (response.new_connection) {
+    ++connections.opened;
+    if (was_open) {
+      ++connections.ended;
+      ++connections.closed_by_server;
+    }
+    return true;
+  }
+  if (!was_open && response.error != model::ErrorKind::none) connections.fail(response.error);
+  return was_open;
 }
 
 /// When the user's long-lived connections are held (--hold) until.
@@ -96,7 +114,7 @@ net::awaitable<void> end_user(std::vector<std::unique_ptr<client::Client>>& clie
     }
   }
   for (auto& client : clients) {
-    const bool open = client->opens_apart() && client->is_open();
+    const bool open = client->holds_connections() && client->is_open();
     co_await client->finish();
     if (open) ++shard.metrics.long_lived.ended;
   }
@@ -143,6 +161,7 @@ net::awaitable<void> run_user(UserTask task) {
         if (shard.stopping) break;
       }
       ++shard.in_flight;
+      const bool was_open = client.is_open();
       bool ready = true;
       if (client.opens_apart() && !client.is_open()) {
         // A failed open is this request's failure.
@@ -151,6 +170,9 @@ net::awaitable<void> run_user(UserTask task) {
       const auto start = task.now();
       if (ready) co_await client.exchange(prepared, response);
       const auto latency = task.now() - start;  // the clock stops before verification
+      if (ready && client.holds_connections() && !client.opens_apart()) {
+        ready = note_opened_within(shard, response, was_open);
+      }
       if (ready) note_if_ended(shard, client, response);
       --shard.in_flight;
       const auto result = to_result(response, latency, *task.verifier);
