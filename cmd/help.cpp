@@ -60,6 +60,7 @@ Examples:
   stampede -c 10 -n 100 -k -p request.curl.txt                    (replay a "Copy as cURL" file)
   stampede -c 1000 -n 100 -u ws://127.0.0.1:8080/echo -data '{"op":"ping"}'  (100 messages each)
   stampede -c 10000 -n 1 --hold 60 -u ws://127.0.0.1:8080/echo    (hold 10,000 connections)
+  stampede -c 5000 -n 10 -http2 --hold 30 -u http://127.0.0.1:8080/  (hold HTTP/2 connections)
 
 What to send:
   -u, --url URL            http://, https://, ws:// or wss:// URL (a bare host means http://);
@@ -85,13 +86,17 @@ awaiting one reply (latency: message to reply; the upgrade counts as the connect
   --binary                 send the message as a binary frame
   --max-message BYTES      the largest reply taken, 1 to 2^30 (default 1048576); a larger one
                            fails as too_big
-  --hold [S]               keep each connection open S seconds after its messages (without S:
-                           until -timeout or Ctrl-C); the table then shows connections
-  --ping S                 ping a connection silent for S seconds; one unanswered for S more
-                           is lost (timeout)
   --listen                 after the -data messages (none without -data), count each message
                            the server sends until --hold's S or the end of the run (-timeout,
                            Ctrl-C): successes are messages, latencies the gaps between them
+
+Holding connections (WebSocket, or HTTP/2 with -http2; HTTP/1.1 has none to hold):
+  --hold [S]               keep each connection open S seconds after its requests (without S:
+                           until -timeout or Ctrl-C), then close it as its protocol does (close
+                           frame, GOAWAY); the table then shows connections. With -http2 it
+                           implies -k: a user's requests share the connection it then holds
+  --ping S                 ping a connection silent for S seconds (HTTP/2: while held, with
+                           PING frames); one unanswered for S more is lost (timeout)
 
 How hard:
   -c, --concurrency N      concurrent users, 1 to 10^7 (default 1); each holds one

@@ -43,8 +43,8 @@ struct Options {
   bool has_request_timeout = false;    ///< -t was given (it then wins over the file's --max-time)
   bool binary = false;                 ///< --binary: WebSocket messages go as binary frames
   std::int64_t max_message = 1 << 20;  ///< --max-message: the largest WebSocket message taken
-  /// --hold [S]: keep WebSocket connections open S seconds after the messages; hold_forever
-  /// (--hold alone): until -timeout or Ctrl-C; 0: do not hold.
+  /// --hold [S]: keep WebSocket (or HTTP/2) connections open S seconds after the requests;
+  /// hold_forever (--hold alone): until -timeout or Ctrl-C; 0: do not hold.
   double hold_s = 0;
   double ping_s = 0;      ///< --ping S: ping a silent held connection every S seconds; 0: never
   double interval_s = 0;  ///< --interval S: a user's sends S seconds apart; 0: back to back

@@ -11,6 +11,7 @@
 #include "cmd/header_flag.hpp"
 #include "cmd/source_ips.hpp"
 #include "curl/url.hpp"
+#include "model/protocol.hpp"
 
 namespace stampede::cmd {
 
@@ -82,6 +83,43 @@ model::Request request_from_flags(const Options& options) {
   return request;
 }
 
+/// True when some step goes over `protocol`.
+bool any_step_over(const std::vector<model::Request>& steps, model::Protocol protocol) {
+  return std::any_of(steps.begin(), steps.end(),
+                     [protocol](const auto& step) { return model::protocol_of(step) == protocol; });
+}
+
+/// --hold, --ping, --listen: which steps' connections they hold, or a UsageError when none.
+/// WebSocket connections are long-lived; HTTP/2 ones are with --hold, which keeps each user's
+/// connection for its requests as -k does, so that there is one to hold. HTTP/1.1 has none:
+/// after its requests nothing more may come on the connection.
+void apply_hold(RunConfig& config) {
+  const auto& plan = config.plan;
+  const bool websocket = any_step_over(config.steps, model::Protocol::websocket);
+  const bool http2 = any_step_over(config.steps, model::Protocol::http2);
+  const bool hold = plan.hold.count() > 0;
+  if (plan.listen && !websocket) {
+    throw UsageError(
+        "--listen needs a ws:// or wss:// URL (it counts what a WebSocket server pushes)");
+  }
+  if (hold && !websocket && !http2) {
+    throw UsageError(
+        "--hold needs a ws:// or wss:// URL, or -http2 (it holds WebSocket or HTTP/2 "
+        "connections open; HTTP/1.1 has none to hold)");
+  }
+  if (plan.ping.count() > 0 && !websocket && !(http2 && hold)) {
+    throw UsageError(http2 ? "--ping with -http2 needs --hold (held HTTP/2 connections are pinged)"
+                           : "--ping needs a ws:// or wss:// URL, or -http2 with --hold (it pings "
+                             "held connections)");
+  }
+  if (hold) {
+    for (auto& step : config.steps) {
+      if (model::protocol_of(step) == model::Protocol::http2) step.keep_alive = true;
+    }
+  }
+  config.long_lived = websocket || (http2 && hold);
+}
+
 }  // namespace
 
 std::string apply_url(std::string_view url, model::Request& request) {
@@ -118,17 +156,7 @@ RunConfig make_run_config(const Options& options) {
     for (auto& step : config.steps) step.max_time = {};
   }
   config.verifier = verify::make_verifier(options.verify, options.code);
-  config.long_lived = std::any_of(config.steps.begin(), config.steps.end(), [](const auto& step) {
-    return model::is_websocket(step.origin.scheme);
-  });
-  const auto* held = config.plan.hold.count() > 0   ? "--hold"
-                     : config.plan.ping.count() > 0 ? "--ping"
-                     : config.plan.listen           ? "--listen"
-                                                    : nullptr;
-  if (!config.long_lived && held != nullptr) {
-    throw UsageError(std::string(held) +
-                     " needs a ws:// or wss:// URL (it holds WebSocket connections open)");
-  }
+  apply_hold(config);
   return config;
 }
 

@@ -19,13 +19,15 @@ struct RunConfig {
   std::vector<std::string> warnings;  ///< what a curl file asks that stampede does not apply
   model::Plan plan;
   std::shared_ptr<const verify::Verifier> verifier;
-  /// Some step goes over a long-lived connection (ws://, wss://): --hold, --ping and --listen
-  /// apply, and the live table shows the connection columns.
+  /// Some step goes over a long-lived connection (ws://, wss://; HTTP/2 with --hold): the
+  /// live table shows the connection columns.
   bool long_lived = false;
 };
 
 /// Interprets `options`: parses the URL (or the curl file of -p), reads `-data @file`, splits
-/// headers. Throws UsageError naming what is wrong.
+/// headers. Throws UsageError naming what is wrong: among others --hold without a step over
+/// WebSocket or HTTP/2 (whose steps --hold then keeps alive, as -k), --ping without one over
+/// WebSocket or a held HTTP/2 one, --listen without one over WebSocket.
 RunConfig make_run_config(const Options& options);
 
 /// --print-request: the exact bytes of each step (the header list of an HTTP/2 one, as HPACK is

@@ -18,8 +18,8 @@ struct Plan {
   std::chrono::milliseconds request_timeout{30'000};  ///< one exchange, connect included (-t)
   std::chrono::milliseconds run_timeout{0};           ///< whole run; 0 means no limit (-timeout)
   unsigned debug_exchanges = 0;                       ///< how many exchanges to log in full (-d)
-  /// --hold: how long each user keeps its long-lived (WebSocket) connections open after its
-  /// messages; 0: not at all; max(): until the run is stopped (-timeout, Ctrl-C).
+  /// --hold: how long each user keeps its long-lived connections (WebSocket; HTTP/2 held)
+  /// open after its requests; 0: not at all; max(): until the run is stopped (-timeout, Ctrl-C).
   std::chrono::milliseconds hold{0};
   std::chrono::milliseconds ping{0};  ///< --ping: ping a silent long-lived connection this often
   /// --listen: after its requests (none without -data), each user records every message the

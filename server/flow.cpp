@@ -80,7 +80,9 @@ Flow::Flow(std::vector<model::Request> requests, const model::Plan& plan, bool k
 
 bool Flow::long_lived() const {
   return std::any_of(destinations_.begin(), destinations_.end(), [](const auto& destination) {
-    return destination->setup.protocol == model::Protocol::websocket;
+    const auto& setup = destination->setup;
+    return setup.protocol == model::Protocol::websocket ||
+           (setup.protocol == model::Protocol::http2 && setup.hold);
   });
 }
 
@@ -89,6 +91,13 @@ std::chrono::nanoseconds Flow::shortest_timeout(std::chrono::nanoseconds run) co
   for (const auto& step : steps_) {
     for (const auto limit : {step.prepared.timeout, step.prepared.connect_timeout}) {
       if (limit.count() > 0) shortest = std::min(shortest, limit);
+    }
+  }
+  // A held HTTP/2 connection's PINGs are timed by the watchdog (Beast times WebSocket's).
+  for (const auto& destination : destinations_) {
+    const auto& setup = destination->setup;
+    if (setup.protocol == model::Protocol::http2 && setup.hold && setup.ping_interval.count() > 0) {
+      shortest = std::min(shortest, setup.ping_interval);
     }
   }
   return shortest;
@@ -118,6 +127,7 @@ std::size_t Flow::destination_of(const model::Request& request, const model::Pla
   setup.keep_body = keep_body;
   setup.insecure = request.insecure;
   setup.ping_interval = plan.ping;
+  setup.hold = plan.hold.count() > 0;
   setup.debug_budget = static_cast<int>(plan.debug_exchanges);
   destinations_.push_back(std::move(destination));
   return destinations_.size() - 1;

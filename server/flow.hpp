@@ -51,10 +51,10 @@ class Flow {
   [[nodiscard]] const std::vector<std::unique_ptr<Destination>>& destinations() const {
     return destinations_;
   }
-  /// True when some step goes over a long-lived connection (WebSocket).
+  /// True when some step goes over a long-lived connection: WebSocket, or HTTP/2 with --hold.
   [[nodiscard]] bool long_lived() const;
-  /// The shortest limit any exchange has (the run's -t or a step's own): the watchdogs check
-  /// often enough for it.
+  /// The shortest limit any exchange has (the run's -t or a step's own), or --ping's interval
+  /// for held HTTP/2 connections: the watchdogs check often enough for it.
   [[nodiscard]] std::chrono::nanoseconds shortest_timeout(std::chrono::nanoseconds run) const;
 
  private:

@@ -32,7 +32,7 @@ void log_first_rejection(const client::ClientSetup& setup, const verify::Verifie
 /// longer open, it ended, closed by the server or lost (a message that timed out drops its
 /// connection too).
 void note_if_ended(Shard& shard, const client::Client& client, model::ErrorKind how) {
-  if (!client.opens_apart() || client.is_open()) return;
+  if (!client.holds_connections() || client.is_open()) return;
   auto& connections = shard.metrics.long_lived;
   ++connections.ended;
   if (how == model::ErrorKind::closed) {
@@ -40,6 +40,24 @@ void note_if_ended(Shard& shard, const client::Client& client, model::ErrorKind 
   } else if (how != model::ErrorKind::none) {
     connections.fail(how);
   }
+}
+
+/// After an exchange of a client that opens its long-lived connections inside exchange()
+/// (HTTP/2 with --hold), given whether one was open before: counts the connection it opened,
+/// the one it replaced (the server had closed it or sent GOAWAY) and one it could not open.
+/// True when there was a connection to end, for note_if_ended().
+bool note_opened_within(Shard& shard, const model::Response& response, bool was_open) {
+  auto& connections = shard.metrics.long_lived;
+  if (response.new_connection) {
+    ++connections.opened;
+    if (was_open) {
+      ++connections.ended;
+      ++connections.closed_by_server;
+    }
+    return true;
+  }
+  if (!was_open && response.error != model::ErrorKind::none) connections.fail(response.error);
+  return was_open;
 }
 
 /// When the user's long-lived connections are held (--hold) until.
@@ -78,7 +96,7 @@ net::awaitable<void> open_to_listen(std::vector<std::unique_ptr<client::Client>>
 net::awaitable<void> say_goodbyes(std::vector<std::unique_ptr<client::Client>>& clients,
                                   Shard& shard, const std::function<void()>& on_finish) {
   for (auto& client : clients) {
-    const bool open = client->opens_apart() && client->is_open();
+    const bool open = client->holds_connections() && client->is_open();
     co_await client->finish();
     if (open) ++shard.metrics.long_lived.ended;
   }
@@ -218,6 +236,7 @@ net::awaitable<void> run_user(UserTask task) {
         if (shard.stopping) break;
       }
       ++shard.in_flight;
+      const bool was_open = client.is_open();
       bool ready = true;
       if (client.opens_apart() && !client.is_open()) {
         // A failed open is this request's failure.
@@ -226,6 +245,9 @@ net::awaitable<void> run_user(UserTask task) {
       const auto start = task.now();
       if (ready) co_await client.exchange(prepared, response);
       const auto latency = task.now() - start;  // the clock stops before verification
+      if (ready && client.holds_connections() && !client.opens_apart()) {
+        ready = note_opened_within(shard, response, was_open);
+      }
       if (ready) note_if_ended(shard, client, response.error);
       --shard.in_flight;
       const auto result = to_result(response, latency, *task.verifier);

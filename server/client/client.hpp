@@ -35,6 +35,9 @@ struct ClientSetup {
   bool insecure = false;  ///< certificates are not checked (a failure hint says so otherwise)
   /// --ping: a long-lived connection silent this long is pinged (0: never).
   std::chrono::nanoseconds ping_interval{0};
+  /// --hold: users hold their connections after their requests, so an HTTP/2 client's
+  /// connections are long-lived too (see Client::holds_connections()).
+  bool hold = false;
   /// --source-ips: the local addresses new connections bind to, each the next in turn (all of
   /// the endpoints' family); empty: the kernel picks.
   std::vector<net::ip::address> sources;
@@ -76,7 +79,13 @@ class Client {
   /// protocols open inside exchange() (their latency includes the connect, as ab's and wrk's
   /// do), so they say false.
   [[nodiscard]] virtual bool opens_apart() const { return false; }
-  /// A connection is open now (for opens_apart() clients; others need not say).
+  /// True when this client's connections are long-lived, counted apart from the requests
+  /// (Metrics::long_lived) and held after them (--hold): those it opens apart (WebSocket), and
+  /// an HTTP/2 client's in a run that holds them. Such a client says is_open(). One that
+  /// opens inside exchange() reports each connection it opened in `response.new_connection`,
+  /// and the user counts what became of the one before from is_open() around the exchange.
+  [[nodiscard]] virtual bool holds_connections() const { return opens_apart(); }
+  /// A connection is open now (for holds_connections() clients; others need not say).
   [[nodiscard]] virtual bool is_open() const { return false; }
 
   /// Opens the connection (TCP, TLS, the upgrade) for `request`'s exchanges: `response` gets
@@ -87,7 +96,7 @@ class Client {
   /// (answering its pings meanwhile) until `until` or end_hold(), when the connection closes
   /// as its protocol would. Still open afterwards: `response` is that message. Closed: the
   /// hold is over; `response` says how: no error (held to the end), `closed` by the server,
-  /// or how it was lost.
+  /// or how it was lost. (HTTP/2 has no message without a request: it returns once closed.)
   virtual net::awaitable<void> receive(std::chrono::steady_clock::time_point until,
                                        model::Response& response);
 
@@ -99,7 +108,8 @@ class Client {
   virtual bool hold(std::chrono::steady_clock::time_point until, std::shared_ptr<HoldOwner> owner);
 
   /// The user is done: closes the connection as its protocol would (a WebSocket close frame,
-  /// at most a second); without an open connection, or for protocols with no goodbye, at once.
+  /// an HTTP/2 GOAWAY when held: at most a second); without an open connection, or for
+  /// protocols with no goodbye, at once.
   virtual net::awaitable<void> finish();
 };
 

@@ -33,10 +33,11 @@ class ClientBase : public Client, public Watchdog::Guarded {
 
   [[nodiscard]] Clock::time_point deadline() const final { return deadline_; }
 
-  /// Past the deadline: a held connection's time is up, so it says goodbye (see end_hold());
-  /// otherwise closing the socket fails the pending operation, which then reports a timeout.
+  /// Past the deadline: a held connection pings if that is what the deadline was for (see
+  /// ping_if_due()), or its time is up and it says goodbye (see end_hold()); otherwise closing
+  /// the socket fails the pending operation, which then reports a timeout.
   void expire() final {
-    if (say_goodbye()) return;
+    if (ping_if_due() || say_goodbye()) return;
     timed_out_ = true;
     close_socket();
   }
@@ -54,6 +55,11 @@ class ClientBase : public Client, public Watchdog::Guarded {
   /// A connection held open (--hold) starts closing as its protocol would and returns true;
   /// any other returns false.
   virtual bool say_goodbye() { return false; }
+  /// For a client that keeps its own --ping clock in the deadline while held (HTTP/2; Beast
+  /// pings on its own for WebSocket): at a deadline before the hold's end, sends the PING due
+  /// and returns true. A PING left unanswered makes it stop holding and return false, so that
+  /// say_goodbye() refuses too and the connection is lost as a timeout.
+  virtual bool ping_if_due() { return false; }
   /// Drops the connection (and any protocol state on it); the next attempt opens a new one.
   virtual void close() = 0;
 
@@ -77,6 +83,13 @@ class ClientBase : public Client, public Watchdog::Guarded {
   void arm_deadline(Clock::time_point until) {
     timed_out_ = false;
     deadline_ = until;
+  }
+
+  /// Starts the clock for a goodbye (a WebSocket close, HTTP/2's GOAWAY and the server's close):
+  /// a second at most, or -t if shorter, since Ctrl-C and the end of a run must not wait on a
+  /// server that does not answer.
+  void arm_goodbye_deadline() {
+    arm_deadline(Clock::now() + std::min<Clock::duration>(std::chrono::seconds(1), setup_.timeout));
   }
 
   /// Stops the clock without ending the exchange, for a client that hands it to another (the

@@ -75,7 +75,13 @@ struct H2Callbacks {
   }
 
   static int on_frame(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
-    if (frame->hd.type == NGHTTP2_SETTINGS) of(user_data).server_settings_ = true;
+    auto& self = of(user_data);
+    if (frame->hd.type == NGHTTP2_SETTINGS) self.server_settings_ = true;
+    if (frame->hd.type == NGHTTP2_GOAWAY) self.server_goaway_ = true;
+    // nghttp2 answers the server's PINGs itself; an ACK answers ours (one at a time).
+    if (frame->hd.type == NGHTTP2_PING && (frame->hd.flags & NGHTTP2_FLAG_ACK) != 0) {
+      self.ping_unanswered_ = false;
+    }
     return 0;
   }
 
@@ -184,6 +190,18 @@ bool H2Session::reusable() const {
   return !error_ && nghttp2_session_check_request_allowed(session_.get()) != 0 &&
          (nghttp2_session_want_read(session_.get()) != 0 ||
           nghttp2_session_want_write(session_.get()) != 0);
+}
+
+bool H2Session::ping() {
+  if (nghttp2_submit_ping(session_.get(), NGHTTP2_FLAG_NONE, nullptr) != 0) return false;
+  ping_unanswered_ = true;
+  return true;
+}
+
+void H2Session::goodbye() {
+  // The last stream id is the last the server opened (none: we refuse pushes), so no stream of
+  // its is cut off; nghttp2 stops reading and writing once the GOAWAY is out.
+  nghttp2_session_terminate_session(session_.get(), NGHTTP2_NO_ERROR);
 }
 
 }  // namespace stampede::client

@@ -54,6 +54,16 @@ class H2Session {
   /// may use this connection.
   [[nodiscard]] bool reusable() const;
 
+  /// --ping: queues a PING frame (for output()); its ACK clears ping_unanswered(). False when
+  /// nghttp2 cannot queue it (out of memory).
+  bool ping();
+  /// A PING we sent has had no ACK yet.
+  [[nodiscard]] bool ping_unanswered() const { return ping_unanswered_; }
+  /// The server sent GOAWAY: it is ending the connection.
+  [[nodiscard]] bool server_goaway() const { return server_goaway_; }
+  /// Our goodbye: queues GOAWAY(NO_ERROR), after which nghttp2 neither reads nor writes more.
+  void goodbye();
+
  private:
   struct Deleter {
     void operator()(nghttp2_session* session) const;
@@ -72,6 +82,8 @@ class H2Session {
   bool refused_ = false;
   bool server_settings_ = false;
   bool request_sent_ = false;
+  bool ping_unanswered_ = false;
+  bool server_goaway_ = false;
   boost::system::error_code error_;
 };
 

@@ -32,9 +32,6 @@ namespace beast = boost::beast;
 namespace websocket = beast::websocket;
 using Clock = std::chrono::steady_clock;
 constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
-/// How long a user's goodbye (close frame, the server's answer) may take: Ctrl-C and the end
-/// of a run must not wait on a server that does not answer.
-constexpr std::chrono::nanoseconds goodbye_limit = std::chrono::seconds(1);
 
 /// Appends "<user>_<i>" to `out`: go-stress-testing's seq, which its servers echo.
 void append_seq(std::string& out, UserId user, std::uint64_t sent) {
@@ -127,10 +124,10 @@ class WebSocketClient final : public ClientBase {
   }
 
   /// Sends a close frame and waits for the server's (Beast reads and drops what comes before
-  /// it), within goodbye_limit or -t, whichever is shorter.
+  /// it), within the goodbye's limit or -t, whichever is shorter.
   net::awaitable<void> finish() override {
     if (!ws_) co_return;
-    arm_deadline(Clock::now() + std::min(goodbye_limit, setup_.timeout));
+    arm_goodbye_deadline();
     co_await ws_->async_close(websocket::close_code::normal, as_tuple);
     stop_clock();
     close();
@@ -144,7 +141,7 @@ class WebSocketClient final : public ClientBase {
     holding_ = false;
     said_goodbye_ = true;
     goodbye_started_ = true;
-    arm_deadline(Clock::now() + std::min(goodbye_limit, setup_.timeout));
+    arm_goodbye_deadline();
     net::co_spawn(executor_, goodbye(owner_.lock()), net::detached);
     return true;
   }

@@ -256,21 +256,70 @@ TEST(MakeRunConfig, WebSocketFlagsReachTheRequestAndThePlan) {
   EXPECT_EQ(config.plan.ping, std::chrono::milliseconds(0));
 }
 
-TEST(MakeRunConfig, HoldAndPingNeedAWebSocketUrl) {
+TEST(MakeRunConfig, HoldAndPingNeedAWebSocketUrlOrHttp2) {
+  const std::string hold =
+      "--hold needs a ws:// or wss:// URL, or -http2 (it holds WebSocket or HTTP/2 connections "
+      "open; HTTP/1.1 has none to hold)";
   Options options;
   options.url = "http://h/";
   options.hold_s = 60;
-  EXPECT_EQ(usage_error_of(options),
-            "--hold needs a ws:// or wss:// URL (it holds WebSocket connections open)");
+  EXPECT_EQ(usage_error_of(options), hold);
   options.hold_s = Options::hold_forever;
-  EXPECT_EQ(usage_error_of(options),
-            "--hold needs a ws:// or wss:// URL (it holds WebSocket connections open)");
+  EXPECT_EQ(usage_error_of(options), hold);
+  options.url = "https://h/";
+  EXPECT_EQ(usage_error_of(options), hold);
   options.hold_s = 0;
   options.ping_s = 1;
+  EXPECT_EQ(
+      usage_error_of(options),
+      "--ping needs a ws:// or wss:// URL, or -http2 with --hold (it pings held connections)");
+  options.listen = true;
+  options.ping_s = 0;
   EXPECT_EQ(usage_error_of(options),
-            "--ping needs a ws:// or wss:// URL (it holds WebSocket connections open)");
-  options.url = "ws://h/";
+            "--listen needs a ws:// or wss:// URL (it counts what a WebSocket server pushes)");
+  options.listen = false;
+  options.ping_s = 1;
+  options.url = "ws://h/";  // WebSocket pings with or without --hold
   EXPECT_EQ(usage_error_of(options), "no error");
+}
+
+TEST(MakeRunConfig, Http2HoldsWithHoldAloneAndKeepsItsConnectionAsWithK) {
+  Options options;
+  options.url = "http://h/";
+  options.http2 = true;
+  options.hold_s = 30;
+  options.ping_s = 5;
+  const auto config = make_run_config(options);
+  EXPECT_TRUE(config.long_lived);              // the connection columns and report
+  EXPECT_TRUE(config.steps.at(0).keep_alive);  // without -k: one connection to hold
+  EXPECT_EQ(config.plan.hold, std::chrono::milliseconds(30000));
+  EXPECT_EQ(config.plan.ping, std::chrono::milliseconds(5000));
+  options.hold_s = 0;  // no hold: -http2 is request-response, a connection per request
+  EXPECT_EQ(usage_error_of(options),
+            "--ping with -http2 needs --hold (held HTTP/2 connections are pinged)");
+  options.ping_s = 0;
+  const auto unheld = make_run_config(options);
+  EXPECT_FALSE(unheld.long_lived);
+  EXPECT_FALSE(unheld.steps.at(0).keep_alive);
+  options.listen = true;
+  options.hold_s = 30;
+  EXPECT_EQ(usage_error_of(options),
+            "--listen needs a ws:// or wss:// URL (it counts what a WebSocket server pushes)");
+}
+
+TEST(MakeRunConfig, AFlowHoldsItsHttp2StepsOnly) {
+  // Per step, as curl decides: --http2-prior-knowledge is HTTP/2, --http1.1 stays HTTP/1.1.
+  Options options;
+  options.hold_s = 2;
+  options.curl_file =
+      curl_file("stampede_hold.curl.txt",
+                "curl --http1.1 http://h/a\ncurl --http2-prior-knowledge http://h/b\n");
+  const auto config = make_run_config(options);
+  EXPECT_TRUE(config.long_lived);
+  EXPECT_FALSE(config.steps.at(0).keep_alive);
+  EXPECT_TRUE(config.steps.at(1).keep_alive);
+  options.curl_file = curl_file("stampede_nohold.curl.txt", "curl --http2 http://h/a\n");
+  EXPECT_NE(usage_error_of(options).find("--hold needs"), std::string::npos);  // h2c upgrade: 1.1
 }
 
 TEST(MakeRunConfig, Http2WithAWebSocketUrlIsRefused) {

@@ -3,8 +3,9 @@
 
 Usage: h2_fault_server.py PORTS_FILE LOG_FILE [LIFETIME_SECONDS=90]
 Listens on 127.0.0.1, one free port per fault below, writes "fault port" lines to PORTS_FILE once
-all listen, and appends a line "<fault>" to LOG_FILE for each request (a HEADERS frame) it reads.
-It exits by itself after LIFETIME_SECONDS, or on SIGTERM. One thread per connection.
+all listen, and appends a line "<fault>" to LOG_FILE for each request (a HEADERS frame) it reads,
+and "<fault> ping" for each PING (not an ACK). It exits by itself after LIFETIME_SECONDS, or on
+SIGTERM. One thread per connection. PINGs are answered (ACK), except on no_ping_ack.
 
 Frames are written by hand: the HPACK blocks are static-table entries (":status: 200" is the one
 byte 0x88), so no HTTP/2 library is needed. What each port does once it read a request:
@@ -15,6 +16,10 @@ byte 0x88), so no HTTP/2 library is needed. What each port does once it read a r
   short_body  HEADERS with content-length 100, 10 DATA bytes, then FIN
   bad_frame   a frame header announcing 16 MiB (over the 16 KiB the client allows)
   stall       HEADERS 200 without END_STREAM
+  no_ping_ack as ok, and it never answers a PING (a held connection's keep-alive is lost)
+  goaway_idle as ok; once the connection was idle IDLE_SECONDS, GOAWAY NO_ERROR (last stream: the
+              last request's), then it waits for the client to close
+  close_idle  as ok; once the connection was idle IDLE_SECONDS, it closes (FIN)
 After goaway, bad_frame and stall the server waits for the client to close: closing first would
 race the client's last writes, and its kernel's RST could reach the client before the frame.
 """
@@ -28,7 +33,9 @@ import threading
 import time
 
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
-DATA, HEADERS, RST_STREAM, SETTINGS, GOAWAY = 0, 1, 3, 4, 7
+DATA, HEADERS, RST_STREAM, SETTINGS, PING, GOAWAY = 0, 1, 3, 4, 6, 7
+IDLE_SECONDS = 0.5
+ANSWERED_AS_OK = ("ok", "no_ping_ack", "goaway_idle", "close_idle")
 END_STREAM, ACK, END_HEADERS = 0x1, 0x1, 0x4
 STATUS_200 = b"\x88"
 CONTENT_LENGTH_100 = b"\x5c\x03100"  # literal with incremental indexing, static name 28
@@ -55,12 +62,12 @@ def read_frame(sock):
     length = struct.unpack(">I", b"\0" + head[:3])[0]
     kind, flags, stream = struct.unpack(">BBI", head[3:])
     payload = read_exact(sock, length)
-    return None if payload is None else (kind, flags, stream & 0x7FFFFFFF)
+    return None if payload is None else (kind, flags, stream & 0x7FFFFFFF, payload)
 
 
 def answer(sock, fault, stream):
     """Acts out `fault` for the request on `stream`; True when the connection goes on."""
-    if fault == "ok":
+    if fault in ANSWERED_AS_OK:
         sock.sendall(frame(HEADERS, END_HEADERS, stream, STATUS_200) +
                      frame(DATA, END_STREAM, stream, b"ok\n"))
         return True
@@ -81,22 +88,45 @@ def answer(sock, fault, stream):
     return False
 
 
+def end_idle(sock, fault, last_stream):
+    """goaway_idle and close_idle, once the connection has been idle."""
+    if fault == "goaway_idle":
+        sock.settimeout(10)
+        sock.sendall(frame(GOAWAY, 0, 0, struct.pack(">II", last_stream, 0)))
+        try:
+            while sock.recv(65536):  # until the client closes
+                pass
+        except OSError:
+            pass
+
+
 def serve(sock, fault, log_fd):
     with sock:
         if read_exact(sock, len(PREFACE)) != PREFACE:
             return
         sock.sendall(frame(SETTINGS, 0, 0))
+        last_stream = 0
         while True:
-            got = read_frame(sock)
+            try:
+                got = read_frame(sock)
+            except socket.timeout:  # idle since the last frame: only the *_idle faults wait so
+                return end_idle(sock, fault, last_stream)
             if got is None:
                 return
-            kind, flags, stream = got
+            kind, flags, stream, payload = got
             if kind == SETTINGS and not flags & ACK:
                 sock.sendall(frame(SETTINGS, ACK, 0))
+            elif kind == PING and not flags & ACK:
+                os.write(log_fd, (fault + " ping\n").encode())
+                if fault != "no_ping_ack":
+                    sock.sendall(frame(PING, ACK, 0, payload))
             elif kind == HEADERS:
                 os.write(log_fd, (fault + "\n").encode())
                 if not answer(sock, fault, stream):
                     return
+                last_stream = stream
+                if fault.endswith("_idle"):
+                    sock.settimeout(IDLE_SECONDS)
 
 
 def listen(fault, log_fd):
@@ -119,7 +149,8 @@ def main():
     lifetime = float(sys.argv[3]) if len(sys.argv) > 3 else 90
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     log_fd = os.open(log_file, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
-    faults = ["ok", "rst_stream", "goaway", "reset", "short_body", "bad_frame", "stall"]
+    faults = ["ok", "rst_stream", "goaway", "reset", "short_body", "bad_frame", "stall",
+              "no_ping_ack", "goaway_idle", "close_idle"]
     lines = "".join("%s %d\n" % (fault, listen(fault, log_fd)) for fault in faults)
     with open(ports_file + ".tmp", "w") as f:
         f.write(lines)

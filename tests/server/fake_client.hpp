@@ -39,6 +39,11 @@ struct FakeServer {
   /// by open(), which answers from `open_script`; any failed exchange drops the connection.
   bool long_lived = false;
   std::function<Answer(std::size_t open)> open_script = [](std::size_t) { return Answer{}; };
+  /// The clients open their connections inside exchange() and hold them (HTTP/2 with --hold):
+  /// an exchange without an open connection opens one, as does one that `replaces` (the
+  /// server had sent GOAWAY), unless it fails to `connect`.
+  bool opens_within = false;
+  std::function<bool(std::size_t exchange)> replaces = [](std::size_t) { return false; };
   /// Messages each held connection receives before its hold ends, `push_gap` apart on the
   /// fake clock (--listen records them).
   std::size_t pushed = 0;
@@ -81,11 +86,18 @@ class FakeClient final : public client::Client {
     FakeClock::now_ += answer.latency;
     response.error = answer.error;
     response.status = answer.error == model::ErrorKind::none ? answer.status : 0;
+    if (server_.opens_within && (!open_ || server_.replaces(index))) {
+      response.new_connection = answer.error != model::ErrorKind::connect;
+      open_ = response.new_connection;
+    }
     if (answer.error != model::ErrorKind::none) open_ = false;  // a failure closes, as ClientBase
     ++server_.completed;
   }
 
   [[nodiscard]] bool opens_apart() const override { return server_.long_lived; }
+  [[nodiscard]] bool holds_connections() const override {
+    return server_.long_lived || server_.opens_within;
+  }
   [[nodiscard]] bool is_open() const override { return open_; }
 
   /// The open's latency moves the fake clock and is its connect time; a failure keeps its

@@ -350,5 +350,89 @@ TEST(LongLivedUser, ListenOpensWithoutSendingAndRecordsEachPushWithItsGap) {
   EXPECT_EQ(server.held_until[0], std::chrono::steady_clock::time_point::max());
 }
 
+// An HTTP/2 user under --hold: its connection opens inside its first exchange (the latency
+// includes the connect), counts as long-lived, and is held after the rounds.
+
+/// A fake server whose clients open their connections within exchanges and hold them.
+struct HeldHttp2Server : FakeServer {
+  HeldHttp2Server() {
+    opens_within = true;
+    script = [](std::size_t) { return Answer{5ms, model::ErrorKind::none, 200}; };
+  }
+};
+
+TEST(HeldHttp2User, CountsTheConnectionItsFirstExchangeOpenedThenHoldsIt) {
+  const Flow flow({request("/")}, model::Plan{}, false);
+  HeldHttp2Server server;
+  const UserRun run(flow, server, 3, verify::make_verifier("statusCode", 200), hold_for(5s));
+  const std::vector<Call> expected{Call::exchange, Call::exchange, Call::exchange, Call::hold,
+                                   Call::finish};
+  EXPECT_EQ(server.calls, expected);
+  EXPECT_EQ(run.shard.metrics.completed(), 3U);
+  EXPECT_EQ(run.shard.metrics.long_lived.opened, 1U);
+  EXPECT_EQ(run.shard.metrics.long_lived.ended, 1U);  // by the hold's end
+  EXPECT_EQ(run.shard.metrics.long_lived.closed_by_server, 0U);
+  EXPECT_EQ(run.shard.metrics.long_lived.failures(), 0U);
+}
+
+TEST(HeldHttp2User, AConnectionReplacedWithinAnExchangeWasEndedByTheServer) {
+  // The server's GOAWAY after the first response: the second exchange opens a new connection.
+  const Flow flow({request("/")}, model::Plan{}, false);
+  HeldHttp2Server server;
+  server.replaces = [](std::size_t i) { return i == 1; };
+  const UserRun run(flow, server, 3, verify::make_verifier("statusCode", 200), hold_for(5s));
+  const auto& counts = run.shard.metrics.long_lived;
+  EXPECT_EQ(counts.opened, 2U);
+  EXPECT_EQ(counts.ended, 2U);  // the replaced one, and the held one at the hold's end
+  EXPECT_EQ(counts.closed_by_server, 1U);
+  EXPECT_EQ(counts.failures(), 0U);
+}
+
+TEST(HeldHttp2User, AFailedExchangeLosesItsConnectionAndTheNextOpensAnother) {
+  const Flow flow({request("/")}, model::Plan{}, false);
+  HeldHttp2Server server;
+  server.script = [](std::size_t i) {
+    return i == 1 ? Answer{30ms, model::ErrorKind::timeout, 0} : Answer{5ms, {}, 200};
+  };
+  const UserRun run(flow, server, 3, verify::make_verifier("statusCode", 200), hold_for(5s));
+  const auto& counts = run.shard.metrics.long_lived;
+  EXPECT_EQ(counts.opened, 2U);
+  EXPECT_EQ(counts.ended, 2U);  // the lost one and the held one
+  EXPECT_EQ(counts.failed[static_cast<std::size_t>(model::ErrorKind::timeout)], 1U);
+  EXPECT_EQ(counts.failures(), 1U);
+}
+
+TEST(HeldHttp2User, AConnectionThatCouldNotOpenFailedButNeverEnded) {
+  const Flow flow({request("/")}, model::Plan{}, false);
+  HeldHttp2Server server;
+  server.hold_outcome = model::ErrorKind::closed;  // then the server closes the held one
+  server.script = [](std::size_t i) {
+    return i == 0 ? Answer{1ms, model::ErrorKind::connect, 0} : Answer{5ms, {}, 200};
+  };
+  const UserRun run(flow, server, 2, verify::make_verifier("statusCode", 200), hold_for(5s));
+  const auto& counts = run.shard.metrics.long_lived;
+  EXPECT_EQ(counts.opened, 1U);
+  EXPECT_EQ(counts.ended, 1U);
+  EXPECT_EQ(counts.closed_by_server, 1U);
+  EXPECT_EQ(counts.failed[static_cast<std::size_t>(model::ErrorKind::connect)], 1U);
+  EXPECT_EQ(counts.failures(), 1U);
+}
+
+TEST(HeldHttp2User, AStoppingRunSaysGoodbyeToTheConnectionWithoutHolding) {
+  const Flow flow({request("/")}, model::Plan{}, false);
+  HeldHttp2Server server;
+  const auto stop_during_second = [&server](UserTask& task) {
+    task.hold = std::chrono::milliseconds::max();
+    server.script = [shard = task.shard](std::size_t i) {
+      if (i == 1) shard->stopping = true;
+      return Answer{5ms, model::ErrorKind::none, 200};
+    };
+  };
+  const UserRun run(flow, server, 10, verify::make_verifier("statusCode", 200), stop_during_second);
+  EXPECT_EQ(server.calls, (std::vector<Call>{Call::exchange, Call::exchange, Call::finish}));
+  EXPECT_EQ(run.shard.metrics.long_lived.opened, 1U);
+  EXPECT_EQ(run.shard.metrics.long_lived.ended, 1U);  // by the goodbye
+}
+
 }  // namespace
 }  // namespace stampede::server
