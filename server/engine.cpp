@@ -187,11 +187,15 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
     task.interval = plan_.interval;
     task.listen = plan_.listen;
     task.on_finish = on_finish;
+    // Long-lived connections open as fast as the machine allows, through a window of users
+    // starting at once (start_window), unless --connect-rate paces them.
+    task.counted_starting = flow_.long_lived() && plan_.connect_rate == 0;
     // A user counts as running once started: one the stop came before sent nothing.
     auto start_one = [task, first_user,
                       executor = pool.context(i).get_executor()](std::uint64_t local) mutable {
       ++task.shard->users_running;
       ++task.shard->users_started;
+      if (task.counted_starting) ++task.shard->users_starting;
       task.user = first_user + local;
       net::co_spawn(executor, run_user(task), [task](const std::exception_ptr& error) {
         if (error) end_crashed_user(task, error);
@@ -202,7 +206,8 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
                              ? std::chrono::nanoseconds(std::chrono::seconds(threads)) /
                                    static_cast<std::int64_t>(plan_.connect_rate)
                              : std::chrono::nanoseconds(0);
-    net::co_spawn(pool.context(i), start_users(users, std::move(start_one), spacing),
+    const auto* starting = task.counted_starting ? &shards[i].users_starting : nullptr;
+    net::co_spawn(pool.context(i), start_users(users, std::move(start_one), spacing, starting),
                   net::detached);
     first_user += users;
   }

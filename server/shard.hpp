@@ -15,6 +15,8 @@ struct Shard {
   std::vector<statistics::Metrics> steps;  ///< per step of a flow, since the last tick
   std::uint64_t users_running = 0;
   std::uint64_t users_started = 0;  ///< since the run began; each starts a request at once
+  /// Users started whose first exchange is not over (long-lived runs: start_users' window).
+  std::uint64_t users_starting = 0;
   /// Requests started (connecting, sending or waiting for the reply) and not yet recorded.
   std::uint64_t in_flight = 0;
   /// The run is stopping gracefully (long-lived connections say goodbye): users send nothing

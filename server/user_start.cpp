@@ -12,7 +12,7 @@ namespace stampede::server {
 namespace net = boost::asio;
 
 net::awaitable<void> start_users(std::uint64_t users, std::function<void(std::uint64_t)> start_one,
-                                 std::chrono::nanoseconds spacing) {
+                                 std::chrono::nanoseconds spacing, const std::uint64_t* starting) {
   const auto executor = co_await net::this_coro::executor;
   if (spacing.count() > 0) {
     net::steady_timer timer(executor);
@@ -24,8 +24,13 @@ net::awaitable<void> start_users(std::uint64_t users, std::function<void(std::ui
     }
     co_return;
   }
+  net::steady_timer wait(executor);
   for (std::uint64_t user = 0; user < users; ++user) {
     if (user > 0 && user % start_batch == 0) co_await net::post(executor, net::use_awaitable);
+    while (starting != nullptr && *starting >= start_window) {
+      wait.expires_after(std::chrono::milliseconds(1));
+      co_await wait.async_wait(net::as_tuple(net::use_awaitable));
+    }
     start_one(user);
   }
 }

@@ -92,6 +92,23 @@ net::awaitable<void> open_to_listen(std::vector<std::unique_ptr<client::Client>>
   }
 }
 
+/// A user in its thread's Shard::users_starting, until done() or its end.
+class StartingUser {
+ public:
+  StartingUser(Shard& shard, bool counted) : shard_(counted ? &shard : nullptr) {}
+  ~StartingUser() { done(); }
+  StartingUser(const StartingUser&) = delete;
+  StartingUser& operator=(const StartingUser&) = delete;
+
+  void done() {
+    if (shard_ != nullptr) --shard_->users_starting;
+    shard_ = nullptr;
+  }
+
+ private:
+  Shard* shard_;
+};
+
 /// Each client says goodbye (a WebSocket close frame), then the user is done.
 net::awaitable<void> say_goodbyes(std::vector<std::unique_ptr<client::Client>>& clients,
                                   Shard& shard, const std::function<void()>& on_finish) {
@@ -218,6 +235,7 @@ net::awaitable<void> run_user(UserTask task) {
   }
   model::Response response;
   Shard& shard = *task.shard;
+  StartingUser starting(shard, task.counted_starting);
   std::optional<net::steady_timer> pause;  // --interval only: the next send's time
   if (task.interval.count() > 0) pause.emplace(co_await net::this_coro::executor);
   auto next_send = std::chrono::steady_clock::now();
@@ -249,6 +267,7 @@ net::awaitable<void> run_user(UserTask task) {
         ready = note_opened_within(shard, response, was_open);
       }
       if (ready) note_if_ended(shard, client, response.error);
+      starting.done();
       --shard.in_flight;
       const auto result = to_result(response, latency, *task.verifier);
       if (result.error == model::ErrorKind::verify) {
@@ -257,6 +276,7 @@ net::awaitable<void> run_user(UserTask task) {
       shard.record(step, result);
     }
   }
+  starting.done();  // --listen without -data opens in end_user, unwindowed
   co_await end_user(clients, task, response);
 }
 

@@ -38,7 +38,9 @@ struct UserTask {
   /// --interval: from one send to the next (Plan::interval); 0: back to back.
   std::chrono::milliseconds interval{0};
 
-  std::uint64_t rounds = 0;         ///< rounds of the flow's steps; 0: until the run is stopped
+  std::uint64_t rounds = 0;  ///< rounds of the flow's steps; 0: until the run is stopped
+  /// The user counts in Shard::users_starting until its first exchange is over.
+  bool counted_starting = false;
   std::function<void()> on_finish;  ///< called on the user's thread when it is done
 };
 
