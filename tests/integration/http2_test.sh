@@ -14,26 +14,6 @@ mkdir -p "$TEST_TMP/htdocs/dir"
 printf 'in dir\n' >"$TEST_TMP/htdocs/dir/index.html"  # nghttpd redirects /dir to /dir/ (301)
 make_cert "$TEST_TMP"
 
-# start_nghttpd NAME --no-tls|--tls: nghttpd -v on a free port serving htdocs/ over h2c, or TLS with
-# the test certificate; its frame log goes to $TEST_TMP/NAME.log. Sets H2_PORT.
-start_nghttpd() {
-  local name=$1 pid options=() files=()
-  if [[ $2 == --tls ]]; then files=("$TEST_TMP/key.pem" "$TEST_TMP/cert.pem"); else options=(--no-tls); fi
-  for _ in 1 2 3; do  # a free port may be taken before nghttpd binds it: retry with new ones
-    H2_PORT=$(free_port)
-    nghttpd -a 127.0.0.1 -v -d "$TEST_TMP/htdocs" "${options[@]}" "$H2_PORT" "${files[@]}" >"$TEST_TMP/$name.log" 2>&1 &
-    pid=$!
-    _PIDS+=("$pid")
-    _watch "$pid"
-    if wait_for_port "$H2_PORT" 10 "$pid"; then
-      log "nghttpd $pid ($name) on 127.0.0.1:$H2_PORT"
-      return 0
-    fi
-    _stop_pid "$pid"
-  done
-  fail "nghttpd did not start; its log: $(head -c 2000 "$TEST_TMP/$name.log")"
-}
-
 # check_h2 NAME C N: the run NAME (C users, N requests each, -k) all succeeded over HTTP/2.
 check_h2() {
   local name=$1 c=$2 n=$3
