@@ -146,9 +146,11 @@ rss_kib() { # sum of VmRSS over the given pids
     for p in "$@"; do v=$(awk '/^VmRSS:/ {print $2}' "/proc/$p/status" 2>/dev/null || echo 0); t=$((t + ${v:-0})); done
     echo "$t"
 }
-established() { nice -n 10 ss -Htn state established "( sport = :$PORT )" | wc -l; }
+# The server's side: its address and port, not the port alone, which a generator's socket from
+# another source address may have as its local port (bind() picks odd ports, like the server's).
+established() { nice -n 10 ss -Htn state established src "127.0.0.1:$PORT" | wc -l; }
 # The generators' side: how many of their local ports are even, and odd.
-port_parity() { nice -n 10 ss -Htn state established "( dport = :$PORT )" | awk '{ n = split($3, a, ":"); if (a[n] % 2) o++; else e++ } END { print e + 0, o + 0 }'; }
+port_parity() { nice -n 10 ss -Htn state established dst "127.0.0.1:$PORT" | awk '{ n = split($3, a, ":"); if (a[n] % 2) o++; else e++ } END { print e + 0, o + 0 }'; }
 sockstat_tcp() { awk '$1 == "TCP:" {print $3, $11}' /proc/net/sockstat; } # inuse, mem (pages)
 slab_kib() { awk '/^Slab:/ {print $2}' /proc/meminfo; }
 listen_drops() { awk '/^TcpExt:/ { if (!h) { for (i = 1; i <= NF; i++) n[$i] = i; h = 1 } else print $n["ListenOverflows"], $n["ListenDrops"] }' /proc/net/netstat; }
