@@ -85,12 +85,8 @@ inline boost::system::error_code bind_local(TcpStream& socket, const LocalEnd& l
     if (local.port_from_bind) socket.bind({to, 0}, error);
     return {};  // unbound after a failed bind(): connect() picks the port
   }
-  if (!local.port_from_bind) {
-    const int on = 1;
-    (void)::setsockopt(socket.native_handle(), IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &on, sizeof on);
-  }
-  socket.bind({*local.source, 0}, error);
-  if (error && local.port_from_bind) {
+  if (local.port_from_bind) socket.bind({*local.source, 0}, error);
+  if (!local.port_from_bind || error) {  // the port is left to connect()
     const int on = 1;
     (void)::setsockopt(socket.native_handle(), IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &on, sizeof on);
     socket.bind({*local.source, 0}, error);
