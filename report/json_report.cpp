@@ -111,6 +111,7 @@ Json connections_json(const Summary& summary) {
     }
   }
   json["open_at_end"] = counts.opened - std::min(counts.ended, counts.opened);
+  json["last_opened_s"] = rounded(to_seconds(counts.last_opened), 6);
   json["closed_by_server"] = counts.closed_by_server;
   json["failed"] = counts.failures();
   json["failed_by_kind"] = failed;

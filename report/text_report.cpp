@@ -100,7 +100,13 @@ std::string connections_line(const Summary& summary) {
   }
   if (!kinds.empty()) text += " (" + kinds + ")";
   const auto open = counts.opened - std::min(counts.ended, counts.opened);
-  return line("Connections:", text + ", " + std::to_string(open) + " open at the end");
+  text = line("Connections:", text + ", " + std::to_string(open) + " open at the end");
+  // How long opening them took: the start of a long-lived run is its hardest part.
+  if (counts.opened > 0) {
+    text += line("Last opened:",
+                 format_fixed(to_seconds(counts.last_opened), 3) + " seconds after the start");
+  }
+  return text;
 }
 
 std::string counts_block(const Summary& summary) {

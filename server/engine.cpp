@@ -213,6 +213,7 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
   }
 
   const auto start = Clock::now();
+  for (auto& shard : shards) shard.run_start = start;
   pool.start();
   net::co_spawn(main, collector.run(), net::detached);
   std::optional<StopReason> reason;

@@ -1,6 +1,7 @@
 // One thread's share of the run: its users' metrics, touched only by that thread.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <vector>
 
@@ -22,6 +23,12 @@ struct Shard {
   /// The run is stopping gracefully (long-lived connections say goodbye): users send nothing
   /// more and do not hold.
   bool stopping = false;
+  std::chrono::steady_clock::time_point run_start;  ///< set before the threads start
+
+  /// Now, since the run's start.
+  [[nodiscard]] std::chrono::nanoseconds since_start() const {
+    return std::chrono::steady_clock::now() - run_start;
+  }
 
   /// Counts one exchange of flow step `step` (a run of one request has no per-step metrics).
   void record(std::size_t step, const model::Result& result) {
@@ -30,7 +37,9 @@ struct Shard {
   }
 
   /// Counts a connection a user opened apart from its requests (WebSocket).
-  void record_connection(const model::ExchangeRecord& opened) { metrics.add_connection(opened); }
+  void record_connection(const model::ExchangeRecord& opened) {
+    metrics.add_connection(opened, since_start());
+  }
 
   /// Hands over the metrics since the last tick and starts a new interval.
   Tick take() {

@@ -49,7 +49,7 @@ void note_if_ended(Shard& shard, const client::Client& client, model::ErrorKind 
 bool note_opened_within(Shard& shard, const model::Response& response, bool was_open) {
   auto& connections = shard.metrics.long_lived;
   if (response.new_connection) {
-    ++connections.opened;
+    connections.open(shard.since_start());
     if (was_open) {
       ++connections.ended;
       ++connections.closed_by_server;

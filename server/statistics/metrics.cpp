@@ -42,10 +42,10 @@ void Metrics::add(const model::Result& result) {
   keep_alive_responses += result.keep_alive ? 1 : 0;
 }
 
-void Metrics::add_connection(const model::ExchangeRecord& opened) {
+void Metrics::add_connection(const model::ExchangeRecord& opened, std::chrono::nanoseconds at) {
   connect.record(ns(opened.connect));
   ++connections_opened;
-  ++long_lived.opened;
+  long_lived.open(at);
 }
 
 void Metrics::note_server(std::string_view server) {

@@ -37,8 +37,9 @@ struct Metrics {
 
   /// Count one request.
   void add(const model::Result& result);
-  /// Count a connection opened apart from any request (a WebSocket's): its connect time.
-  void add_connection(const model::ExchangeRecord& opened);
+  /// Count a connection opened apart from any request (a WebSocket's), `at` since the run's
+  /// start: its connect time.
+  void add_connection(const model::ExchangeRecord& opened, std::chrono::nanoseconds at);
   /// Count one response's Server header (an empty one is not counted).
   void note_server(std::string_view server);
   /// Add `other` into this.

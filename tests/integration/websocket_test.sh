@@ -280,6 +280,7 @@ case_connect_rate() {
   json_check "$OUT" <<'EOF'
 1.9 <= g("duration_s") < 2.5 ## the 40th user starts 1.95 s in
 [s["opened"] for s in g("connections.per_second")][:2] == [20, 20] ## 20 a second
+1.9 <= g("connections.last_opened_s") <= g("duration_s") ## the last opened 1.95 s in
 EOF
 }
 

@@ -212,7 +212,7 @@ TEST(JsonReport, AnHttpRunsConnectionsAreOnlyHowManyOpened) {
 TEST(JsonReport, LongLivedConnectionsSayWhatBecameOfThem) {
   Summary s;
   Metrics second;
-  for (int i = 0; i < 5; ++i) second.add_connection(model::ExchangeRecord{});
+  for (int i = 1; i <= 5; ++i) second.add_connection({}, std::chrono::milliseconds(300 * i));
   second.long_lived.ended = 2;
   second.long_lived.closed_by_server = 1;
   second.long_lived.fail(model::ErrorKind::handshake);
@@ -227,6 +227,7 @@ TEST(JsonReport, LongLivedConnectionsSayWhatBecameOfThem) {
   const json connections = json::parse(json_report(s))["connections"];
   const json expected = {{"opened", 5},
                          {"open_at_end", 3},
+                         {"last_opened_s", 1.5},
                          {"closed_by_server", 1},
                          {"failed", 3},
                          {"failed_by_kind", {{"handshake", 2}, {"timeout", 1}}},

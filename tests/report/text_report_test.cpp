@@ -187,6 +187,21 @@ TEST(TextReport, WebSocketKindsOnlyWhenSomeOccurred) {
   EXPECT_TRUE(contains(text, "Status codes:           200:1000;403:2\n")) << text;
 }
 
+// Long-lived connections: what became of them, and how long opening them all took.
+TEST(TextReport, LongLivedConnectionsSayWhatBecameOfThemAndWhenTheLastOpened) {
+  Summary s = thousand_in_two_seconds();
+  for (int i = 1; i <= 4; ++i) s.total.add_connection({}, 450ms * i);
+  s.total.long_lived.ended = 1;
+  s.total.long_lived.closed_by_server = 1;
+  s.total.long_lived.fail(model::ErrorKind::timeout);
+  EXPECT_TRUE(contains(text_report(s),
+                       "Connections:            4 opened, 1 closed by the server, 1 failed "
+                       "(timeout: 1), 3 open at the end\n"
+                       "Last opened:            1.800 seconds after the start\n"))
+      << text_report(s);
+  EXPECT_FALSE(contains(text_report(thousand_in_two_seconds()), "Last opened:"));
+}
+
 TEST(TextReport, StopReasonAndAbandonedRequests) {
   Summary s = thousand_in_two_seconds();
   s.stop_reason = StopReason::interrupted;

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
 #include <random>
 
 namespace stampede::statistics {
@@ -15,13 +18,14 @@ ConnectionCounts random_counts(unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_int_distribution<int> kind(1, static_cast<int>(model::error_kind_count) - 1);
   std::uniform_int_distribution<int> coin(0, 3);
+  std::uniform_int_distribution<std::int64_t> at_ms(0, 60'000);
   ConnectionCounts counts;
   for (int i = 0; i < 500; ++i) {
     if (coin(rng) == 0) {
       counts.fail(static_cast<ErrorKind>(kind(rng)));
       continue;
     }
-    ++counts.opened;
+    counts.open(std::chrono::milliseconds(at_ms(rng)));
     if (coin(rng) == 0) {
       ++counts.ended;
       counts.closed_by_server += coin(rng) == 0 ? 1 : 0;
@@ -46,11 +50,20 @@ TEST(ConnectionCounts, MergeIsAssociativeAndCommutative) {
   EXPECT_EQ(merged(a, ConnectionCounts{}), a);
   // Field by field, so a merge that dropped one would show here even if == missed it.
   EXPECT_EQ(left.opened, a.opened + b.opened + c.opened);
+  EXPECT_EQ(left.last_opened, std::max({a.last_opened, b.last_opened, c.last_opened}));
   EXPECT_EQ(left.ended, a.ended + b.ended + c.ended);
   EXPECT_EQ(left.closed_by_server, a.closed_by_server + b.closed_by_server + c.closed_by_server);
   EXPECT_EQ(left.failures(), a.failures() + b.failures() + c.failures());
   EXPECT_GT(left.failures(), 0U);
   EXPECT_GT(left.closed_by_server, 0U);
+}
+
+TEST(ConnectionCounts, TheLastOpeningIsTheLatestWhateverTheOrder) {
+  ConnectionCounts counts;
+  counts.open(std::chrono::milliseconds(1'500));
+  counts.open(std::chrono::milliseconds(300));
+  EXPECT_EQ(counts.opened, 2U);
+  EXPECT_EQ(counts.last_opened, std::chrono::milliseconds(1'500));
 }
 
 TEST(ConnectionCounts, FailuresAreCountedByKindAndInAll) {

@@ -88,9 +88,10 @@ TEST(Metrics, AConnectionOpenedApartCountsItsConnectTimeNotARequest) {
   Metrics m;
   model::ExchangeRecord opened;
   opened.connect = nanoseconds{400'000};
-  m.add_connection(opened);
+  m.add_connection(opened, std::chrono::milliseconds(1'200));
   EXPECT_EQ(m.connections_opened, 1U);
   EXPECT_EQ(m.long_lived.opened, 1U);
+  EXPECT_EQ(m.long_lived.last_opened, std::chrono::milliseconds(1'200));
   EXPECT_EQ(m.connect.count(), 1U);
   EXPECT_EQ(m.connect.min(), 400'000U);
   EXPECT_EQ(m.completed(), 0U);
@@ -152,7 +153,7 @@ Metrics random_metrics(unsigned seed, std::size_t n) {
     if (coin(rng) == 0) {  // a WebSocket's connection, opened apart, and what became of it
       model::ExchangeRecord opened;
       opened.connect = nanoseconds{200'000 + coin(rng) * 1000};
-      m.add_connection(opened);
+      m.add_connection(opened, nanoseconds{i});
       m.long_lived.ended += coin(rng) == 0 ? 1 : 0;
       if (coin(rng) == 0) m.long_lived.fail(ErrorKind::handshake);
     }

@@ -81,7 +81,8 @@ TEST(Summary, AddSecondAccumulatesElapsedAndHandlesEmptySeconds) {
 TEST(Summary, AddSecondCountsLongLivedConnections) {
   Summary s;
   Metrics first;
-  for (int i = 0; i < 5; ++i) first.add_connection(model::ExchangeRecord{});
+  for (int i = 0; i < 5; ++i)
+    first.add_connection(model::ExchangeRecord{}, std::chrono::milliseconds(900));
   model::Result pushed;  // --listen's message: what the server sent counts as received
   pushed.bytes_received = 3000;
   first.add(pushed);
@@ -89,7 +90,7 @@ TEST(Summary, AddSecondCountsLongLivedConnections) {
   s.total.merge(first);
   s.add_second(first, 1s, 6, 50'000'000);
   Metrics second;
-  second.add_connection(model::ExchangeRecord{});
+  second.add_connection(model::ExchangeRecord{}, std::chrono::milliseconds(900));
   second.long_lived.ended = 3;
   second.long_lived.closed_by_server = 2;
   second.long_lived.fail(model::ErrorKind::timeout);
