@@ -19,6 +19,9 @@ struct Response : ExchangeRecord {
   /// echo for `-v json`; empty for other messages and protocols.
   std::string sent_seq;
   bool websocket = false;  ///< a WebSocket message's reply: no HTTP status, the body is the message
+  /// The stopping run closed the connection while the reply was awaited: the exchange is
+  /// abandoned, neither a success nor a failure.
+  bool cut_short = false;
 
   /// Forget the previous exchange but keep the buffers' capacity.
   void clear() {
@@ -29,6 +32,7 @@ struct Response : ExchangeRecord {
     content_encoding.clear();
     sent_seq.clear();
     websocket = false;
+    cut_short = false;
   }
 };
 

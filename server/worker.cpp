@@ -200,12 +200,16 @@ net::awaitable<void> listen(std::vector<std::unique_ptr<client::Client>>& client
 /// The end of a user: --hold keeps its long-lived connections open for a while, --listen
 /// records what the server sends meanwhile; then each client says goodbye.
 net::awaitable<void> end_user(std::vector<std::unique_ptr<client::Client>>& clients,
-                              const UserTask& task, model::Response& response) {
+                              const UserTask& task, model::Response& response,
+                              StartingUser& starting) {
   Shard& shard = *task.shard;
   if (task.listen && !shard.stopping) {
     co_await open_to_listen(clients, task, response);
+    starting.done();  // --listen without -data opens here, in the start window
     if (!shard.stopping) co_await listen(clients, task, response);
-  } else if (task.hold.count() > 0 && !shard.stopping) {
+  }
+  starting.done();
+  if (task.hold.count() > 0 && !task.listen && !shard.stopping) {
     std::make_shared<HeldUser>(std::move(clients), task)->start(hold_until(task.hold));
     co_return;  // the HeldUser ends the user
   }
@@ -263,6 +267,10 @@ net::awaitable<void> run_user(UserTask task) {
       const auto start = task.now();
       if (ready) co_await client.exchange(prepared, response);
       const auto latency = task.now() - start;  // the clock stops before verification
+      if (response.cut_short) {  // abandoned: in_flight keeps it, and the stop ends the loops
+        note_if_ended(shard, client, model::ErrorKind::none);
+        continue;
+      }
       if (ready && client.holds_connections() && !client.opens_apart()) {
         ready = note_opened_within(shard, response, was_open);
       }
@@ -276,8 +284,7 @@ net::awaitable<void> run_user(UserTask task) {
       shard.record(step, result);
     }
   }
-  starting.done();  // --listen without -data opens in end_user, unwindowed
-  co_await end_user(clients, task, response);
+  co_await end_user(clients, task, response, starting);
 }
 
 }  // namespace stampede::server

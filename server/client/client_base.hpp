@@ -42,7 +42,11 @@ class ClientBase : public Client, public Watchdog::Guarded {
     close_socket();
   }
 
-  void end_hold() final { say_goodbye(); }
+  /// The run is stopping: a held connection says goodbye, and so does one waiting for a reply
+  /// where its protocol can (its exchange is then cut short).
+  void end_hold() final {
+    if (!say_goodbye()) cut_short();
+  }
 
  protected:
   /// How an attempt (or a step of one) ended: it goes on (write or read more), the response is
@@ -55,6 +59,9 @@ class ClientBase : public Client, public Watchdog::Guarded {
   /// A connection held open (--hold) starts closing as its protocol would and returns true;
   /// any other returns false.
   virtual bool say_goodbye() { return false; }
+  /// An exchange waiting for its reply starts closing the connection as its protocol would
+  /// (model::Response::cut_short); others go on.
+  virtual void cut_short() {}
   /// For a client that keeps its own --ping clock in the deadline while held (HTTP/2; Beast
   /// pings on its own for WebSocket): at a deadline before the hold's end, sends the PING due
   /// and returns true. A PING left unanswered makes it stop holding and return false, so that

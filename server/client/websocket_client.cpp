@@ -76,9 +76,13 @@ class WebSocketClient final : public ClientBase {
       } else {
         const auto sent_at = Clock::now();
         buffer_.clear();
+        awaiting_reply_ = true;
         const auto [read_error, n] = co_await ws_->async_read(buffer_, as_tuple);
-        after_read(response, read_error, n, sent_at);
+        awaiting_reply_ = false;
+        response.cut_short = said_goodbye_ && read_error;  // else the reply came first
+        if (!response.cut_short) after_read(response, read_error, n, sent_at);
         if (claim_debug_slot()) log_exchange(message, response);
+        if (said_goodbye_) co_await end_goodbye();
       }
     }
     end_exchange(request, response);
@@ -104,9 +108,7 @@ class WebSocketClient final : public ClientBase {
     }
     if (!said_goodbye_) record_failure(response, Phase::read, error);
     holding_ = false;
-    co_await join_goodbye();
-    stop_clock();
-    close();
+    co_await end_goodbye();
   }
 
   /// As receive() in a loop, with callbacks: the user's coroutine has ended, and a held
@@ -139,11 +141,21 @@ class WebSocketClient final : public ClientBase {
   bool say_goodbye() override {
     if (!holding_) return false;
     holding_ = false;
+    start_goodbye();
+    return true;
+  }
+
+  /// The run stops while a reply is awaited: the close frame goes out beside the read, which
+  /// ends when the server answers it (Ctrl-C closes every connection with a close frame).
+  void cut_short() override {
+    if (awaiting_reply_ && !said_goodbye_) start_goodbye();
+  }
+
+  void start_goodbye() {
     said_goodbye_ = true;
     goodbye_started_ = true;
     arm_goodbye_deadline();
     net::co_spawn(executor_, goodbye(owner_.lock()), net::detached);
-    return true;
   }
 
   /// `owner`: a hold apart's, kept alive (with this client) until the close is done.
@@ -187,13 +199,17 @@ class WebSocketClient final : public ClientBase {
     owner.hold_ended(*this, held_outcome_);
   }
 
-  /// Waits for goodbye() to finish, if it runs: the client must outlive it.
-  net::awaitable<void> join_goodbye() {
-    if (!goodbye_started_) co_return;
-    net::steady_timer joiner(executor_, Clock::time_point::max());
-    joiner_ = &joiner;
-    co_await joiner.async_wait(as_tuple);
-    joiner_ = nullptr;
+  /// Waits for goodbye() to finish, if it runs (the client must outlive it), then drops the
+  /// connection.
+  net::awaitable<void> end_goodbye() {
+    if (goodbye_started_) {
+      net::steady_timer joiner(executor_, Clock::time_point::max());
+      joiner_ = &joiner;
+      co_await joiner.async_wait(as_tuple);
+      joiner_ = nullptr;
+    }
+    stop_clock();
+    close();
   }
 
   /// Connects (TCP, TLS) and asks to upgrade; the connect time covers all three. A refused
@@ -297,6 +313,7 @@ class WebSocketClient final : public ClientBase {
   beast::flat_buffer buffer_;            ///< the reply being read
   std::string message_;                  ///< the ping being sent
   bool holding_ = false;                 ///< receive() or hold() is reading: its end is a goodbye
+  bool awaiting_reply_ = false;          ///< exchange() is reading: a stop cuts it short
   bool said_goodbye_ = false;            ///< the hold's end is ours: its read's error is no failure
   bool goodbye_started_ = false;         ///< goodbye() runs
   net::steady_timer* joiner_ = nullptr;  ///< receive() waits on it for goodbye() to end

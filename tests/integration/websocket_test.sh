@@ -238,6 +238,23 @@ EOF
   expect_closed 20 /echo?run=hold_sigint 1000
 }
 
+# Ctrl-C while every user waits for a reply that never comes (-t 30): each connection still
+# closes with a close frame within a second, and the messages are abandoned, not failures.
+case_sigint_waiting() {
+  interrupt_run sigint_waiting 1 -c 5 -n 1 -t 30 -data x -u "$WS_URL/silent?run=sigint_waiting" \
+    --output json
+  expect_rc 0
+  awk -v t="$ELAPSED" 'BEGIN { exit !(t < 2.5) }' ||
+    fail "sigint_waiting: took ${ELAPSED}s with a SIGINT at 1 s"
+  json_check "$OUT" <<'EOF'
+g("stop_reason") == "interrupted"
+g("requests.abandoned") == 5 and g("requests.succeeded") == 0 and g("requests.failed") == 0
+g("connections.opened") == 5 and g("connections.open_at_end") == 0 and g("connections.failed") == 0
+EOF
+  expect_logged 5 /silent?run=sigint_waiting text x
+  expect_closed 5 /silent?run=sigint_waiting 1000
+}
+
 # --ping 0.3 to a server that stops reading after the first message: the pings go unanswered,
 # so each held connection is lost as a timeout about 0.6 s into its hold, long before --hold 10
 # ends, and counted as failed by that kind, not as closed by the server.
@@ -317,5 +334,5 @@ start_py_server ws "$WS_PYTHON" "$WS_SERVER" 90  # last: SERVER_LOG stays ws.log
 WS_URL=ws://127.0.0.1:$SERVER_PORT
 
 run_cases "${WS_CASES:-}" echo acc verify close silent reject notfound file wss hold hold_sigint \
-  ping_unanswered hold_closed interval connect_rate listen too_big
+  sigint_waiting ping_unanswered hold_closed interval connect_rate listen too_big
 pass

@@ -39,6 +39,7 @@ struct FakeServer {
   /// by open(), which answers from `open_script`; any failed exchange drops the connection.
   bool long_lived = false;
   std::function<Answer(std::size_t open)> open_script = [](std::size_t) { return Answer{}; };
+  std::function<void()> while_opening = [] {};  ///< what happens during each open()
   /// The clients open their connections inside exchange() and hold them (HTTP/2 with --hold):
   /// an exchange without an open connection opens one, as does one that `replaces` (the
   /// server had sent GOAWAY), unless it fails to `connect`.
@@ -106,6 +107,7 @@ class FakeClient final : public client::Client {
                                     model::Response& response) override {
     response.clear();
     server_.calls.push_back(Call::open);
+    server_.while_opening();
     const auto answer = server_.open_script(server_.opens++);
     FakeClock::now_ += answer.latency;
     response.error = answer.error;

@@ -350,6 +350,25 @@ TEST(LongLivedUser, ListenOpensWithoutSendingAndRecordsEachPushWithItsGap) {
   EXPECT_EQ(server.held_until[0], std::chrono::steady_clock::time_point::max());
 }
 
+TEST(LongLivedUser, ListenWithoutDataOpensInTheStartWindow) {
+  // A long-lived run starts users through a window (start_users): a listening user that sends
+  // nothing is starting until its connection is open, as one that sends is until its reply.
+  const Flow flow({ws_request("/feed")}, model::Plan{}, false);
+  LongLivedServer server;
+  Shard* shard = nullptr;
+  std::vector<std::uint64_t> starting_while_opening;
+  server.while_opening = [&] { starting_while_opening.push_back(shard->users_starting); };
+  const UserRun run(flow, server, 0, verify::make_verifier("statusCode", 200), [&](UserTask& task) {
+    task.listen = true;
+    task.counted_starting = true;
+    shard = task.shard;
+    ++shard->users_starting;  // as start_users counts it
+  });
+  EXPECT_EQ(starting_while_opening, std::vector<std::uint64_t>{1});
+  EXPECT_EQ(run.shard.users_starting, 0U);
+  EXPECT_EQ(run.shard.metrics.long_lived.opened, 1U);
+}
+
 // An HTTP/2 user under --hold: its connection opens inside its first exchange (the latency
 // includes the connect), counts as long-lived, and is held after the rounds.
 
