@@ -290,14 +290,15 @@ case_interval() {
   expect_logged 18 "$TARGET" text x
 }
 
-# --connect-rate 20: 40 users open their connections 20 a second, over two seconds.
+# --connect-rate 20: 40 users open their connections 20 a second, over two seconds (each of the
+# two threads starts one every 0.1 s, the last 1.9 s in).
 case_connect_rate() {
   ws_run connect_rate "$WS_URL/echo" -c 40 -n 1 --connect-rate 20 -cpuNumber 2 -data x
   expect_all connect_rate 40 success
   json_check "$OUT" <<'EOF'
 1.9 <= g("duration_s") < 2.5 ## the 40th user starts 1.95 s in
-[s["opened"] for s in g("connections.per_second")][:2] == [20, 20] ## 20 a second
-1.9 <= g("connections.last_opened_s") <= g("duration_s") ## the last opened 1.95 s in
+abs(g("connections.per_second")[0]["opened"] - 20) <= 1 ## 20 in the first second (the 21st starts at 1.0 s, on the row's edge)
+1.85 <= g("connections.last_opened_s") <= g("duration_s") ## the last opened 1.9 s in, not at once
 EOF
 }
 
