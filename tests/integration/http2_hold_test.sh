@@ -3,7 +3,7 @@
 # open for the hold (ss sees them), answer PINGs and end with our GOAWAY; Ctrl-C ends a hold
 # without a time at once; against h2_fault_server.py a server that never ACKs a PING loses each
 # connection as a timeout after two intervals, and a server GOAWAY or close during the hold is
-# counted as closed by the server. HTTP/1.1 has nothing to hold: a usage error, and a TLS server
+# counted as closed by the server (after its SETTINGS and PING are answered). HTTP/1.1 has nothing to hold: a usage error, and a TLS server
 # picking it by ALPN is not held.
 source "$(dirname "$0")/lib.sh" "$@"
 command -v nghttpd >/dev/null || fail "'nghttpd' is not installed (apt-get install nghttp2-server)"
@@ -116,12 +116,14 @@ EOF
 }
 
 # A server ending a held connection, with GOAWAY or by closing it, after 0.5 s idle: each
-# connection counts as closed by the server, at once, not at the end of the hold.
+# connection counts as closed by the server, at once, not at the end of the hold. ping_idle first
+# asks new SETTINGS and a PING of the held connection, which answers both (H2Idle, no session).
 case_server_ends() {
   local fault
   declare -A said=([goaway_idle]="first closed failure: the server sent GOAWAY on a held HTTP/2 connection"
-    [close_idle]="first closed failure: End of file (the server closed a held HTTP/2 connection)")
-  for fault in goaway_idle close_idle; do
+    [close_idle]="first closed failure: End of file (the server closed a held HTTP/2 connection)"
+    [ping_idle]="first closed failure: the server sent GOAWAY on a held HTTP/2 connection")
+  for fault in goaway_idle close_idle ping_idle; do
     run_stampede "server_ends_$fault" -c 10 -n 2 -http2 --hold 5 -u "http://127.0.0.1:$(fault_port "$fault")/" --output json
     expect_rc 0
     awk -v t="$ELAPSED" 'BEGIN { exit !(t < 2.5) }' || fail "$fault: took ${ELAPSED}s, not about 0.5 s"
@@ -132,6 +134,8 @@ EOF
     assert_eq 20 "$(grep -cx "$fault" "$FAULT_LOG" || true)" "$fault: requests the server read"
     grep -qF "${said[$fault]}" "$ERR" || fail "$fault: stderr does not say how: $(head -c 1000 "$ERR")"
   done
+  assert_eq 10 "$(grep -cx "ping_idle ack" "$FAULT_LOG" || true)" "ping_idle: PING ACKs the server read"
+  assert_eq 10 "$(grep -cx "ping_idle settings ack" "$FAULT_LOG" || true)" "ping_idle: SETTINGS ACKs the server read"
 }
 
 # A TLS server that picks HTTP/1.1 by ALPN (nginx without http2): the requests go over HTTP/1.1,
