@@ -21,8 +21,9 @@ namespace {
 
 constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
 
-/// What a held connection reads goes here and is dropped once H2Idle has taken it: control
-/// frames, which one buffer per thread serves for every held connection.
+/// What finish() reads after our GOAWAY goes here, dropped: one buffer per thread serves every
+/// connection. Not for the held reads: several reads complete in one pass of the reactor, each
+/// into its buffer, before any handler parses what it got (see Http2Client::held_input_).
 std::array<char, 4096>& scratch() {
   static thread_local std::array<char, 4096> buffer;
   return buffer;
@@ -116,14 +117,15 @@ ClientBase::Clock::time_point Http2Client<Stream>::next_deadline() const {
                   since + std::chrono::duration_cast<Clock::duration>(setup_.ping_interval));
 }
 
-/// The held connection's next bytes. The read's operation is allocated at its own size: from
-/// Asio's per-thread cache it would keep whatever block came first, such as a request's, for
-/// as long as the connection is held. Its handler keeps `owner`, and so this client, alive.
+/// The held connection's next bytes, into its own small buffer. The read's operation is allocated
+/// at its own size: from Asio's per-thread cache it would keep whatever block came first, such as a
+/// request's, for as long as the connection is held. Its handler keeps `owner`, and so this client,
+/// alive.
 template <class Stream>
 void Http2Client<Stream>::read_held(std::shared_ptr<HoldOwner> owner) {
   const std::pmr::polymorphic_allocator<std::byte> exact(std::pmr::new_delete_resource());
   stream_->async_read_some(
-      net::buffer(scratch()),
+      net::buffer(held_input_),
       net::bind_allocator(
           exact, [this, owner = std::move(owner)](const boost::system::error_code& error,
                                                   std::size_t n) { on_held(error, n, owner); }));
@@ -132,7 +134,7 @@ void Http2Client<Stream>::read_held(std::shared_ptr<HoldOwner> owner) {
 template <class Stream>
 void Http2Client<Stream>::on_held(const boost::system::error_code& error, std::size_t n,
                                   const std::shared_ptr<HoldOwner>& owner) {
-  const auto ended = held_read(error, scratch().data(), n);
+  const auto ended = held_read(error, held_input_.data(), n);
   if (!ended) {
     read_held(owner);
     return;
