@@ -96,7 +96,7 @@ class Client {
   /// (answering its pings meanwhile) until `until` or end_hold(), when the connection closes
   /// as its protocol would. Still open afterwards: `response` is that message. Closed: the
   /// hold is over; `response` says how: no error (held to the end), `closed` by the server,
-  /// or how it was lost. (HTTP/2 has no message without a request: it returns once closed.)
+  /// or how it was lost. (HTTP/2 has no message without a request: it holds with hold().)
   virtual net::awaitable<void> receive(std::chrono::steady_clock::time_point until,
                                        model::Response& response);
 

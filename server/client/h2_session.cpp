@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <utility>
 
 #include "server/client/h2_error.hpp"
 
@@ -78,10 +79,6 @@ struct H2Callbacks {
     auto& self = of(user_data);
     if (frame->hd.type == NGHTTP2_SETTINGS) self.server_settings_ = true;
     if (frame->hd.type == NGHTTP2_GOAWAY) self.server_goaway_ = true;
-    // nghttp2 answers the server's PINGs itself; an ACK answers ours (one at a time).
-    if (frame->hd.type == NGHTTP2_PING && (frame->hd.flags & NGHTTP2_FLAG_ACK) != 0) {
-      self.ping_unanswered_ = false;
-    }
     return 0;
   }
 
@@ -179,6 +176,7 @@ std::string_view H2Session::output() {
 }
 
 bool H2Session::input(const char* data, std::size_t n) {
+  frames_.follow(data, n);
   const auto used =
       nghttp2_session_mem_recv(session_.get(), reinterpret_cast<const std::uint8_t*>(data), n);
   if (used < 0) error_ = h2_library_error(static_cast<int>(used));
@@ -192,16 +190,10 @@ bool H2Session::reusable() const {
           nghttp2_session_want_write(session_.get()) != 0);
 }
 
-bool H2Session::ping() {
-  if (nghttp2_submit_ping(session_.get(), NGHTTP2_FLAG_NONE, nullptr) != 0) return false;
-  ping_unanswered_ = true;
-  return true;
-}
-
-void H2Session::goodbye() {
-  // The last stream id is the last the server opened (none: we refuse pushes), so no stream of
-  // its is cut off; nghttp2 stops reading and writing once the GOAWAY is out.
-  nghttp2_session_terminate_session(session_.get(), NGHTTP2_NO_ERROR);
+H2Idle H2Session::hand_over() {
+  H2Idle idle = std::move(frames_);
+  idle.take_over(output(), server_goaway_);
+  return idle;
 }
 
 }  // namespace stampede::client

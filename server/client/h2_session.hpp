@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "model/response.hpp"
+#include "server/client/h2_idle.hpp"
 #include "server/client/prepared_request.hpp"
 
 namespace stampede::client {
@@ -54,15 +55,13 @@ class H2Session {
   /// may use this connection.
   [[nodiscard]] bool reusable() const;
 
-  /// --ping: queues a PING frame (for output()); its ACK clears ping_unanswered(). False when
-  /// nghttp2 cannot queue it (out of memory).
-  bool ping();
-  /// A PING we sent has had no ACK yet.
-  [[nodiscard]] bool ping_unanswered() const { return ping_unanswered_; }
   /// The server sent GOAWAY: it is ending the connection.
   [[nodiscard]] bool server_goaway() const { return server_goaway_; }
-  /// Our goodbye: queues GOAWAY(NO_ERROR), after which nghttp2 neither reads nor writes more.
-  void goodbye();
+
+  /// --hold, after the requests: the connection goes on without this session. Returns what
+  /// takes it over, standing where the session stands in the server's frames, with what the
+  /// session still had to write. The session is spent afterwards.
+  H2Idle hand_over();
 
  private:
   struct Deleter {
@@ -82,9 +81,9 @@ class H2Session {
   bool refused_ = false;
   bool server_settings_ = false;
   bool request_sent_ = false;
-  bool ping_unanswered_ = false;
   bool server_goaway_ = false;
   boost::system::error_code error_;
+  H2Idle frames_;  ///< follows the server's frames, for hand_over()
 };
 
 }  // namespace stampede::client

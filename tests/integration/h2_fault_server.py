@@ -20,6 +20,9 @@ byte 0x88), so no HTTP/2 library is needed. What each port does once it read a r
   goaway_idle as ok; once the connection was idle IDLE_SECONDS, GOAWAY NO_ERROR (last stream: the
               last request's), then it waits for the client to close
   close_idle  as ok; once the connection was idle IDLE_SECONDS, it closes (FIN)
+  ping_idle   as ok; once the connection was idle IDLE_SECONDS, new SETTINGS and a PING; it logs
+              "ping_idle settings ack" and "ping_idle ack" for their ACKs (within 2 s), then
+              GOAWAY NO_ERROR and it waits for the client to close
 After goaway, bad_frame and stall the server waits for the client to close: closing first would
 race the client's last writes, and its kernel's RST could reach the client before the frame.
 """
@@ -35,7 +38,7 @@ import time
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 DATA, HEADERS, RST_STREAM, SETTINGS, PING, GOAWAY = 0, 1, 3, 4, 6, 7
 IDLE_SECONDS = 0.5
-ANSWERED_AS_OK = ("ok", "no_ping_ack", "goaway_idle", "close_idle")
+ANSWERED_AS_OK = ("ok", "no_ping_ack", "goaway_idle", "close_idle", "ping_idle")
 END_STREAM, ACK, END_HEADERS = 0x1, 0x1, 0x4
 STATUS_200 = b"\x88"
 CONTENT_LENGTH_100 = b"\x5c\x03100"  # literal with incremental indexing, static name 28
@@ -88,9 +91,33 @@ def answer(sock, fault, stream):
     return False
 
 
-def end_idle(sock, fault, last_stream):
-    """goaway_idle and close_idle, once the connection has been idle."""
-    if fault == "goaway_idle":
+def ask_idle(sock, fault, log_fd):
+    """ping_idle: SETTINGS and a PING on the idle connection, each ACK logged as it comes."""
+    sock.settimeout(2)
+    sock.sendall(frame(SETTINGS, 0, 0, struct.pack(">HI", 3, 50)) +  # MAX_CONCURRENT_STREAMS
+                 frame(PING, 0, 0, b"stampede"))
+    acks = 0
+    while acks < 2:
+        got = read_frame(sock)
+        if got is None:
+            return
+        kind, flags, _, payload = got
+        if kind == SETTINGS and flags & ACK:
+            os.write(log_fd, (fault + " settings ack\n").encode())
+            acks += 1
+        elif kind == PING and flags & ACK and payload == b"stampede":
+            os.write(log_fd, (fault + " ack\n").encode())
+            acks += 1
+
+
+def end_idle(sock, fault, last_stream, log_fd):
+    """goaway_idle, close_idle and ping_idle, once the connection has been idle."""
+    if fault == "ping_idle":
+        try:
+            ask_idle(sock, fault, log_fd)
+        except OSError:
+            return
+    if fault in ("goaway_idle", "ping_idle"):
         sock.settimeout(10)
         sock.sendall(frame(GOAWAY, 0, 0, struct.pack(">II", last_stream, 0)))
         try:
@@ -110,7 +137,7 @@ def serve(sock, fault, log_fd):
             try:
                 got = read_frame(sock)
             except socket.timeout:  # idle since the last frame: only the *_idle faults wait so
-                return end_idle(sock, fault, last_stream)
+                return end_idle(sock, fault, last_stream, log_fd)
             if got is None:
                 return
             kind, flags, stream, payload = got
@@ -150,7 +177,7 @@ def main():
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     log_fd = os.open(log_file, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
     faults = ["ok", "rst_stream", "goaway", "reset", "short_body", "bad_frame", "stall",
-              "no_ping_ack", "goaway_idle", "close_idle"]
+              "no_ping_ack", "goaway_idle", "close_idle", "ping_idle"]
     lines = "".join("%s %d\n" % (fault, listen(fault, log_fd)) for fault in faults)
     with open(ports_file + ".tmp", "w") as f:
         f.write(lines)

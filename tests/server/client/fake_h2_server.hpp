@@ -1,0 +1,161 @@
+// An nghttp2 server session in memory for the HTTP/2 client's sans-IO parts (H2Session, H2Idle).
+#pragma once
+
+#include <gtest/gtest.h>
+#include <nghttp2/nghttp2.h>
+
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "server/client/h2_session.hpp"
+
+namespace stampede::client::h2_fake {
+
+/// How the fake server answers each request it completes.
+enum class Answer { ok, reset, goaway };
+
+/// Whether the fake server answers the client's PINGs (nghttp2 does unless told not to).
+enum class Pings { acked, ignored };
+
+/// An nghttp2 server that answers every complete request as told, with body "hello".
+class FakeServer {
+ public:
+  explicit FakeServer(Answer answer, Pings pings = Pings::acked) : answer_(answer) {
+    nghttp2_session_callbacks* callbacks = nullptr;
+    nghttp2_session_callbacks_new(&callbacks);
+    nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, on_frame);
+    nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, on_data);
+    nghttp2_option* option = nullptr;
+    nghttp2_option_new(&option);
+    nghttp2_option_set_no_auto_ping_ack(option, pings == Pings::ignored ? 1 : 0);
+    nghttp2_session_server_new2(&session_, callbacks, this, option);
+    nghttp2_option_del(option);
+    nghttp2_session_callbacks_del(callbacks);
+    nghttp2_submit_settings(session_, NGHTTP2_FLAG_NONE, nullptr, 0);
+  }
+  ~FakeServer() { nghttp2_session_del(session_); }
+  FakeServer(const FakeServer&) = delete;
+  FakeServer& operator=(const FakeServer&) = delete;
+
+  /// Moves bytes both ways until neither side has more to say.
+  void talk(H2Session& client) {
+    for (bool moved = true; moved;) {
+      const auto to_server = client.output();
+      receive(to_server);
+      const auto to_client = send();
+      if (!to_client.empty()) {
+        EXPECT_TRUE(client.input(to_client.data(), to_client.size()));
+      }
+      moved = !to_server.empty() || !to_client.empty();
+    }
+  }
+
+  /// Reads what the client wrote.
+  void receive(std::string_view bytes) {
+    nghttp2_session_mem_recv(session_, reinterpret_cast<const std::uint8_t*>(bytes.data()),
+                             bytes.size());
+  }
+
+  /// What the server has to write now.
+  std::string send() {
+    const std::uint8_t* data = nullptr;
+    std::string out;
+    for (ssize_t n; (n = nghttp2_session_mem_send(session_, &data)) > 0;) {
+      out.append(reinterpret_cast<const char*>(data), static_cast<std::size_t>(n));
+    }
+    return out;
+  }
+
+  /// The server's own PING, which the client must answer.
+  void ping() { nghttp2_submit_ping(session_, NGHTTP2_FLAG_NONE, nullptr); }
+  /// New SETTINGS from the server, which the client must acknowledge.
+  void settings() {
+    const nghttp2_settings_entry entry{NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, 10};
+    nghttp2_submit_settings(session_, NGHTTP2_FLAG_NONE, &entry, 1);
+  }
+  /// The server ends the connection: GOAWAY(NO_ERROR) with no stream of the client's cut off.
+  void goaway() {
+    nghttp2_submit_goaway(session_, NGHTTP2_FLAG_NONE,
+                          nghttp2_session_get_last_proc_stream_id(session_), NGHTTP2_NO_ERROR,
+                          nullptr, 0);
+  }
+
+  std::string received_body;
+  int pings = 0;                     ///< PINGs received (not ACKs)
+  int ping_acks = 0;                 ///< ACKs of our PINGs received
+  int settings_acks = 0;             ///< ACKs of the server's SETTINGS received
+  int goaways = 0;                   ///< GOAWAYs received
+  std::uint32_t goaway_error = ~0U;  ///< the error code of the last one
+
+ private:
+  static int on_data(nghttp2_session*, std::uint8_t, std::int32_t, const std::uint8_t* data,
+                     std::size_t n, void* self) {
+    static_cast<FakeServer*>(self)->received_body.append(reinterpret_cast<const char*>(data), n);
+    return 0;
+  }
+
+  static int on_frame(nghttp2_session* session, const nghttp2_frame* frame, void* user_data) {
+    auto& self = *static_cast<FakeServer*>(user_data);
+    if (frame->hd.type == NGHTTP2_PING) {
+      ++((frame->hd.flags & NGHTTP2_FLAG_ACK) != 0 ? self.ping_acks : self.pings);
+    }
+    if (frame->hd.type == NGHTTP2_SETTINGS && (frame->hd.flags & NGHTTP2_FLAG_ACK) != 0) {
+      ++self.settings_acks;
+    }
+    if (frame->hd.type == NGHTTP2_GOAWAY) {
+      ++self.goaways;
+      self.goaway_error = frame->goaway.error_code;
+    }
+    const bool request_done =
+        (frame->hd.type == NGHTTP2_HEADERS || frame->hd.type == NGHTTP2_DATA) &&
+        (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0;
+    if (!request_done) return 0;
+    const auto id = frame->hd.stream_id;
+    if (self.answer_ == Answer::reset) {
+      nghttp2_submit_rst_stream(session, NGHTTP2_FLAG_NONE, id, NGHTTP2_INTERNAL_ERROR);
+    } else if (self.answer_ == Answer::goaway) {
+      nghttp2_submit_goaway(session, NGHTTP2_FLAG_NONE, id - 1, NGHTTP2_NO_ERROR, nullptr, 0);
+    } else {
+      static const char* body = "hello";
+      nghttp2_nv headers[] = {header(":status", "200"), header("server", "fake")};
+      nghttp2_data_provider provider{};
+      provider.read_callback = [](nghttp2_session*, std::int32_t, std::uint8_t* buffer, std::size_t,
+                                  std::uint32_t* flags, nghttp2_data_source*, void*) -> ssize_t {
+        std::memcpy(buffer, body, 5);
+        *flags |= NGHTTP2_DATA_FLAG_EOF;
+        return 5;
+      };
+      nghttp2_submit_response(session, id, headers, 2, &provider);
+    }
+    return 0;
+  }
+
+  static nghttp2_nv header(const char* name, const char* value) {
+    return {reinterpret_cast<std::uint8_t*>(const_cast<char*>(name)),
+            reinterpret_cast<std::uint8_t*>(const_cast<char*>(value)), std::strlen(name),
+            std::strlen(value), NGHTTP2_NV_FLAG_NONE};
+  }
+
+  nghttp2_session* session_ = nullptr;
+  Answer answer_;
+};
+
+/// A GET of "/" from "h".
+inline Http2Wire get() {
+  Http2Wire request;
+  request.headers = {{":method", "GET"}, {":scheme", "http"}, {":authority", "h"}, {":path", "/"}};
+  return request;
+}
+
+/// A held connection: one exchange done, the session open with no stream.
+inline void exchange_once(FakeServer& server, H2Session& client) {
+  static const auto request = get();
+  model::Response response;
+  ASSERT_TRUE(client.submit(request, response, false));
+  server.talk(client);
+  ASSERT_TRUE(client.stream_closed());
+  ASSERT_EQ(response.status, 200);
+}
+
+}  // namespace stampede::client::h2_fake
