@@ -61,6 +61,7 @@ Examples:
   stampede -c 1000 -n 100 -u ws://127.0.0.1:8080/echo -data '{"op":"ping"}'  (100 messages each)
   stampede -c 10000 -n 1 --hold 60 -u ws://127.0.0.1:8080/echo    (hold 10,000 connections)
   stampede -c 5000 -n 10 -http2 --hold 30 -u http://127.0.0.1:8080/  (hold HTTP/2 connections)
+  stampede -c 200 -n 500 -http2 -m 4 -u https://localhost:8443/ --insecure  (200 users, 4 connections)
 
 What to send:
   -u, --url URL            http://, https://, ws:// or wss:// URL (a bare host means http://);
@@ -76,6 +77,10 @@ What to send:
   -k, --keepalive          reuse each user's connection (default: a new one per request)
   -http2, --http2          HTTP/2: https:// offers h2 by ALPN (HTTP/1.1 if the server
                            declines, as curl and Go do); http:// sends h2c directly
+  -m, --connections N      with -http2: the users share N connections to each server, each
+                           user one stream at a time (-c 100 -m 10 is h2load's -c 10 -m 10);
+                           streams past the server's limit wait (Queueing); default: a
+                           connection per user
   -redirect                follow redirects on the same host (up to 10)
   --insecure               do not verify TLS certificates (self-signed test servers)
 

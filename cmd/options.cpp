@@ -49,6 +49,7 @@ po::options_description describe(Options& o) {
   add("connect-rate", po::value(&o.connect_rate));
   add("listen", po::value(&o.listen));
   add("source-ips", po::value(&o.source_ips));
+  add("connections,m", po::value(&o.connections));
   return d;
 }
 
@@ -108,6 +109,11 @@ constexpr std::array ranges{
           "--connect-rate must be 0 (no limit) or a whole number of connections per second from "
           "1 to 10000000",
           [](const Options& o) { return o.connect_rate >= 0 && o.connect_rate <= 10'000'000; }},
+    Range{
+        "connections",
+        "-m must be 0 (each user its own connection) or a whole number from 1 to 10000000 "
+        "(connections to each server that the users share, with -http2)",
+        [](const Options& o) { return o.connections >= 0 && o.connections <= limits::max_users; }},
     Range{"max-message",
           "--max-message must be a whole number of bytes from 1 to 1073741824 (1 GiB: a reply "
           "is held whole in memory)",

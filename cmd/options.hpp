@@ -53,6 +53,9 @@ struct Options {
   /// Not a number one can mistype: `--hold=-1` is out of range, `--hold=inf` means the same.
   static constexpr double hold_forever = std::numeric_limits<double>::infinity();
   std::string source_ips;  ///< --source-ips: local addresses to bind (A-B, A/len, A, lists)
+  /// -m, --connections N: with -http2, the users share N connections to each server; 0 (not
+  /// given): each user has its own.
+  std::int64_t connections = 0;
 };
 
 /// Parses a load run's arguments (argv without the program name). Throws UsageError with a

@@ -52,6 +52,7 @@ model::Plan make_plan(const Options& options) {
   plan.interval = milliseconds(static_cast<long long>(options.interval_s * 1000));
   plan.connect_rate = static_cast<std::uint64_t>(options.connect_rate);
   plan.listen = options.listen;
+  plan.connections = static_cast<std::uint64_t>(options.connections);
   // --listen without -data sends nothing: it only counts what the server pushes.
   if (options.listen && !options.has_data) plan.rounds_per_user = 0;
   // An empty --source-ips is Go's empty string flag: the default, the kernel picks.
@@ -120,6 +121,20 @@ void apply_hold(RunConfig& config) {
   config.long_lived = websocket || (http2 && hold);
 }
 
+/// -m shares HTTP/2 connections among the users, so it needs an HTTP/2 step, and it does not
+/// go with --hold, whose held connections are each user's own.
+void check_shared_connections(const RunConfig& config) {
+  if (config.plan.connections == 0) return;
+  if (!any_step_over(config.steps, model::Protocol::http2)) {
+    throw UsageError(
+        "-m needs -http2 (the users share HTTP/2 connections; over HTTP/1.1 each user keeps "
+        "its own)");
+  }
+  if (config.plan.hold.count() > 0) {
+    throw UsageError("-m with --hold: held HTTP/2 connections are each user's own (drop -m)");
+  }
+}
+
 }  // namespace
 
 std::string apply_url(std::string_view url, model::Request& request) {
@@ -157,6 +172,7 @@ RunConfig make_run_config(const Options& options) {
   }
   config.verifier = verify::make_verifier(options.verify, options.code);
   apply_hold(config);
+  check_shared_connections(config);
   return config;
 }
 

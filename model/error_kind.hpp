@@ -18,8 +18,10 @@ enum class ErrorKind : unsigned char {
   tls,        ///< handshake or certificate verification failed
   verify,     ///< a response arrived but the verifier rejected it
   handshake,  ///< the server refused the WebSocket upgrade (its HTTP status is counted)
-  closed,     ///< the server closed the WebSocket connection (a close frame) before the reply
-  too_big,    ///< a WebSocket message over --max-message
+  /// the server closed the connection before the reply: a WebSocket close frame, or an HTTP/2
+  /// stream it refused (REFUSED_STREAM, or left out by its GOAWAY)
+  closed,
+  too_big,  ///< a WebSocket message over --max-message
 };
 
 /// Number of ErrorKind values, for arrays indexed by kind.

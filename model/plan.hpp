@@ -30,6 +30,9 @@ struct Plan {
   /// --connect-rate: users (and so their connections) started per second; 0: as fast as the
   /// threads can, in parallel.
   std::uint64_t connect_rate = 0;
+  /// -m: the connections to each server that the users share, spread over the threads (so no
+  /// more threads run than this); 0: each user has its own.
+  std::uint64_t connections = 0;
   /// Local addresses each new connection binds to in turn (--source-ips), as text: the model
   /// knows no Asio; the engine's Flow turns them into addresses. Empty: the kernel picks.
   std::vector<std::string> source_addresses;

@@ -102,6 +102,11 @@ Json steps_json(const Summary& summary) {
 Json connections_json(const Summary& summary) {
   const Metrics& total = summary.total;
   Json json = {{"opened", total.connections_opened}};
+  if (total.streams.streams > 0) {  // -m: the streams the shared connections carried at once
+    json["shared_streams"] = {{"streams", total.streams.streams},
+                              {"open_mean", rounded(total.streams.open_mean(), 3)},
+                              {"open_max", total.streams.open_max}};
+  }
   if (!summary.long_lived()) return json;
   const auto& counts = total.long_lived;
   Json failed = Json::object();
@@ -161,6 +166,7 @@ std::string json_report(const Summary& summary) {
                        {"processing", phase_json(total.processing)},
                        {"waiting", phase_json(total.waiting)},
                        {"total", phase_json(total.latency)}};
+  if (total.streams.streams > 0) json["phases_ms"]["queueing"] = phase_json(total.queueing);
   json["status_codes"] = codes_json(total.status_codes);
   json["errors"] = errors_json(total);
   json["bytes"] = {{"received", total.bytes_received},

@@ -109,6 +109,14 @@ std::string connections_line(const Summary& summary) {
   return text;
 }
 
+/// -m: how many connections the users shared and how many streams each carried at once.
+std::string shared_streams_line(const Metrics& total) {
+  return line("Shared connections:", std::to_string(total.connections_opened) +
+                                         " opened; streams open at once on one: " +
+                                         format_fixed(total.streams.open_mean(), 1) + " mean, " +
+                                         std::to_string(total.streams.open_max) + " max");
+}
+
 std::string counts_block(const Summary& summary) {
   const Metrics& total = summary.total;
   std::string text = line("Concurrency Level:", std::to_string(summary.info.users));
@@ -125,6 +133,7 @@ std::string counts_block(const Summary& summary) {
   const std::string codes = status_codes_text(total.status_codes);
   text += line("Status codes:", codes.empty() ? "none" : codes);
   if (summary.long_lived()) text += connections_line(summary);
+  if (total.streams.streams > 0) text += shared_streams_line(total);
   if (summary.info.keep_alive || total.keep_alive_responses > 0) {
     text += line("Keep-Alive requests:", std::to_string(total.keep_alive_responses));
   }
@@ -181,6 +190,9 @@ std::string connection_times(const Metrics& total) {
   text += "                min  mean[+/-sd]  median      max\n";
   text += phase_line("Connect:", row_of(total.connect));
   text += phase_line("Processing:", row_of(total.processing));
+  // -m: the wait for a free stream (the server's SETTINGS_MAX_CONCURRENT_STREAMS), part of
+  // Total as Connect is.
+  if (total.streams.streams > 0) text += phase_line("Queueing:", row_of(total.queueing));
   text += phase_line("Waiting:", row_of(total.waiting));
   text += phase_line("Total:", row_of(total.latency));
   return text;

@@ -1,6 +1,7 @@
 // Engine::run(): threads, users, the per-second tick, and the three ways a run stops.
 #include "server/engine.hpp"
 
+#include <algorithm>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -144,8 +145,11 @@ Engine::Engine(std::vector<model::Request> steps, model::Plan plan,
       flow_(std::move(steps), plan_, verifier_->needs_body()) {}
 
 statistics::Summary Engine::run(const TickHandler& on_tick) {
-  const auto threads = static_cast<unsigned>(
-      std::max<std::uint64_t>(1, std::min<std::uint64_t>(plan_.threads, plan_.users)));
+  // -m: at most one user per connection, and at most one thread per connection (a thread's
+  // users share its connections).
+  const auto shared = std::min(plan_.connections, plan_.users);
+  const auto threads = static_cast<unsigned>(std::max<std::uint64_t>(
+      1, std::min({std::uint64_t{plan_.threads}, plan_.users, shared > 0 ? shared : plan_.users})));
   std::vector<Shard> shards(threads);
   const auto steps = flow_.steps().size();
   for (auto& shard : shards) shard.steps.resize(steps > 1 ? steps : 0);
@@ -162,7 +166,11 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
     watchdogs.push_back(
         std::make_unique<client::Watchdog>(flow_.shortest_timeout(plan_.request_timeout)));
     net::co_spawn(pool.context(i), watchdogs.back()->run(), net::detached);
-    contexts.push_back({pool.context(i).get_executor(), watchdogs.back().get()});
+    contexts.push_back(
+        {pool.context(i).get_executor(),
+         watchdogs.back().get(),
+         static_cast<std::uint32_t>(shared / threads + (i < shared % threads ? 1 : 0)),
+         {}});
   }
   std::atomic<std::uint64_t> users_left{plan_.users};
   net::steady_timer users_done(main, Clock::time_point::max());

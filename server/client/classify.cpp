@@ -37,6 +37,9 @@ model::ErrorKind classify(Phase phase, const boost::system::error_code& error) {
   if (const auto kind = websocket_kind(error)) return *kind;
   // Beast's own timer: a keep-alive ping (--ping) the server did not answer in time.
   if (error == boost::beast::error::timeout) return ErrorKind::timeout;
+  // A stream the server did not process (REFUSED_STREAM, or past its GOAWAY's last stream):
+  // it closed the connection to that request before any reply.
+  if (error == h2_refused()) return ErrorKind::closed;
   if (error.category() == make_error_code(boost::beast::http::error::need_more).category() ||
       error.category() == content_decoding_category() || error.category() == h2_category()) {
     return ErrorKind::protocol;

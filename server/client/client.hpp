@@ -9,8 +9,10 @@
 #include <boost/asio/ssl/context.hpp>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/protocol.hpp"
@@ -113,11 +115,31 @@ class Client {
   virtual net::awaitable<void> finish();
 };
 
-/// What a thread lends every client it runs: its executor and its watchdog (which enforces the
-/// exchanges' deadlines); next, its connection pool. Outlives the clients.
+/// -m: the connections a thread's users share, one slot per destination and index, each made
+/// by the first client that needs it, of that client's type (H2Shared<Stream>).
+class ConnectionPool {
+ public:
+  /// The slot `index` of `setup`'s destination, made with `make()` if new.
+  template <class Slot, class Make>
+  Slot& slot(const ClientSetup& setup, std::uint32_t index, Make make) {
+    auto& slot = slots_[{&setup, index}];
+    if (!slot) slot = make();
+    return *static_cast<Slot*>(slot.get());
+  }
+
+ private:
+  std::map<std::pair<const ClientSetup*, std::uint32_t>, std::shared_ptr<void>> slots_;
+};
+
+/// What a thread lends every client it runs: its executor, its watchdog (which enforces the
+/// exchanges' deadlines) and the connections its users share. Outlives the clients.
 struct ThreadContext {
   net::any_io_executor executor;
   Watchdog* watchdog = nullptr;
+  /// -m: how many connections to each destination this thread's users share (its part of
+  /// -m); 0: each user has its own.
+  std::uint32_t shared_connections = 0;
+  ConnectionPool pool;
 };
 
 /// Which user a client serves, 0 to -c - 1 (go-stress-testing's WebSocket ping carries it).

@@ -13,6 +13,14 @@ std::unique_ptr<Client> make_http1_client(const ClientSetup& setup, ThreadContex
 /// HTTP/2 over plain TCP (h2c with prior knowledge), or over TLS (ALPN "h2") when `setup.tls`.
 std::unique_ptr<Client> make_http2_client(const ClientSetup& setup, ThreadContext& thread);
 
+/// HTTP/2 with -m: user `user` on a connection its thread's users share
+/// (`thread.shared_connections` of them to each destination).
+std::unique_ptr<Client> make_http2_mux_client(const ClientSetup& setup, ThreadContext& thread,
+                                              UserId user);
+
+/// Says once per destination that its server selected HTTP/1.1 by ALPN, so HTTP/2 was not used.
+void warn_http1_fallback(const ClientSetup& setup);
+
 /// WebSocket (ws://, or wss:// when `setup.tls`) for user `user`.
 std::unique_ptr<Client> make_websocket_client(const ClientSetup& setup, ThreadContext& thread,
                                               UserId user);

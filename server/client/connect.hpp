@@ -12,6 +12,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -46,6 +47,19 @@ TcpStream& tcp_socket(Stream& stream) {
     return stream.next_layer();
   } else {
     return stream;
+  }
+}
+
+/// The server selected "h2" by ALPN on `stream`; over plain TCP, false (no ALPN there).
+template <class Stream>
+bool alpn_selected_h2(Stream& stream) {
+  if constexpr (std::is_same_v<Stream, TlsStream>) {
+    const unsigned char* protocol = nullptr;
+    unsigned int length = 0;
+    SSL_get0_alpn_selected(stream.native_handle(), &protocol, &length);
+    return std::string_view(reinterpret_cast<const char*>(protocol), length) == "h2";
+  } else {
+    return false;
   }
 }
 

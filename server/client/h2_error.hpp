@@ -19,6 +19,10 @@ inline boost::system::error_code h2_peer_error(std::uint32_t code) {
   return {static_cast<int>(code), h2_category()};
 }
 
+/// The peer's REFUSED_STREAM (0x7), which nghttp2 also reports for the streams a GOAWAY leaves
+/// out: the server did not process the request.
+inline boost::system::error_code h2_refused() { return h2_peer_error(0x7); }
+
 /// Where h2_category() keeps the HTTP/2 error codes of our own GOAWAY, above the peer's.
 inline constexpr int h2_local_base = 0x10000;
 

@@ -1,11 +1,9 @@
 // H2Session: nghttp2's callbacks fill the Response; mem_send/mem_recv move the bytes.
 #include "server/client/h2_session.hpp"
 
-#include <algorithm>
-#include <charconv>
-#include <cstring>
 #include <utility>
 
+#include "server/client/h2_common.hpp"
 #include "server/client/h2_error.hpp"
 
 namespace stampede::client {
@@ -15,18 +13,6 @@ namespace {
 /// Receive windows for a stream and for the connection. nghttp2's default (64 KiB) makes a
 /// larger body wait a round trip for each WINDOW_UPDATE; h2load opens its windows wide too.
 constexpr std::int32_t window_size = 16 * 1024 * 1024;
-
-std::string_view view(const std::uint8_t* data, std::size_t n) {
-  return {reinterpret_cast<const char*>(data), n};
-}
-
-nghttp2_nv field(const H2Field& name_value) {
-  // NO_COPY: the request (its Http2Wire) outlives the stream, so nghttp2 may keep the pointers.
-  auto* name = reinterpret_cast<std::uint8_t*>(const_cast<char*>(name_value.first.data()));
-  auto* value = reinterpret_cast<std::uint8_t*>(const_cast<char*>(name_value.second.data()));
-  return {name, value, name_value.first.size(), name_value.second.size(),
-          NGHTTP2_NV_FLAG_NO_COPY_NAME | NGHTTP2_NV_FLAG_NO_COPY_VALUE};
-}
 
 }  // namespace
 
@@ -39,19 +25,7 @@ struct H2Callbacks {
                        std::uint8_t, void* user_data) {
     auto& self = of(user_data);
     if (frame->hd.type != NGHTTP2_HEADERS || frame->hd.stream_id != self.stream_id_) return 0;
-    const auto key = view(name, name_length);
-    const auto text = view(value, value_length);
-    auto& response = *self.response_;
-    if (key == ":status") {
-      // A 1xx's status is overwritten by the final response's (nghttp2 checks the value).
-      std::from_chars(text.data(), text.data() + text.size(), response.status);
-    } else if (key == "server") {
-      response.server.assign(text);
-    } else if (key == "location") {
-      response.location.assign(text);
-    } else if (key == "content-encoding") {
-      response.content_encoding.assign(text);
-    }
+    h2::note_header(*self.response_, h2::view(name, name_length), h2::view(value, value_length));
     return 0;
   }
 
@@ -60,7 +34,7 @@ struct H2Callbacks {
     auto& self = of(user_data);
     if (stream_id != self.stream_id_) return 0;
     self.response_->body_bytes += n;
-    if (self.keep_body_) self.response_->body.append(view(data, n));
+    if (self.keep_body_) self.response_->body.append(h2::view(data, n));
     return 0;
   }
 
@@ -100,12 +74,8 @@ struct H2Callbacks {
   static ssize_t read_body(nghttp2_session*, std::int32_t, std::uint8_t* buffer, std::size_t length,
                            std::uint32_t* flags, nghttp2_data_source*, void* user_data) {
     auto& self = of(user_data);
-    const auto& body = self.request_->body;
-    const auto n = std::min(length, body.size() - self.body_sent_);
-    std::memcpy(buffer, body.data() + self.body_sent_, n);
-    self.body_sent_ += n;
-    if (self.body_sent_ == body.size()) *flags |= NGHTTP2_DATA_FLAG_EOF;
-    return static_cast<ssize_t>(n);
+    return static_cast<ssize_t>(
+        h2::copy_body(self.request_->body, self.body_sent_, buffer, length, flags));
   }
 
   /// One table for every session of the process.
@@ -124,18 +94,11 @@ struct H2Callbacks {
   }
 };
 
-void H2Session::Deleter::operator()(nghttp2_session* session) const {
-  nghttp2_session_del(session);
-}
-
 H2Session::H2Session() {
   nghttp2_session* made = nullptr;
   nghttp2_session_client_new(&made, H2Callbacks::table(), this);
   session_.reset(made);
-  const nghttp2_settings_entry settings[] = {{NGHTTP2_SETTINGS_ENABLE_PUSH, 0},
-                                             {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, window_size}};
-  nghttp2_submit_settings(made, NGHTTP2_FLAG_NONE, settings, std::size(settings));
-  nghttp2_session_set_local_window_size(made, NGHTTP2_FLAG_NONE, 0, window_size);
+  h2::open_windows(made, window_size);
 }
 
 H2Session::~H2Session() = default;
@@ -151,7 +114,7 @@ bool H2Session::submit(const Http2Wire& request, model::Response& response, bool
   response.content_encoding.clear();
   error_.clear();
   fields_.clear();
-  for (const auto& name_value : request.headers) fields_.push_back(field(name_value));
+  for (const auto& name_value : request.headers) fields_.push_back(h2::field(name_value));
   nghttp2_data_provider body{};
   body.read_callback = H2Callbacks::read_body;
   const auto* provider = request.body.empty() ? nullptr : &body;
@@ -161,26 +124,11 @@ bool H2Session::submit(const Http2Wire& request, model::Response& response, bool
   return stream_id_ >= 0;
 }
 
-std::string_view H2Session::output() {
-  out_.clear();
-  for (;;) {
-    const std::uint8_t* data = nullptr;
-    const auto n = nghttp2_session_mem_send(session_.get(), &data);
-    if (n < 0) {
-      error_ = h2_library_error(static_cast<int>(n));
-      return {};
-    }
-    if (n == 0) return out_;
-    out_.append(view(data, static_cast<std::size_t>(n)));
-  }
-}
+std::string_view H2Session::output() { return h2::drain_output(session_.get(), out_, error_); }
 
 bool H2Session::input(const char* data, std::size_t n) {
   frames_.follow(data, n);
-  const auto used =
-      nghttp2_session_mem_recv(session_.get(), reinterpret_cast<const std::uint8_t*>(data), n);
-  if (used < 0) error_ = h2_library_error(static_cast<int>(used));
-  return used >= 0;
+  return h2::feed_input(session_.get(), data, n, error_);
 }
 
 bool H2Session::reusable() const {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "model/response.hpp"
+#include "server/client/h2_common.hpp"
 #include "server/client/h2_idle.hpp"
 #include "server/client/prepared_request.hpp"
 
@@ -64,12 +65,9 @@ class H2Session {
   H2Idle hand_over();
 
  private:
-  struct Deleter {
-    void operator()(nghttp2_session* session) const;
-  };
   friend struct H2Callbacks;
 
-  std::unique_ptr<nghttp2_session, Deleter> session_;
+  h2::Session session_;
   std::vector<nghttp2_nv> fields_;  ///< the header list submitted last, pointing into a request
   std::string out_;
   const Http2Wire* request_ = nullptr;

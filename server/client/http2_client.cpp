@@ -2,14 +2,12 @@
 // per user, opened by the first request; the hold after the requests is in http2_hold.cpp.
 #include "server/client/http2_client.hpp"
 
-#include <openssl/ssl.h>
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
-#include <string_view>
 #include <type_traits>
 
 #include "server/client/client_factories.hpp"
@@ -89,7 +87,7 @@ net::awaitable<typename Http2Client<Stream>::Opened> Http2Client<Stream>::open(
     co_return Opened::failed;
   }
   if constexpr (std::is_same_v<Stream, TlsStream>) {
-    if (!alpn_h2()) {
+    if (!alpn_selected_h2(*stream_)) {
       fall_back();
       co_return Opened::http1;
     }
@@ -106,22 +104,7 @@ template <class Stream>
 void Http2Client<Stream>::fall_back() {
   close();
   http1_ = make_http1_client(setup_, thread_);
-  if (setup_.fallback_logged.test_and_set(std::memory_order_relaxed)) return;
-  spdlog::warn("{} did not select HTTP/2 by ALPN: its requests go over HTTP/1.1 (as curl does){}",
-               setup_.host, setup_.hold ? ", and its connections are not held" : "");
-}
-
-/// The server selected "h2" by ALPN.
-template <class Stream>
-bool Http2Client<Stream>::alpn_h2() {
-  if constexpr (std::is_same_v<Stream, TlsStream>) {
-    const unsigned char* protocol = nullptr;
-    unsigned int length = 0;
-    SSL_get0_alpn_selected(stream_->native_handle(), &protocol, &length);
-    return std::string_view(reinterpret_cast<const char*>(protocol), length) == "h2";
-  } else {
-    return false;  // no ALPN over plain TCP (the class is instantiated whole for both)
-  }
+  warn_http1_fallback(setup_);
 }
 
 /// Opens the request's stream; the clock for `waiting` starts at its first write.
@@ -226,6 +209,12 @@ void Http2Client<Stream>::close() {
   session_.reset();
   idle_.reset();
   stream_.reset();
+}
+
+void warn_http1_fallback(const ClientSetup& setup) {
+  if (setup.fallback_logged.test_and_set(std::memory_order_relaxed)) return;
+  spdlog::warn("{} did not select HTTP/2 by ALPN: its requests go over HTTP/1.1 (as curl does){}",
+               setup.host, setup.hold ? ", and its connections are not held" : "");
 }
 
 // The hold's members are instantiated in http2_hold.cpp.

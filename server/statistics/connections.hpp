@@ -1,4 +1,5 @@
-// What became of the long-lived connections (WebSocket) of a stretch of a run: mergeable counts.
+// What became of the long-lived connections (WebSocket) of a stretch of a run, and the streams
+// of shared HTTP/2 connections (-m): mergeable counts.
 #pragma once
 
 #include <algorithm>
@@ -44,6 +45,31 @@ struct ConnectionCounts {
   }
 
   friend bool operator==(const ConnectionCounts&, const ConnectionCounts&) = default;
+};
+
+/// -m: the requests that went as streams on shared connections, and how many streams were
+/// open on their connection as each opened (itself included): mean and max are the streams a
+/// connection carried at once. Sums and a max, so they merge in any order.
+struct StreamCounts {
+  std::uint64_t streams = 0;   ///< requests whose stream opened on a shared connection
+  std::uint64_t open_sum = 0;  ///< the streams open as each opened, summed
+  std::uint64_t open_max = 0;  ///< the most open at once on one connection
+
+  void add(std::uint64_t open) {
+    ++streams;
+    open_sum += open;
+    open_max = std::max(open_max, open);
+  }
+  [[nodiscard]] double open_mean() const {
+    return streams == 0 ? 0 : static_cast<double>(open_sum) / static_cast<double>(streams);
+  }
+  void merge(const StreamCounts& other) {
+    streams += other.streams;
+    open_sum += other.open_sum;
+    open_max = std::max(open_max, other.open_max);
+  }
+
+  friend bool operator==(const StreamCounts&, const StreamCounts&) = default;
 };
 
 }  // namespace stampede::statistics

@@ -35,6 +35,10 @@ void Metrics::add(const model::Result& result) {
   if (result.waiting.count() > 0) {
     waiting.record(ns(result.waiting));
   }
+  if (result.streams_open > 0) {
+    queueing.record(ns(result.queueing));
+    streams.add(result.streams_open);
+  }
   bytes_received += result.bytes_received;
   body_bytes += result.body_bytes;
   bytes_sent += result.bytes_sent;
@@ -67,6 +71,8 @@ void Metrics::merge(const Metrics& other) {
   connect.merge(other.connect);
   processing.merge(other.processing);
   waiting.merge(other.waiting);
+  queueing.merge(other.queueing);
+  streams.merge(other.streams);
   bytes_received += other.bytes_received;
   body_bytes += other.body_bytes;
   bytes_sent += other.bytes_sent;
@@ -79,7 +85,7 @@ std::size_t Metrics::memory_bytes() const {
   // A std::map node: three pointers and a colour word (libstdc++), then the key and value.
   constexpr std::size_t map_node = 4 * sizeof(void*) + sizeof(std::pair<const int, std::uint64_t>);
   std::size_t bytes = sizeof(*this) + status_codes.size() * map_node;
-  for (const Histogram* histogram : {&latency, &connect, &processing, &waiting}) {
+  for (const Histogram* histogram : {&latency, &connect, &processing, &waiting, &queueing}) {
     bytes += histogram->memory_bytes() - sizeof(Histogram);
   }
   bytes += servers.entries().capacity() * sizeof(servers.entries().front());
@@ -96,6 +102,8 @@ void Metrics::reset() {
   connect.reset();
   processing.reset();
   waiting.reset();
+  queueing.reset();
+  streams = {};
   bytes_received = body_bytes = bytes_sent = 0;
   connections_opened = keep_alive_responses = 0;
   servers.clear();

@@ -26,6 +26,9 @@ struct Metrics {
   Histogram connect;  ///< requests that opened a connection, and connections opened apart
   Histogram processing;  ///< ab's Processing: latency minus connect, where latency is recorded
   Histogram waiting;     ///< only requests that got a first response byte
+  /// -m: requests that went as streams on shared connections, from their hand-over to the
+  /// connection to their stream's opening (the wait for a free stream)
+  Histogram queueing;
   std::uint64_t bytes_received = 0;
   std::uint64_t body_bytes = 0;
   std::uint64_t bytes_sent = 0;
@@ -34,6 +37,7 @@ struct Metrics {
   ValueCounts<std::string> servers;             ///< Server headers of whole responses, by value
   ValueCounts<std::uint64_t> document_lengths;  ///< body lengths of successes, by length
   ConnectionCounts long_lived;                  ///< connections opened apart (WebSocket)
+  StreamCounts streams;                         ///< -m: streams on shared connections
 
   /// Count one request.
   void add(const model::Result& result);

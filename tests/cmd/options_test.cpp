@@ -64,6 +64,20 @@ TEST(Options, Http2Spellings) {
   EXPECT_FALSE(parse({"-http2=false", "-u", "http://h/"}).http2);
 }
 
+TEST(Options, SharedConnectionsSpellingsAndRange) {
+  EXPECT_EQ(parse({"-u", "http://h/"}).connections, 0);  // a connection per user
+  for (const char* flag : {"-m", "--m", "--connections", "-connections"}) {
+    EXPECT_EQ(parse({flag, "4", "-http2", "-u", "http://h/"}).connections, 4) << flag;
+  }
+  EXPECT_EQ(parse({"-m=10", "-u", "http://h/"}).connections, 10);
+  const std::string m =
+      "-m must be 0 (each user its own connection) or a whole number from 1 to "
+      "10000000 (connections to each server that the users share, with -http2)";
+  EXPECT_EQ(usage_error({"-m", "-1", "-u", "http://h/"}), m);
+  EXPECT_EQ(usage_error({"-m", "10000001", "-u", "http://h/"}), m);
+  EXPECT_EQ(usage_error({"-m", "x", "-u", "http://h/"}), m);
+}
+
 TEST(Options, LongFormsAndGoBooleanValues) {
   const auto o =
       parse({"--concurrency", "5", "--requests=7", "--url", "http://h/", "--header", "A: 1",

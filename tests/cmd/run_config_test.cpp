@@ -283,6 +283,21 @@ TEST(MakeRunConfig, HoldAndPingNeedAWebSocketUrlOrHttp2) {
   EXPECT_EQ(usage_error_of(options), "no error");
 }
 
+TEST(MakeRunConfig, SharedConnectionsNeedHttp2AndNoHold) {
+  Options options;
+  options.url = "http://h/";
+  options.connections = 4;
+  EXPECT_EQ(usage_error_of(options),
+            "-m needs -http2 (the users share HTTP/2 connections; over HTTP/1.1 each user keeps "
+            "its own)");
+  options.http2 = true;
+  EXPECT_EQ(usage_error_of(options), "no error");
+  EXPECT_EQ(make_run_config(options).plan.connections, 4u);
+  options.hold_s = 10;
+  EXPECT_EQ(usage_error_of(options),
+            "-m with --hold: held HTTP/2 connections are each user's own (drop -m)");
+}
+
 TEST(MakeRunConfig, Http2HoldsWithHoldAloneAndKeepsItsConnectionAsWithK) {
   Options options;
   options.url = "http://h/";

@@ -566,12 +566,13 @@ only_errors() {
   fi
 }
 
-# start_nghttpd NAME --no-tls|--tls: Debian's nghttpd -v on a free port serving $TEST_TMP/htdocs/
+# start_nghttpd NAME --no-tls|--tls [OPTION...]: Debian's nghttpd -v (and OPTIONs) on a free port serving $TEST_TMP/htdocs/
 # over h2c, or TLS with the test certificate (make_cert $TEST_TMP first); its frame log goes to
 # $TEST_TMP/NAME.log. Sets H2_PORT.
 start_nghttpd() {
   local name=$1 pid options=() files=()
   if [[ $2 == --tls ]]; then files=("$TEST_TMP/key.pem" "$TEST_TMP/cert.pem"); else options=(--no-tls); fi
+  options+=("${@:3}")
   for _ in 1 2 3; do  # a free port may be taken before nghttpd binds it: retry with new ones
     H2_PORT=$(free_port)
     nghttpd -a 127.0.0.1 -v -d "$TEST_TMP/htdocs" "${options[@]}" "$H2_PORT" "${files[@]}" >"$TEST_TMP/$name.log" 2>&1 &

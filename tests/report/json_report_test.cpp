@@ -207,6 +207,24 @@ TEST(JsonReport, AnHttpRunsConnectionsAreOnlyHowManyOpened) {
   EXPECT_EQ(json::parse(json_report(sample()))["connections"], json({{"opened", 10}}));
 }
 
+// -m: 4 requests as streams on shared connections, 1 to 3 open at once, 2 of them queued.
+TEST(JsonReport, SharedConnectionsSayHowManyStreamsTheyCarriedAndTheQueueing) {
+  Summary s = sample();
+  EXPECT_FALSE(json::parse(json_report(s))["phases_ms"].contains("queueing"));
+  for (std::uint32_t open : {1U, 2U, 3U, 2U}) {
+    model::Result r;
+    r.status = 200;
+    r.streams_open = open;
+    r.queueing = std::chrono::microseconds(open > 2 ? 400 : open == 2 ? 100 : 0);
+    s.total.add(r);
+  }
+  const json report = json::parse(json_report(s));
+  EXPECT_EQ(report["connections"]["shared_streams"],
+            json({{"streams", 4}, {"open_mean", 2.0}, {"open_max", 3}}));
+  EXPECT_DOUBLE_EQ(report["phases_ms"]["queueing"]["max"].get<double>(), 0.4);
+  EXPECT_DOUBLE_EQ(report["phases_ms"]["queueing"]["min"].get<double>(), 0.0);
+}
+
 // A WebSocket run: 5 connections opened, 2 of them ended (1 closed by the server), 2 upgrades
 // refused and 1 connection lost to a timeout.
 TEST(JsonReport, LongLivedConnectionsSayWhatBecameOfThem) {

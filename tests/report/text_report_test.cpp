@@ -130,6 +130,28 @@ TEST(TextReport, ConnectionTimesTable) {
       << text;
 }
 
+TEST(TextReport, SharedConnectionsLineAndQueueingRow) {
+  Summary s = thousand_in_two_seconds();
+  EXPECT_FALSE(contains(text_report(s), "Queueing:")) << text_report(s);
+  EXPECT_FALSE(contains(text_report(s), "Shared connections:"));
+  for (std::uint32_t open : {4U, 5U, 6U}) {
+    model::Result r = timed_success();
+    r.streams_open = open;
+    r.queueing = std::chrono::microseconds(open * 100);
+    s.total.add(r);
+  }
+  const std::string text = text_report(s);
+  EXPECT_TRUE(contains(text,
+                       "Shared connections:     1003 opened; streams open at once on one: 5.0 "
+                       "mean, 6 max\n"))
+      << text;
+  EXPECT_TRUE(contains(text,
+                       "Processing:     8.0    8.0   0.0     8.0      8.0\n"
+                       "Queueing:       0.4    0.5   0.1     0.5      0.6\n"
+                       "Waiting:"))
+      << text;
+}
+
 TEST(TextReport, PercentileTableLikeAb) {
   Summary s;
   for (int ms = 1; ms <= 1000; ++ms) {

@@ -1,4 +1,5 @@
-// An nghttp2 server session in memory for the HTTP/2 client's sans-IO parts (H2Session, H2Idle).
+// An nghttp2 server session in memory for the HTTP/2 client's sans-IO parts (H2Session, H2Idle,
+// H2Streams).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -7,13 +8,14 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "server/client/h2_session.hpp"
 
 namespace stampede::client::h2_fake {
 
-/// How the fake server answers each request it completes.
-enum class Answer { ok, reset, goaway };
+/// How the fake server answers each request it completes (`held`: not until release()).
+enum class Answer { ok, reset, goaway, held };
 
 /// Whether the fake server answers the client's PINGs (nghttp2 does unless told not to).
 enum class Pings { acked, ignored };
@@ -38,8 +40,9 @@ class FakeServer {
   FakeServer(const FakeServer&) = delete;
   FakeServer& operator=(const FakeServer&) = delete;
 
-  /// Moves bytes both ways until neither side has more to say.
-  void talk(H2Session& client) {
+  /// Moves bytes both ways until neither side has more to say (H2Session or H2Streams).
+  template <class Client>
+  void talk(Client& client) {
     for (bool moved = true; moved;) {
       const auto to_server = client.output();
       receive(to_server);
@@ -70,8 +73,8 @@ class FakeServer {
   /// The server's own PING, which the client must answer.
   void ping() { nghttp2_submit_ping(session_, NGHTTP2_FLAG_NONE, nullptr); }
   /// New SETTINGS from the server, which the client must acknowledge.
-  void settings() {
-    const nghttp2_settings_entry entry{NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, 10};
+  void settings(std::uint32_t max_streams = 10) {
+    const nghttp2_settings_entry entry{NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, max_streams};
     nghttp2_submit_settings(session_, NGHTTP2_FLAG_NONE, &entry, 1);
   }
   /// The server ends the connection: GOAWAY(NO_ERROR) with no stream of the client's cut off.
@@ -81,7 +84,20 @@ class FakeServer {
                           nullptr, 0);
   }
 
+  /// Answers the requests held so far (Answer::held) with 200 "hello".
+  void release() {
+    for (const auto id : held_) respond(session_, id);
+    held_.clear();
+  }
+  /// The server ends the connection: GOAWAY(NO_ERROR) with `last_stream` the last it takes.
+  void goaway(std::int32_t last_stream) {
+    nghttp2_submit_goaway(session_, NGHTTP2_FLAG_NONE, last_stream, NGHTTP2_NO_ERROR, nullptr, 0);
+  }
+
   std::string received_body;
+  int requests = 0;                  ///< requests received whole
+  int resets = 0;                    ///< RST_STREAMs received
+  std::uint32_t reset_error = ~0U;   ///< the error code of the last one
   int pings = 0;                     ///< PINGs received (not ACKs)
   int ping_acks = 0;                 ///< ACKs of our PINGs received
   int settings_acks = 0;             ///< ACKs of the server's SETTINGS received
@@ -107,28 +123,38 @@ class FakeServer {
       ++self.goaways;
       self.goaway_error = frame->goaway.error_code;
     }
+    if (frame->hd.type == NGHTTP2_RST_STREAM) {
+      ++self.resets;
+      self.reset_error = frame->rst_stream.error_code;
+    }
     const bool request_done =
         (frame->hd.type == NGHTTP2_HEADERS || frame->hd.type == NGHTTP2_DATA) &&
         (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0;
     if (!request_done) return 0;
     const auto id = frame->hd.stream_id;
+    ++self.requests;
     if (self.answer_ == Answer::reset) {
       nghttp2_submit_rst_stream(session, NGHTTP2_FLAG_NONE, id, NGHTTP2_INTERNAL_ERROR);
     } else if (self.answer_ == Answer::goaway) {
       nghttp2_submit_goaway(session, NGHTTP2_FLAG_NONE, id - 1, NGHTTP2_NO_ERROR, nullptr, 0);
+    } else if (self.answer_ == Answer::held) {
+      self.held_.push_back(id);
     } else {
-      static const char* body = "hello";
-      nghttp2_nv headers[] = {header(":status", "200"), header("server", "fake")};
-      nghttp2_data_provider provider{};
-      provider.read_callback = [](nghttp2_session*, std::int32_t, std::uint8_t* buffer, std::size_t,
-                                  std::uint32_t* flags, nghttp2_data_source*, void*) -> ssize_t {
-        std::memcpy(buffer, body, 5);
-        *flags |= NGHTTP2_DATA_FLAG_EOF;
-        return 5;
-      };
-      nghttp2_submit_response(session, id, headers, 2, &provider);
+      respond(session, id);
     }
     return 0;
+  }
+
+  static void respond(nghttp2_session* session, std::int32_t id) {
+    nghttp2_nv headers[] = {header(":status", "200"), header("server", "fake")};
+    nghttp2_data_provider provider{};
+    provider.read_callback = [](nghttp2_session*, std::int32_t, std::uint8_t* buffer, std::size_t,
+                                std::uint32_t* flags, nghttp2_data_source*, void*) -> ssize_t {
+      std::memcpy(buffer, "hello", 5);
+      *flags |= NGHTTP2_DATA_FLAG_EOF;
+      return 5;
+    };
+    nghttp2_submit_response(session, id, headers, 2, &provider);
   }
 
   static nghttp2_nv header(const char* name, const char* value) {
@@ -139,6 +165,7 @@ class FakeServer {
 
   nghttp2_session* session_ = nullptr;
   Answer answer_;
+  std::vector<std::int32_t> held_;  ///< requests not answered yet (Answer::held)
 };
 
 /// A GET of "/" from "h".

@@ -99,6 +99,24 @@ TEST(Metrics, AConnectionOpenedApartCountsItsConnectTimeNotARequest) {
   EXPECT_TRUE(m.status_codes.empty());  // the 101 of the upgrade is not a response
 }
 
+TEST(Metrics, AStreamOnASharedConnectionCountsItsQueueingAndItsNeighbours) {
+  Metrics m;
+  m.add(success(1000));  // its own connection: no stream counts
+  EXPECT_EQ(m.streams.streams, 0U);
+  EXPECT_EQ(m.queueing.count(), 0U);
+  for (std::uint32_t open : {1U, 4U, 4U, 3U}) {
+    Result r = success(1000);
+    r.streams_open = open;
+    r.queueing = nanoseconds{open * 1000};
+    m.add(r);
+  }
+  EXPECT_EQ(m.streams.streams, 4U);
+  EXPECT_EQ(m.streams.open_max, 4U);
+  EXPECT_DOUBLE_EQ(m.streams.open_mean(), 3.0);
+  EXPECT_EQ(m.queueing.count(), 4U);
+  EXPECT_NEAR(static_cast<double>(m.queueing.max()), 4000.0, 40.0);  // the histogram's 1%
+}
+
 TEST(Metrics, ARefusedUpgradeCountsItsStatus) {
   Metrics m;
   Result refused;
@@ -149,6 +167,10 @@ Metrics random_metrics(unsigned seed, std::size_t n) {
     r.new_connection = coin(rng) == 0;
     r.connect = r.new_connection ? nanoseconds{100'000 + coin(rng) * 1000} : nanoseconds{0};
     r.keep_alive = !r.new_connection;
+    if (coin(rng) == 1) {  // a stream on a shared HTTP/2 connection (-m)
+      r.streams_open = static_cast<std::uint32_t>(1 + coin(rng) + seed);
+      r.queueing = nanoseconds{coin(rng) * 5000};
+    }
     m.add(r);
     if (coin(rng) == 0) {  // a WebSocket's connection, opened apart, and what became of it
       model::ExchangeRecord opened;
@@ -189,6 +211,9 @@ TEST(Metrics, MergeIsAssociativeAndCommutative) {
   EXPECT_EQ(left.long_lived.opened,
             a.long_lived.opened + b.long_lived.opened + c.long_lived.opened);
   EXPECT_GT(left.long_lived.failures(), 0U);
+  EXPECT_EQ(left.streams.streams, a.streams.streams + b.streams.streams + c.streams.streams);
+  EXPECT_EQ(left.streams.open_max, 7U);  // c's: 1 + 3 + 3
+  EXPECT_EQ(left.queueing.count(), left.streams.streams);
   EXPECT_EQ(left.server_software(), "backend-2");  // b has the most responses
   EXPECT_EQ(left.document_length(), 4096U);        // half of every stretch's successes
 }
@@ -231,15 +256,15 @@ TEST(Metrics, MergeOrderDoesNotChooseServerOrDocumentLength) {
 
 TEST(Metrics, MemoryIsSmallEmptyAndGrowsWithTheOctavesUsed) {
   Metrics m;
-  EXPECT_LT(m.memory_bytes(), 1024U);  // a flow step per thread starts at this
+  EXPECT_LT(m.memory_bytes(), 1152U);  // a flow step per thread starts at this
   for (int i = 0; i < 1000; ++i) {
     Result r = success(1'100'000 + i * 500);  // 1.1 to 1.6 ms: one octave
     r.waiting = nanoseconds{0};
     r.server = "nginx";
     m.add(r);
   }
-  // latency and processing hold one octave (1 KB) each; connect and waiting none.
-  EXPECT_LT(m.memory_bytes(), 1024U + 2 * 1024 + 256);
+  // latency and processing hold one octave (1 KB) each; connect, waiting and queueing none.
+  EXPECT_LT(m.memory_bytes(), 1152U + 2 * 1024 + 256);
 }
 
 TEST(Metrics, ResetEqualsFresh) {

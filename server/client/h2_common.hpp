@@ -1,0 +1,53 @@
+// What both nghttp2 client sessions share (one stream per user: H2Session; many: H2Streams):
+// the session's ownership, its opening SETTINGS, moving bytes, header fields and request bodies.
+#pragma once
+
+#include <nghttp2/nghttp2.h>
+
+#include <boost/system/error_code.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "model/response.hpp"
+#include "server/client/prepared_request.hpp"
+
+namespace stampede::client::h2 {
+
+struct SessionDeleter {
+  void operator()(nghttp2_session* session) const { nghttp2_session_del(session); }
+};
+/// An nghttp2 session, deleted with it.
+using Session = std::unique_ptr<nghttp2_session, SessionDeleter>;
+
+/// `n` bytes nghttp2 handed over, as text.
+inline std::string_view view(const std::uint8_t* data, std::size_t n) {
+  return {reinterpret_cast<const char*>(data), n};
+}
+
+/// A request's header field as nghttp2 takes it, without copies: the request (its Http2Wire)
+/// outlives the stream, so nghttp2 may keep the pointers.
+nghttp2_nv field(const H2Field& name_value);
+
+/// Our SETTINGS (no push; a stream window of `window` bytes) and a connection window as large.
+void open_windows(nghttp2_session* session, std::int32_t window);
+
+/// A response header the report, a redirect or --compressed reads.
+void note_header(model::Response& response, std::string_view name, std::string_view value);
+
+/// nghttp2's DATA source: the next part of `body` after `sent` bytes, into `buffer`.
+std::size_t copy_body(const std::string& body, std::size_t& sent, std::uint8_t* buffer,
+                      std::size_t length, std::uint32_t* flags);
+
+/// What the session has to write, gathered into `out` (empty when nothing, or on an error,
+/// which goes to `error`).
+std::string_view drain_output(nghttp2_session* session, std::string& out,
+                              boost::system::error_code& error);
+
+/// Feeds bytes read to the session; false on a connection error (in `error`).
+bool feed_input(nghttp2_session* session, const char* data, std::size_t n,
+                boost::system::error_code& error);
+
+}  // namespace stampede::client::h2

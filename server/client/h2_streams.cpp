@@ -1,0 +1,227 @@
+// H2Streams: nghttp2's callbacks route each frame to its stream's call; mem_send/mem_recv move
+// the bytes.
+#include "server/client/h2_streams.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "server/client/h2_common.hpp"
+#include "server/client/h2_error.hpp"
+
+namespace stampede::client {
+
+namespace {
+
+/// Receive windows for each stream and for the connection: h2load's default (2^30 - 1), so
+/// that many streams' bodies never wait on a WINDOW_UPDATE (nghttp2's 64 KiB would).
+constexpr std::int32_t window_size = (1 << 30) - 1;
+/// Each frame's header, which the frame's length leaves out.
+constexpr std::uint64_t frame_header = 9;
+
+bool opens_stream(const nghttp2_frame* frame) {
+  return frame->hd.type == NGHTTP2_HEADERS && frame->headers.cat == NGHTTP2_HCAT_REQUEST;
+}
+
+}  // namespace
+
+/// nghttp2's callbacks, as a friend so they can reach the session's state.
+struct H2StreamCallbacks {
+  static H2Streams& of(void* user_data) { return *static_cast<H2Streams*>(user_data); }
+
+  static int on_begin_headers(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+    auto* call = of(user_data).call_of(frame->hd.stream_id);
+    if (call != nullptr && call->response->waiting.count() == 0) {
+      call->response->waiting = H2Call::Clock::now() - call->sent;
+    }
+    return 0;
+  }
+
+  static int on_header(nghttp2_session*, const nghttp2_frame* frame, const std::uint8_t* name,
+                       std::size_t name_length, const std::uint8_t* value, std::size_t value_length,
+                       std::uint8_t, void* user_data) {
+    auto* call = of(user_data).call_of(frame->hd.stream_id);
+    if (call != nullptr && frame->hd.type == NGHTTP2_HEADERS) {
+      h2::note_header(*call->response, h2::view(name, name_length), h2::view(value, value_length));
+    }
+    return 0;
+  }
+
+  static int on_data(nghttp2_session*, std::uint8_t, std::int32_t stream_id,
+                     const std::uint8_t* data, std::size_t n, void* user_data) {
+    auto* call = of(user_data).call_of(stream_id);
+    if (call == nullptr) return 0;
+    call->response->body_bytes += n;
+    if (call->keep_body) call->response->body.append(h2::view(data, n));
+    return 0;
+  }
+
+  static int on_stream_close(nghttp2_session*, std::int32_t stream_id, std::uint32_t error_code,
+                             void* user_data) {
+    // REFUSED_STREAM too for streams a GOAWAY's last stream id leaves out.
+    of(user_data).end_call(stream_id, error_code == NGHTTP2_NO_ERROR ? boost::system::error_code{}
+                                                                     : h2_peer_error(error_code));
+    return 0;
+  }
+
+  static int on_frame(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+    auto& self = of(user_data);
+    if (frame->hd.type == NGHTTP2_SETTINGS) self.server_settings_ = true;
+    if (auto* call = self.call_of(frame->hd.stream_id)) {
+      call->response->bytes_received += frame->hd.length + frame_header;
+    }
+    return 0;
+  }
+
+  static int on_frame_sent(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+    auto& self = of(user_data);
+    if (auto* call = self.call_of(frame->hd.stream_id)) {
+      call->response->bytes_sent += frame->hd.length + frame_header;
+      if (opens_stream(frame)) self.opened(*call);
+      if ((frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0) call->request_sent = true;
+    }
+    // nghttp2 ends the connection with GOAWAY when the server breaks the protocol: the
+    // connection fails with that error.
+    if (frame->hd.type == NGHTTP2_GOAWAY && frame->goaway.error_code != NGHTTP2_NO_ERROR &&
+        !self.error_) {
+      self.error_ = h2_local_error(frame->goaway.error_code);
+    }
+    return 0;
+  }
+
+  /// A request still queued when the session stopped opening streams (a GOAWAY): refused, as
+  /// the server would have.
+  static int on_frame_not_sent(nghttp2_session*, const nghttp2_frame* frame, int, void* user_data) {
+    if (opens_stream(frame)) {
+      of(user_data).end_call(frame->hd.stream_id, h2_peer_error(NGHTTP2_REFUSED_STREAM));
+    }
+    return 0;
+  }
+
+  static ssize_t read_body(nghttp2_session*, std::int32_t stream_id, std::uint8_t* buffer,
+                           std::size_t length, std::uint32_t* flags, nghttp2_data_source*,
+                           void* user_data) {
+    auto* call = of(user_data).call_of(stream_id);
+    if (call == nullptr) return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;  // withdrawn: reset
+    return static_cast<ssize_t>(
+        h2::copy_body(call->request->body, call->body_sent, buffer, length, flags));
+  }
+
+  /// One table for every session of the process.
+  static const nghttp2_session_callbacks* table() {
+    static const auto* callbacks = [] {
+      nghttp2_session_callbacks* made = nullptr;
+      nghttp2_session_callbacks_new(&made);
+      nghttp2_session_callbacks_set_on_begin_headers_callback(made, on_begin_headers);
+      nghttp2_session_callbacks_set_on_header_callback(made, on_header);
+      nghttp2_session_callbacks_set_on_data_chunk_recv_callback(made, on_data);
+      nghttp2_session_callbacks_set_on_stream_close_callback(made, on_stream_close);
+      nghttp2_session_callbacks_set_on_frame_recv_callback(made, on_frame);
+      nghttp2_session_callbacks_set_on_frame_send_callback(made, on_frame_sent);
+      nghttp2_session_callbacks_set_on_frame_not_send_callback(made, on_frame_not_sent);
+      return made;
+    }();
+    return callbacks;
+  }
+};
+
+H2Streams::H2Streams() {
+  nghttp2_option* option = nullptr;
+  nghttp2_option_new(&option);
+  // Until the server's SETTINGS say how many streams it takes, one at a time.
+  nghttp2_option_set_peer_max_concurrent_streams(option, 1);
+  nghttp2_session* made = nullptr;
+  nghttp2_session_client_new2(&made, H2StreamCallbacks::table(), this, option);
+  nghttp2_option_del(option);
+  session_.reset(made);
+  h2::open_windows(made, window_size);
+}
+
+H2Streams::~H2Streams() = default;
+
+bool H2Streams::submit(H2Call& call) {
+  // A redirect hop's response must not keep the previous one's headers.
+  call.response->location.clear();
+  call.response->content_encoding.clear();
+  call.body_sent = 0;
+  call.sent = {};
+  call.request_sent = call.done = false;
+  call.error.clear();
+  call.phase = Phase::read;
+  call.submitted = H2Call::Clock::now();
+  fields_.clear();
+  for (const auto& name_value : call.request->headers) fields_.push_back(h2::field(name_value));
+  nghttp2_data_provider body{};
+  body.read_callback = H2StreamCallbacks::read_body;
+  const auto* provider = call.request->body.empty() ? nullptr : &body;
+  call.stream_id = nghttp2_submit_request(session_.get(), nullptr, fields_.data(), fields_.size(),
+                                          provider, nullptr);
+  if (call.stream_id < 0) {
+    call.error = h2_library_error(call.stream_id);
+    return false;
+  }
+  calls_.emplace(call.stream_id, &call);
+  return true;
+}
+
+void H2Streams::withdraw(H2Call& call) {
+  if (calls_.erase(call.stream_id) == 0) return;
+  if (call.sent != H2Call::Clock::time_point{}) --open_;
+  nghttp2_submit_rst_stream(session_.get(), NGHTTP2_FLAG_NONE, call.stream_id, NGHTTP2_CANCEL);
+}
+
+std::size_t H2Streams::fail_all(const boost::system::error_code& error, Phase phase) {
+  auto calls = std::exchange(calls_, {});
+  for (auto& [id, call] : calls) {
+    call->done = true;
+    call->error = error;
+    // A request whose last frame went out fails while its response is awaited.
+    call->phase = phase == Phase::write && call->request_sent ? Phase::read : phase;
+    if (call->on_done != nullptr) call->on_done(*call);
+  }
+  open_ = 0;
+  return calls.size();
+}
+
+std::string_view H2Streams::output() { return h2::drain_output(session_.get(), out_, error_); }
+
+bool H2Streams::input(const char* data, std::size_t n) {
+  return h2::feed_input(session_.get(), data, n, error_);
+}
+
+void H2Streams::goodbye() { nghttp2_session_terminate_session(session_.get(), NGHTTP2_NO_ERROR); }
+
+bool H2Streams::accepting() const {
+  return !error_ && nghttp2_session_check_request_allowed(session_.get()) != 0;
+}
+
+bool H2Streams::finished() const {
+  return nghttp2_session_want_read(session_.get()) == 0 &&
+         nghttp2_session_want_write(session_.get()) == 0;
+}
+
+H2Call* H2Streams::call_of(std::int32_t stream_id) const {
+  const auto found = calls_.find(stream_id);
+  return found == calls_.end() ? nullptr : found->second;
+}
+
+void H2Streams::opened(H2Call& call) {
+  call.sent = H2Call::Clock::now();
+  call.response->queueing = call.sent - call.submitted;
+  peak_ = std::max(peak_, ++open_);
+  call.response->streams_open = static_cast<std::uint32_t>(open_);
+}
+
+void H2Streams::end_call(std::int32_t stream_id, const boost::system::error_code& error) {
+  const auto found = calls_.find(stream_id);
+  if (found == calls_.end()) return;
+  H2Call& call = *found->second;
+  calls_.erase(found);
+  if (call.sent != H2Call::Clock::time_point{}) --open_;
+  call.done = true;
+  // A stream refused because we ended the connection (the server broke the protocol) fails
+  // as the connection did.
+  call.error = error_ && error == h2_refused() ? error_ : error;
+  if (call.on_done != nullptr) call.on_done(call);
+}
+
+}  // namespace stampede::client

@@ -1,0 +1,112 @@
+// One shared HTTP/2 connection's protocol state without I/O: many users' streams at once (-m).
+#pragma once
+
+#include <nghttp2/nghttp2.h>
+
+#include <boost/system/error_code.hpp>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "model/response.hpp"
+#include "server/client/classify.hpp"
+#include "server/client/h2_common.hpp"
+#include "server/client/prepared_request.hpp"
+
+namespace stampede::client {
+
+/// One user's request on a shared connection: what it sends, where its response goes, and how
+/// its stream ended. The user's client owns it for the whole exchange; H2Streams keeps it by
+/// stream id until the stream closes or the call is withdrawn.
+struct H2Call {
+  using Clock = std::chrono::steady_clock;
+
+  const Http2Wire* request = nullptr;
+  model::Response* response = nullptr;
+  bool keep_body = false;
+  std::int32_t stream_id = -1;  ///< -1 until submitted
+  std::size_t body_sent = 0;
+  Clock::time_point submitted;      ///< handed to the session: queueing starts
+  Clock::time_point sent;           ///< its HEADERS went out: queueing ends, `waiting` starts
+  bool request_sent = false;        ///< its last frame went out
+  bool done = false;                ///< the stream closed, was refused, or the connection failed
+  boost::system::error_code error;  ///< empty for a complete response
+  Phase phase = Phase::read;        ///< where `error` happened, for classify()
+  /// Told when `done` turns true (the client's wake-up); called at most once per exchange.
+  void (*on_done)(H2Call&) = nullptr;
+  void* owner = nullptr;  ///< for on_done
+};
+
+/// An nghttp2 client session carrying many streams, each an H2Call, found by stream id (our own
+/// map rather than nghttp2's stream user data: a request still queued when a GOAWAY comes has
+/// no nghttp2 stream yet, only a frame not sent). Requests beyond the server's
+/// SETTINGS_MAX_CONCURRENT_STREAMS wait in nghttp2's queue; before the server's SETTINGS arrive,
+/// one stream at a time, so that a server allowing fewer than nghttp2's default of 100 never sees
+/// more than it allows. Sans-IO, as H2Session is.
+class H2Streams {
+ public:
+  H2Streams();
+  ~H2Streams();
+  H2Streams(const H2Streams&) = delete;
+  H2Streams& operator=(const H2Streams&) = delete;
+
+  /// Opens a stream for `call` (its request, response and keep_body set). False, with
+  /// call.error set, when nghttp2 refuses it (no stream ids left, GOAWAY).
+  bool submit(H2Call& call);
+  /// The call gives up (-t): its stream is reset with CANCEL (or, still queued, never sent)
+  /// and the session no longer points at it.
+  void withdraw(H2Call& call);
+  /// Ends every stream's call with `error`, which happened in `phase` (the connection failed);
+  /// returns how many.
+  std::size_t fail_all(const boost::system::error_code& error, Phase phase);
+  /// A call still waiting, if any (to note the connection it opened).
+  [[nodiscard]] H2Call* some_call() const {
+    return calls_.empty() ? nullptr : calls_.begin()->second;
+  }
+
+  /// The bytes to write now, valid until the next call; empty when nothing is pending or the
+  /// session failed (see error()).
+  std::string_view output();
+  /// Feeds `n` bytes read from the connection. False on a connection error (see error()).
+  bool input(const char* data, std::size_t n);
+  /// Ends the connection politely: GOAWAY(NO_ERROR) goes out with the next output().
+  void goodbye();
+
+  /// New streams may open here: no GOAWAY either way, stream ids left, no error.
+  [[nodiscard]] bool accepting() const;
+  /// Streams whose calls are still waiting (open or queued).
+  [[nodiscard]] std::size_t calls() const { return calls_.size(); }
+  /// Streams open on the connection now (their HEADERS sent, not yet closed).
+  [[nodiscard]] std::size_t open_streams() const { return open_; }
+  /// The most streams open at once so far.
+  [[nodiscard]] std::size_t peak_streams() const { return peak_; }
+  /// The server's SETTINGS arrived: it speaks HTTP/2.
+  [[nodiscard]] bool server_settings() const { return server_settings_; }
+  /// The connection failed or broke the protocol (ours or the server's GOAWAY with an error).
+  [[nodiscard]] const boost::system::error_code& error() const { return error_; }
+  /// nghttp2 has nothing more to read or write: the connection may close.
+  [[nodiscard]] bool finished() const;
+
+ private:
+  friend struct H2StreamCallbacks;
+
+  [[nodiscard]] H2Call* call_of(std::int32_t stream_id) const;
+  void opened(H2Call& call);
+  void end_call(std::int32_t stream_id, const boost::system::error_code& error);
+
+  h2::Session session_;
+  std::vector<nghttp2_nv> fields_;  ///< scratch: nghttp2 copies the list, not the strings
+  std::string out_;
+  std::unordered_map<std::int32_t, H2Call*> calls_;  ///< by stream id
+  std::size_t open_ = 0;
+  std::size_t peak_ = 0;
+  bool server_settings_ = false;
+  boost::system::error_code error_;
+};
+
+}  // namespace stampede::client

@@ -1,0 +1,133 @@
+// HTTP/2 with -m: a user's client on a connection its thread's users share; each exchange is
+// one stream, which the connection's reader completes while the user waits.
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <memory>
+#include <utility>
+
+#include <spdlog/spdlog.h>
+
+#include "server/client/client_base.hpp"
+#include "server/client/client_factories.hpp"
+#include "server/client/h2_connection.hpp"
+
+namespace stampede::client {
+
+namespace {
+
+constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
+
+/// One user's requests as streams on the connection it shares (`user` modulo the thread's
+/// share of -m), one at a time, as h2load's `-m` streams are. A stream the server refuses or
+/// loses with its connection (GOAWAY, a reset) is that request's failure, never resent: the
+/// next request goes on a new connection. -t resets the stream alone (RST_STREAM CANCEL).
+template <class Stream>
+class Http2MuxClient final : public ClientBase {
+ public:
+  Http2MuxClient(const ClientSetup& setup, ThreadContext& thread, UserId user)
+      : ClientBase(setup, thread, model::Protocol::http2),
+        shared_(thread.pool.slot<H2Shared<Stream>>(
+            setup, static_cast<std::uint32_t>(user % thread.shared_connections),
+            [&] { return std::make_shared<H2Shared<Stream>>(setup, thread); })),
+        wake_(thread.executor, Clock::time_point::max()) {
+    shared_.join();
+    call_.owner = this;
+    call_.on_done = &Http2MuxClient::wake;
+    call_.keep_body = setup.keep_body;
+  }
+
+  net::awaitable<void> exchange(const PreparedRequest& request,
+                                model::Response& response) override {
+    if (!http1_ && shared_.http1()) http1_ = make_http1_client(setup_, thread_);
+    if (http1_) {
+      co_await http1_->exchange(*request.http1_fallback, response);
+      co_return;
+    }
+    Step step = Step::failed;
+    for (const auto* current = begin_exchange(request, response); current != nullptr;
+         current = next_request(request, step, response)) {
+      auto connection = shared_.connection(current->connect_timeout);
+      co_await send(*current, response, *connection);
+      if (connection->chose_http1()) {  // ALPN: the server speaks HTTP/1.1 only
+        fall_back();
+        stop_clock();
+        co_await http1_->exchange(*request.http1_fallback, response);
+        co_return;
+      }
+      step = outcome(*current, response);
+    }
+    end_exchange(request, response);
+    response.keep_alive = response.error == model::ErrorKind::none;
+  }
+
+  /// The user is done: the last of a connection's users ends it with GOAWAY.
+  net::awaitable<void> finish() override {
+    if (!std::exchange(left_, true)) co_await shared_.leave();
+    if (http1_) co_await http1_->finish();
+  }
+
+ private:
+  static void wake(H2Call& call) { static_cast<Http2MuxClient*>(call.owner)->wake_.cancel(); }
+
+  /// Submits the request's stream and waits until it is over.
+  net::awaitable<void> send(const PreparedRequest& request, model::Response& response,
+                            H2Connection<Stream>& connection) {
+    call_.request = &std::get<Http2Wire>(request.wire);
+    call_.response = &response;
+    debugging_ = claim_debug_slot();
+    if (!connection.submit(call_) || call_.done) co_return;
+    connection_ = &connection;
+    co_await wake_.async_wait(as_tuple);
+    connection_ = nullptr;
+  }
+
+  Step outcome(const PreparedRequest& request, model::Response& response) {
+    if (debugging_) {
+      spdlog::debug("HTTP/2 stream on a shared connection: {} {}, status {}, {} body bytes{}{}",
+                    std::get<Http2Wire>(request.wire).headers[0].second,
+                    std::get<Http2Wire>(request.wire).headers[3].second, response.status,
+                    response.body_bytes, call_.error ? ", " : "",
+                    call_.error ? call_.error.message() : "");
+    }
+    if (!call_.error) return Step::done;
+    record_failure(response, call_.phase, call_.error);
+    return Step::failed;
+  }
+
+  /// -t: this stream is reset; the connection and its other streams go on.
+  void close_socket() override {
+    if (connection_ == nullptr) return;
+    connection_->withdraw(call_);
+    call_.done = true;
+    call_.error = net::error::timed_out;
+    call_.phase = Phase::read;
+    wake_.cancel();
+  }
+
+  /// A failed exchange leaves the shared connection to the others: nothing to close here.
+  void close() override {}
+
+  void fall_back() {
+    shared_.fall_back();
+    http1_ = make_http1_client(setup_, thread_);
+    warn_http1_fallback(setup_);
+  }
+
+  H2Shared<Stream>& shared_;
+  H2Connection<Stream>* connection_ = nullptr;  ///< where the call waits, while it does
+  H2Call call_;
+  net::steady_timer wake_;         ///< the call's end cancels it
+  std::unique_ptr<Client> http1_;  ///< set once the server selected HTTP/1.1 by ALPN
+  bool debugging_ = false;
+  bool left_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Client> make_http2_mux_client(const ClientSetup& setup, ThreadContext& thread,
+                                              UserId user) {
+  return make_for_transport<Http2MuxClient>(setup, thread, user);
+}
+
+}  // namespace stampede::client
