@@ -2,12 +2,30 @@
 // share.
 #pragma once
 
+#include <array>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 #include "model/error_kind.hpp"
 
 namespace stampede::model {
+
+/// What a new connection speaks, as agreed with the server: HTTP/1.1 (over TLS too, and when a
+/// server declined h2 by ALPN), HTTP/2 over TLS by ALPN (h2) or with prior knowledge over TCP
+/// (h2c), or WebSocket (the upgrade done).
+enum class Negotiated : unsigned char { none, http1, h2c, h2, websocket };
+
+/// Number of Negotiated values, for arrays indexed by it.
+inline constexpr std::size_t negotiated_count = 5;
+
+/// Its name in reports: "http/1.1", "h2c", "h2", "websocket" (ALPN's names where there are).
+constexpr std::string_view to_string(Negotiated negotiated) {
+  constexpr std::array<std::string_view, negotiated_count> names{"none", "http/1.1", "h2c", "h2",
+                                                                 "websocket"};
+  return names[static_cast<std::size_t>(negotiated)];
+}
 
 /// The measured part of one exchange, filled by the client and kept by the statistics. A new
 /// counter is one field here: Response and Result both carry it, and the worker copies it whole.
@@ -25,8 +43,9 @@ struct ExchangeRecord {
   std::uint64_t bytes_received = 0;  ///< header and body bytes on the wire
   std::uint64_t body_bytes = 0;      ///< body bytes (ab's "HTML transferred")
   std::uint64_t bytes_sent = 0;
-  bool new_connection = false;  ///< this exchange opened a connection
-  bool keep_alive = false;      ///< the connection stays open for the next request
+  bool new_connection = false;               ///< this exchange opened a connection
+  Negotiated negotiated = Negotiated::none;  ///< with new_connection: what that connection speaks
+  bool keep_alive = false;                   ///< the connection stays open for the next request
 };
 
 }  // namespace stampede::model

@@ -102,6 +102,14 @@ Json steps_json(const Summary& summary) {
 Json connections_json(const Summary& summary) {
   const Metrics& total = summary.total;
   Json json = {{"opened", total.connections_opened}};
+  Json protocols = Json::object();                             // by what they speak: {"h2": 4}
+  for (std::size_t i = 1; i < total.negotiated.size(); ++i) {  // 0: none
+    if (total.negotiated[i] > 0) {
+      protocols[std::string(model::to_string(static_cast<model::Negotiated>(i)))] =
+          total.negotiated[i];
+    }
+  }
+  json["protocols"] = protocols;
   if (total.streams.streams > 0) {  // -m: the streams the shared connections carried at once
     json["shared_streams"] = {{"streams", total.streams.streams},
                               {"open_mean", rounded(total.streams.open_mean(), 3)},

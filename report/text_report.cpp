@@ -109,6 +109,24 @@ std::string connections_line(const Summary& summary) {
   return text;
 }
 
+/// What the connections speak, when it says more than the URL: some HTTP/2 (h2 by ALPN, h2c),
+/// or more than one kind (a server that declined h2). "h2 (3 connections), http/1.1 (1)".
+std::string protocols_line(const Metrics& total) {
+  const auto& counts = total.negotiated;
+  const auto h2 = counts[static_cast<std::size_t>(model::Negotiated::h2)] +
+                  counts[static_cast<std::size_t>(model::Negotiated::h2c)];
+  const auto kinds = std::count_if(counts.begin() + 1, counts.end(), [](auto n) { return n > 0; });
+  if (h2 == 0 && kinds < 2) return "";
+  std::string text;
+  for (std::size_t i = 1; i < counts.size(); ++i) {  // 0: none
+    if (counts[i] == 0) continue;
+    text += (text.empty() ? "" : ", ") +
+            std::string(model::to_string(static_cast<model::Negotiated>(i))) + " (" +
+            std::to_string(counts[i]) + (text.empty() ? " connections)" : ")");
+  }
+  return line("Protocols:", text);
+}
+
 /// -m: how many connections the users shared and how many streams each carried at once.
 std::string shared_streams_line(const Metrics& total) {
   return line("Shared connections:", std::to_string(total.connections_opened) +
@@ -133,6 +151,7 @@ std::string counts_block(const Summary& summary) {
   const std::string codes = status_codes_text(total.status_codes);
   text += line("Status codes:", codes.empty() ? "none" : codes);
   if (summary.long_lived()) text += connections_line(summary);
+  text += protocols_line(total);
   if (total.streams.streams > 0) text += shared_streams_line(total);
   if (summary.info.keep_alive || total.keep_alive_responses > 0) {
     text += line("Keep-Alive requests:", std::to_string(total.keep_alive_responses));

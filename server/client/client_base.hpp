@@ -117,8 +117,23 @@ class ClientBase : public Client, public Watchdog::Guarded {
     if (!failure) {
       response.connect = Clock::now() - start;
       response.new_connection = true;
+      response.negotiated = negotiated(std::is_same_v<Stream, TlsStream>);
     }
     co_return failure;
+  }
+
+  /// What a connection this client opened speaks (HTTP/2 over TLS: "h2" once ALPN said so;
+  /// a client that falls back to HTTP/1.1 opens its own connection for it).
+  [[nodiscard]] model::Negotiated negotiated(bool tls) const {
+    switch (protocol_) {
+      case model::Protocol::http2:
+        return tls ? model::Negotiated::h2 : model::Negotiated::h2c;
+      case model::Protocol::websocket:
+        return model::Negotiated::websocket;
+      case model::Protocol::http1:
+        break;
+    }
+    return model::Negotiated::http1;
   }
 
   /// -d: whether this exchange is one of the first few logged in full. A plain load first:

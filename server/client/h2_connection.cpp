@@ -70,6 +70,8 @@ net::awaitable<bool> H2Connection<Stream>::connect(std::chrono::nanoseconds conn
   connected_ = true;
   if (auto* first = opener_ != nullptr ? opener_ : streams_.some_call()) {
     first->response->new_connection = true;
+    first->response->negotiated =
+        std::is_same_v<Stream, TlsStream> ? model::Negotiated::h2 : model::Negotiated::h2c;
     first->response->connect = Clock::now() - start;
   }
   opener_ = nullptr;

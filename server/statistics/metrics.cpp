@@ -43,12 +43,14 @@ void Metrics::add(const model::Result& result) {
   body_bytes += result.body_bytes;
   bytes_sent += result.bytes_sent;
   connections_opened += result.new_connection ? 1 : 0;
+  if (result.new_connection) ++negotiated[static_cast<std::size_t>(result.negotiated)];
   keep_alive_responses += result.keep_alive ? 1 : 0;
 }
 
 void Metrics::add_connection(const model::ExchangeRecord& opened, std::chrono::nanoseconds at) {
   connect.record(ns(opened.connect));
   ++connections_opened;
+  ++negotiated[static_cast<std::size_t>(opened.negotiated)];
   long_lived.open(at);
 }
 
@@ -77,6 +79,7 @@ void Metrics::merge(const Metrics& other) {
   body_bytes += other.body_bytes;
   bytes_sent += other.bytes_sent;
   connections_opened += other.connections_opened;
+  for (std::size_t i = 0; i < negotiated.size(); ++i) negotiated[i] += other.negotiated[i];
   keep_alive_responses += other.keep_alive_responses;
   long_lived.merge(other.long_lived);
 }
@@ -106,6 +109,7 @@ void Metrics::reset() {
   streams = {};
   bytes_received = body_bytes = bytes_sent = 0;
   connections_opened = keep_alive_responses = 0;
+  negotiated.fill(0);
   servers.clear();
   document_lengths.clear();
   long_lived = {};

@@ -33,6 +33,8 @@ struct Metrics {
   std::uint64_t body_bytes = 0;
   std::uint64_t bytes_sent = 0;
   std::uint64_t connections_opened = 0;
+  /// Those connections by what they speak (HTTP/1.1, h2c, h2, WebSocket), indexed by Negotiated.
+  std::array<std::uint64_t, model::negotiated_count> negotiated{};
   std::uint64_t keep_alive_responses = 0;
   ValueCounts<std::string> servers;             ///< Server headers of whole responses, by value
   ValueCounts<std::uint64_t> document_lengths;  ///< body lengths of successes, by length

@@ -17,16 +17,16 @@ nghttpd_saw() {
   grep -cE -- "$2" "$TEST_TMP/$1.log" || true
 }
 
-# check_mux NAME C N M MAX: C users × N requests all succeeded on M connections, with at most
+# check_mux NAME C N M MAX [PROTOCOL]: C users × N requests all succeeded on M connections, with at most
 # MAX streams open at once on one (and exactly MAX at some point), each connection ended by our
-# GOAWAY.
+# GOAWAY and reported as speaking PROTOCOL (default h2c).
 check_mux() {
-  local name=$1 c=$2 n=$3 m=$4 max=$5
+  local name=$1 c=$2 n=$3 m=$4 max=$5 protocol=${6:-h2c}
   expect_rc 0
   json_check "$OUT" <<PYEOF
 g("requests.succeeded") == $c * $n and g("requests.failed") == 0
 g("status_codes") == {"200": $c * $n}
-g("connections.opened") == $m
+g("connections.opened") == $m and g("connections.protocols") == {"$protocol": $m}
 g("connections.shared_streams.streams") == $c * $n
 g("connections.shared_streams.open_max") == $max
 1 <= g("connections.shared_streams.open_mean") <= $max
@@ -50,7 +50,7 @@ case_h2c() {  # 100 users on 4 connections, 2 threads: 25 users a connection, ng
 case_tls() {  # ALPN h2; --connections is -m's long form
   start_nghttpd tls --tls
   run_stampede tls -c 20 -n 10 --connections 2 -http2 --insecure -u "https://127.0.0.1:$H2_PORT/file.txt" --output json
-  check_mux tls 20 10 2 10
+  check_mux tls 20 10 2 10 h2
 }
 
 case_max5() {  # the server allows 5 streams: 10 users a connection queue for them

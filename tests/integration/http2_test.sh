@@ -83,6 +83,7 @@ expect_rc 0
 json_check "$OUT" <<'EOF'
 g("requests.total") == 6 and g("requests.succeeded") == 6 and g("status_codes") == {"200": 6}
 g("connections.opened") == 2 ## each user's HTTP/1.1 connection, reused
+g("connections.protocols") == {"http/1.1": 2} ## the h2 attempts, closed unused, are not counted
 EOF
 assert_eq 1 "$(grep -c "did not select HTTP/2 by ALPN" "$ERR" || true)" "fallback warnings"
 assert_eq 6 "$(count_requests "$ACCESS_LOG" '"GET /?run=h1only HTTP/1.1"')" "HTTP/1.1 requests nginx saw"
@@ -113,6 +114,7 @@ for scheme in http https; do
   json_check "$OUT" <<EOF
 g("requests.succeeded") == 100 and g("requests.failed") == 0 and g("status_codes") == {"200": 100}
 g("connections.opened") == 4 and g("bytes.body_received") == 100 * $INDEX_BYTES
+g("connections.protocols") == {("h2" if "$scheme" == "https" else "h2c"): 4}
 EOF
   assert_eq 100 "$(count_requests "$ACCESS_LOG" "\"GET /?run=$scheme HTTP/2.0\"")" "$scheme: HTTP/2 requests nginx saw"
   assert_eq 4 "$(count_distinct_connections "$ACCESS_LOG" "run=$scheme ")" "$scheme: connections nginx saw"

@@ -204,7 +204,22 @@ TEST(JsonReport, AFlowHasOneObjectPerStep) {
 }
 
 TEST(JsonReport, AnHttpRunsConnectionsAreOnlyHowManyOpened) {
-  EXPECT_EQ(json::parse(json_report(sample()))["connections"], json({{"opened", 10}}));
+  EXPECT_EQ(json::parse(json_report(sample()))["connections"],
+            json({{"opened", 10}, {"protocols", json::object()}}));
+}
+
+TEST(JsonReport, ConnectionsByWhatTheySpeak) {
+  Summary s = sample();
+  for (const auto negotiated :
+       {model::Negotiated::h2, model::Negotiated::h2, model::Negotiated::http1}) {
+    model::Result r;
+    r.status = 200;
+    r.new_connection = true;
+    r.negotiated = negotiated;
+    s.total.add(r);
+  }
+  EXPECT_EQ(json::parse(json_report(s))["connections"]["protocols"],
+            json({{"h2", 2}, {"http/1.1", 1}}));
 }
 
 // -m: 4 requests as streams on shared connections, 1 to 3 open at once, 2 of them queued.
@@ -244,6 +259,7 @@ TEST(JsonReport, LongLivedConnectionsSayWhatBecameOfThem) {
   s.add_second(second, 2s, 5, 9000);
   const json connections = json::parse(json_report(s))["connections"];
   const json expected = {{"opened", 5},
+                         {"protocols", json::object()},
                          {"open_at_end", 3},
                          {"last_opened_s", 1.5},
                          {"closed_by_server", 1},

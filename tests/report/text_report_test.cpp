@@ -152,6 +152,23 @@ TEST(TextReport, SharedConnectionsLineAndQueueingRow) {
       << text;
 }
 
+TEST(TextReport, ProtocolsWhenSomeConnectionsSpeakHttp2OrKindsDiffer) {
+  Summary s = thousand_in_two_seconds();
+  auto opened = [&s](model::Negotiated negotiated, int n) {
+    for (int i = 0; i < n; ++i) {
+      model::Result r = timed_success();
+      r.negotiated = negotiated;
+      s.total.add(r);
+    }
+  };
+  opened(model::Negotiated::http1, 2);
+  EXPECT_FALSE(contains(text_report(s), "Protocols:"));  // HTTP/1.1 alone: the URL says it
+  opened(model::Negotiated::h2, 3);
+  EXPECT_TRUE(
+      contains(text_report(s), "Protocols:              http/1.1 (2 connections), h2 (3)\n"))
+      << text_report(s);
+}
+
 TEST(TextReport, PercentileTableLikeAb) {
   Summary s;
   for (int ms = 1; ms <= 1000; ++ms) {

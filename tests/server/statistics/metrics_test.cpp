@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <numeric>
 #include <random>
 #include <string>
 #include <string_view>
@@ -167,6 +168,7 @@ Metrics random_metrics(unsigned seed, std::size_t n) {
     r.new_connection = coin(rng) == 0;
     r.connect = r.new_connection ? nanoseconds{100'000 + coin(rng) * 1000} : nanoseconds{0};
     r.keep_alive = !r.new_connection;
+    r.negotiated = r.new_connection ? static_cast<model::Negotiated>(1 + coin(rng)) : r.negotiated;
     if (coin(rng) == 1) {  // a stream on a shared HTTP/2 connection (-m)
       r.streams_open = static_cast<std::uint32_t>(1 + coin(rng) + seed);
       r.queueing = nanoseconds{coin(rng) * 5000};
@@ -213,6 +215,8 @@ TEST(Metrics, MergeIsAssociativeAndCommutative) {
   EXPECT_GT(left.long_lived.failures(), 0U);
   EXPECT_EQ(left.streams.streams, a.streams.streams + b.streams.streams + c.streams.streams);
   EXPECT_EQ(left.streams.open_max, 7U);  // c's: 1 + 3 + 3
+  EXPECT_EQ(std::accumulate(left.negotiated.begin(), left.negotiated.end(), std::uint64_t{0}),
+            left.connections_opened);
   EXPECT_EQ(left.queueing.count(), left.streams.streams);
   EXPECT_EQ(left.server_software(), "backend-2");  // b has the most responses
   EXPECT_EQ(left.document_length(), 4096U);        // half of every stretch's successes
