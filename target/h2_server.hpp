@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "target/routes.hpp"
@@ -76,7 +77,7 @@ class H2Server {
   [[nodiscard]] bool finished() const;
 
   /// The streams that began to wait since the last call.
-  std::vector<DelayedStream> take_delayed() { return std::move(delayed_); }
+  std::vector<DelayedStream> take_delayed() { return std::exchange(delayed_, {}); }
 
   /// Answers a stream that waited; nothing if it was reset or closed meanwhile.
   void resume(std::int32_t stream_id);
