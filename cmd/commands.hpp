@@ -9,7 +9,7 @@ namespace stampede::cmd {
 /// Returns the exit status; throws UsageError (exit 2) or std::exception (exit 1).
 int run_load(std::span<const char* const> args);
 
-/// `stampede serve [--port P] [--bind ADDR] [--threads N] [--workers N]`: serve until SIGINT or
+/// `stampede serve [flags]` (serve_options.hpp): the built-in target, serving until SIGINT or
 /// SIGTERM.
 int run_serve(std::span<const char* const> args);
 

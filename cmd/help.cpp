@@ -51,12 +51,15 @@ std::string help_text() {
 Usage:
   stampede -c USERS -n REQUESTS -u URL [flags]
   stampede serve [--port 8080] [--bind 127.0.0.1] [--threads N] [--workers N]
+                 [--tls-port 8443 [--cert FILE --key FILE]] [--max-streams N]
 
 Examples:
   stampede -c 100 -n 1000 -k -u http://127.0.0.1:8080/api
   stampede -c 50 -n 200 -u https://localhost:8443/ -H 'Authorization: Bearer x' -data '{"a":1}' -v json
   stampede -c 10 -n 0 -timeout 30 -k -u http://127.0.0.1:8080/   (as many as fit in 30 s)
   stampede serve --port 8080                                      (the built-in target)
+  stampede serve --port 8080 --tls-port 8443   (HTTP/1.1, h2c, and over TLS h2 or HTTP/1.1 by
+                                  ALPN, self-signed; gRPC echo: POST /stampede.Echo/Echo)
   stampede -c 10 -n 100 -k -p request.curl.txt                    (replay a "Copy as cURL" file)
   stampede -c 1000 -n 100 -u ws://127.0.0.1:8080/echo -data '{"op":"ping"}'  (100 messages each)
   stampede -c 10000 -n 1 --hold 60 -u ws://127.0.0.1:8080/echo    (hold 10,000 connections)

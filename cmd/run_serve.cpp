@@ -8,17 +8,21 @@
 
 #include "cmd/commands.hpp"
 #include "cmd/serve_options.hpp"
+#include "target/h2_server.hpp"
 #include "target/server.hpp"
 #include "target/workers.hpp"
 
 namespace stampede::cmd {
 namespace {
 
-/// The banner, then the routes; a script reads the port from the first line.
-void announce(const ServeCommand& command, unsigned short port) {
-  std::printf("%s\n", serve_banner(command, port).c_str());
+/// The banner, then the routes; a script reads the ports from the first line.
+void announce(const ServeCommand& command, const target::ListeningPorts& ports) {
+  std::printf("%s\n", serve_banner(command, ports).c_str());
   std::printf(
-      "routes: /  /json  /status/{code}  /delay/{ms}  /bytes/{n}  WebSocket: /echo  /acc\n");
+      "routes: /  /json  /status/{code}  /delay/{ms}  /bytes/{n}  WebSocket: /echo  /acc\n"
+      "HTTP/1.1 and h2c (prior knowledge or Upgrade)%s; gRPC (HTTP/2): %s  %s\n",
+      command.server.tls_port ? ", h2 and HTTP/1.1 by ALPN over TLS" : "",
+      std::string(target::grpc_echo_path).c_str(), std::string(target::grpc_fail_path).c_str());
   std::fflush(stdout);
 }
 
@@ -35,11 +39,12 @@ int run_serve(std::span<const char* const> args) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   target::raise_open_file_limit();
   if (command.workers > 1) {
-    return target::serve_in_workers(command.server, command.workers,
-                                    [&command](unsigned short port) { announce(command, port); });
+    return target::serve_in_workers(
+        command.server, command.workers,
+        [&command](const target::ListeningPorts& ports) { announce(command, ports); });
   }
   target::Server server(command.server);
-  announce(command, server.port());
+  announce(command, {.port = server.port(), .tls_port = server.tls_port()});
   target::serve_until_stopped(server);
   return 0;
 }

@@ -4,12 +4,15 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
 #include <boost/program_options.hpp>
 
 #include "cmd/options.hpp"
+#include "target/certificate.hpp"
 
 namespace stampede::cmd {
 namespace {
@@ -17,7 +20,8 @@ namespace {
 namespace po = boost::program_options;
 
 constexpr std::string_view usage =
-    " (usage: stampede serve [--port 8080] [--bind 127.0.0.1] [--threads N] [--workers N])";
+    " (usage: stampede serve [--port 8080] [--bind 127.0.0.1] [--threads N] [--workers N] "
+    "[--tls-port 8443 [--cert FILE --key FILE]] [--max-streams N])";
 
 [[noreturn]] void refuse(const std::string& what) { throw UsageError(what + std::string(usage)); }
 
@@ -25,7 +29,9 @@ constexpr std::string_view usage =
 po::variables_map read_words(std::span<const char* const> args, std::string& bind) {
   po::options_description description;
   description.add_options()("port", po::value<std::int64_t>())("bind", po::value(&bind))(
-      "threads", po::value<std::int64_t>())("workers", po::value<std::int64_t>());
+      "threads", po::value<std::int64_t>())("workers", po::value<std::int64_t>())(
+      "tls-port", po::value<std::int64_t>())("cert", po::value<std::string>())(
+      "key", po::value<std::string>())("max-streams", po::value<std::int64_t>());
   const auto style =
       (po::command_line_style::default_style | po::command_line_style::allow_long_disguise) &
       ~po::command_line_style::allow_guessing;
@@ -57,19 +63,43 @@ unsigned count_of(const po::variables_map& values, const char* name, int most, u
   return static_cast<unsigned>(count);
 }
 
+/// The port given for `name`, 0..65535; nothing if it is not given.
+std::optional<unsigned short> port_of(const po::variables_map& values, const char* name) {
+  if (values.count(name) == 0) return std::nullopt;
+  const auto port = values[name].as<std::int64_t>();
+  if (port < 0 || port > std::numeric_limits<unsigned short>::max()) {
+    refuse("--" + std::string(name) + " must be between 0 (any free port) and 65535");
+  }
+  return static_cast<unsigned short>(port);
+}
+
+/// --cert and --key, read and checked now: a file that will not do is a usage error (exit 2)
+/// before anything listens.
+void read_tls_files(const po::variables_map& values, target::ServeOptions& options) {
+  const bool cert = values.count("cert") != 0;
+  const bool key = values.count("key") != 0;
+  if (!cert && !key) return;
+  if (cert != key) refuse("--cert and --key go together");
+  if (!options.tls_port) refuse("--cert and --key need --tls-port");
+  try {
+    options.certificate =
+        target::read_certificate(values["cert"].as<std::string>(), values["key"].as<std::string>());
+  } catch (const std::runtime_error& error) {
+    throw UsageError(error.what());
+  }
+}
+
 }  // namespace
 
 ServeCommand parse_serve_options(std::span<const char* const> args) {
   ServeCommand command;
   auto& options = command.server;
   const auto values = read_words(args, options.bind);
-  if (values.count("port") != 0) {
-    const auto port = values["port"].as<std::int64_t>();
-    if (port < 0 || port > std::numeric_limits<unsigned short>::max()) {
-      refuse("--port must be between 0 (any free port) and 65535");
-    }
-    options.port = static_cast<unsigned short>(port);
-  }
+  options.port = port_of(values, "port").value_or(options.port);
+  options.tls_port = port_of(values, "tls-port");
+  read_tls_files(values, options);
+  options.max_streams =
+      count_of(values, "max-streams", max_serve_streams, target::default_max_streams);
   command.workers = count_of(values, "workers", max_serve_workers, 1);
   // Workers share the cores: two workers on two cores get a thread each by default.
   const auto cores = std::max(1U, std::thread::hardware_concurrency());
@@ -78,14 +108,19 @@ ServeCommand parse_serve_options(std::span<const char* const> args) {
   return command;
 }
 
-std::string serve_banner(const ServeCommand& command, unsigned short port) {
+std::string serve_banner(const ServeCommand& command, const target::ListeningPorts& ports) {
   const auto threads = command.server.threads;
   auto how = std::to_string(threads) + (threads == 1 ? " thread" : " threads");
   if (command.workers > 1) {
-    how = std::to_string(command.workers) + " workers sharing the port, " + how + " each";
+    const auto* sharing =
+        command.server.tls_port ? " workers sharing the ports, " : " workers sharing the port, ";
+    how = std::to_string(command.workers) + sharing + how + " each";
   }
-  return "stampede serve: listening on http://" + target::host_port(command.server.bind, port) +
-         "/ (" + how + "; Ctrl-C stops)";
+  const auto& bind = command.server.bind;
+  auto where = "http://" + target::host_port(bind, ports.port) + "/";
+  if (command.server.tls_port)
+    where += " and https://" + target::host_port(bind, ports.tls_port) + "/";
+  return "stampede serve: listening on " + where + " (" + how + "; Ctrl-C stops)";
 }
 
 }  // namespace stampede::cmd

@@ -5,8 +5,8 @@ set -euo pipefail
 build_packages=(g++ cmake ninja-build libboost1.81-dev libboost-url1.81-dev
   libboost-program-options1.81-dev nlohmann-json3-dev libspdlog-dev libgtest-dev libssl-dev
   libnghttp2-dev zlib1g-dev libbrotli-dev libzstd-dev pkg-config libprotobuf-dev libprotoc-dev)
-test_packages=(nginx nghttp2-server openssl python3 python3-websockets curl clang-format clang
-  protobuf-compiler python3-grpcio python3-protobuf)
+test_packages=(nginx nghttp2-server nghttp2-client openssl python3 python3-websockets curl clang-format
+  clang protobuf-compiler python3-grpcio python3-protobuf)
 
 wanted=("${build_packages[@]}")
 if [[ "${1:-}" == "--test" ]]; then wanted+=("${test_packages[@]}"); fi

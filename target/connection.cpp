@@ -1,176 +1,30 @@
-// One client connection of the target server: parse requests out of one buffer, batch answers.
+// One client connection of the target server: parse requests out of one buffer, batch answers;
+// hand it over to HTTP/2 or WebSocket when it asks.
 #include "target/connection.hpp"
 
 #include <algorithm>
-#include <array>
-#include <cstring>
 #include <optional>
-#include <span>
 
-#include <boost/asio/as_tuple.hpp>
-#include <boost/asio/steady_timer.hpp>
-#include <boost/asio/this_coro.hpp>
-#include <boost/asio/use_awaitable.hpp>
-#include <boost/asio/write.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/beast/http/error.hpp>
 
+#include "target/connection_io.hpp"
+#include "target/h2_connection.hpp"
 #include "target/request_parser.hpp"
 #include "target/routes.hpp"
+#include "target/tls_context.hpp"
 #include "target/websocket.hpp"
 
 namespace stampede::target {
 namespace {
 
-namespace net = boost::asio;
+using namespace connection_io;  // NOLINT(google-build-using-namespace): this file's own helpers
 namespace http = boost::beast::http;
-using boost::system::error_code;
-using net::ip::tcp;
-using Clock = std::chrono::steady_clock;
-
-constexpr auto use_tuple = net::as_tuple(net::use_awaitable);
-
-// GCC 12 miscompiles `if (co_await f())` (the coroutine crashes once f() completes), so every
-// awaited condition here goes through a declaration: `if (const bool ok = co_await f(); !ok)`.
-
-/// Past this many connections on a thread, reads wait for epoll to name their socket. Asio
-/// takes at most 128 ready sockets from epoll per pass over its handlers, while a read whose
-/// data is already there completes without epoll, in every pass: with more sockets ready than
-/// that, those left in epoll waited tens of passes (seconds, with 5,000 users on one thread)
-/// while the others were answered again and again. Up to here one epoll_wait returns every
-/// ready socket (with room for the listener and Asio's own), and a read costs no epoll_ctl.
-constexpr std::size_t reactor_read_threshold = 100;
-
-/// Input room: a whole head (header_limit) plus whatever follows it in the same read.
-constexpr std::size_t input_capacity = std::size_t{12} * 1024;
-/// Responses gathered into one write; a longer pipelined burst is written in several.
-constexpr std::size_t max_pending = 32;
-/// When closing, unread input is drained (this much, this long at most): closing a socket with
-/// unread data sends a reset, which can destroy the last response before the client reads it.
-constexpr std::size_t linger_bytes = std::size_t{256} * 1024;
-constexpr std::chrono::seconds linger_time{2};
-
-/// One connection's state, kept in its coroutine's frame: nothing is allocated per request.
-struct Connection {
-  Connection(tcp::socket accepted, ConnectionSet* set)
-      : socket(std::move(accepted)), pause(socket.get_executor()), connections(set) {
-    entry.socket = &socket;
-    error_code ignored;
-    // For read_available(). Asio's first asynchronous operation would set it anyway: no extra
-    // syscall.
-    socket.non_blocking(true, ignored);
-    touch();
-    connections->join(entry);
-  }
-  ~Connection() { connections->leave(entry); }
-  Connection(const Connection&) = delete;
-  Connection& operator=(const Connection&) = delete;
-
-  /// Moves the idle deadline forward: something just happened.
-  void touch() { entry.deadline = Clock::now() + connections->idle_timeout(); }
-
-  tcp::socket socket;
-  net::steady_timer pause;  // /delay/{ms}
-  ConnectionSet* connections;
-  ConnectionSet::Entry entry;  // the idle sweep closes `socket` once entry.deadline passes
-  std::size_t begin = 0;       // unparsed input is input[begin, end)
-  std::size_t end = 0;
-  std::size_t pending_count = 0;  // answers (views of static bytes) awaiting write_pending()
-  std::array<net::const_buffer, max_pending> pending;
-  std::array<char, bytes_head_capacity> bytes_head;  // the one response head not pre-built
-  std::array<char, input_capacity> input;
-};
-
-/// Queues `bytes` (static, or the connection's own) for the next write. The caller makes sure
-/// there is a free slot.
-void queue(Connection& c, std::string_view bytes) {
-  c.pending[c.pending_count++] = net::buffer(bytes);
-}
-
-// The two operations below are plain functions returning Asio's awaitable: awaiting them
-// directly adds no coroutine frame. With at most one frame of ours above each operation, Asio's
-// per-thread frame cache (two blocks) recycles every frame, so a request allocates nothing.
-
-/// Writes every queued response in one gathered write. The queue is emptied at once; the write
-/// still views its entries, which stay untouched while the caller awaits it.
-auto write_pending(Connection& c) {
-  const auto queued = std::span(c.pending.data(), c.pending_count);
-  c.pending_count = 0;
-  return net::async_write(c.socket, queued, use_tuple);
-}
-
-/// Reads more input behind the unparsed rest; call make_room() first.
-auto read_more(Connection& c) {
-  c.touch();
-  return c.socket.async_read_some(net::buffer(c.input.data() + c.end, c.input.size() - c.end),
-                                  use_tuple);
-}
-
-/// Waits until epoll names the socket readable (a socket whose data is already there waits its
-/// turn too, behind those named before it); then read_available().
-auto wait_readable(Connection& c) {
-  c.touch();
-  return c.socket.async_wait(tcp::socket::wait_read, use_tuple);
-}
-
-/// Reads what is there without waiting (the socket is non-blocking); would_block if nothing.
-std::size_t read_available(Connection& c, error_code& ec) {
-  return c.socket.read_some(net::buffer(c.input.data() + c.end, c.input.size() - c.end), ec);
-}
-
-/// Moves the unparsed rest to the front of the buffer. False if it fills the buffer, which only
-/// a chunk-size line can (heads stop at header_limit): such a client is given up on.
-bool make_room(Connection& c) {
-  if (c.begin > 0) {
-    std::memmove(c.input.data(), c.input.data() + c.begin, c.end - c.begin);
-    c.end -= c.begin;
-    c.begin = 0;
-  }
-  return c.end < c.input.size();
-}
-
-/// Answers what was parsed so far, then waits for more input.
-net::awaitable<bool> refill(Connection* c) {
-  if (c->pending_count > 0) {
-    const auto [ec, written] = co_await write_pending(*c);
-    if (ec) co_return false;
-  }
-  if (!make_room(*c)) co_return false;
-  if (c->connections->size() <= reactor_read_threshold) {
-    const auto [ec, received] = co_await read_more(*c);
-    c->end += received;
-    co_return !ec;
-  }
-  for (;;) {
-    const auto [wait_ec] = co_await wait_readable(*c);
-    if (wait_ec) co_return false;
-    error_code ec;
-    c->end += read_available(*c, ec);
-    if (ec != net::error::would_block) co_return !ec;
-  }
-}
-
-/// Half-closes, then drains the peer's leftovers so the close does not reset the connection.
-net::awaitable<void> linger(Connection* c) {
-  error_code ec;
-  c->socket.shutdown(tcp::socket::shutdown_send, ec);
-  c->entry.deadline = Clock::now() + linger_time;
-  for (std::size_t drained = 0; !ec && drained < linger_bytes;) {
-    const auto [read_ec, received] =
-        co_await c->socket.async_read_some(net::buffer(c->input), use_tuple);
-    ec = read_ec;
-    drained += received;
-  }
-}
-
-/// Answers the queued requests, then `page` (with `status`) for the one refused, then closes.
-net::awaitable<void> refuse(Connection* c, Page page, unsigned status) {
-  queue(*c, prebuilt(page, status, Persistence::close).full);
-  const auto [ec, written] = co_await write_pending(*c);
-  if (!ec) co_await linger(c);
-}
+namespace ssl = net::ssl;
 
 /// Waits for /delay/{ms}, having sent the earlier answers: they should not wait for this one.
-net::awaitable<bool> wait_delay(Connection* c, std::chrono::milliseconds delay) {
+template <class Stream>
+net::awaitable<bool> wait_delay(Connection<Stream>* c, std::chrono::milliseconds delay) {
   if (c->pending_count > 0) {
     const auto [ec, written] = co_await write_pending(*c);
     if (ec) co_return false;
@@ -183,7 +37,8 @@ net::awaitable<bool> wait_delay(Connection* c, std::chrono::milliseconds delay) 
 
 /// A /bytes response: its head (with the queued answers), then the body from the shared filler
 /// block, piece by piece.
-net::awaitable<bool> send_bytes(Connection* c, std::uint64_t size, bool head_only,
+template <class Stream>
+net::awaitable<bool> send_bytes(Connection<Stream>* c, std::uint64_t size, bool head_only,
                                 Persistence persistence) {
   if (c->pending_count + 2 > max_pending) {
     const auto [ec, written] = co_await write_pending(*c);
@@ -211,7 +66,8 @@ Persistence persistence_of(const RequestParser& parser) {
 
 /// RFC 9112 2.2: empty lines before a request-line are ignored (some clients add CRLF after
 /// a body).
-void skip_blank_lines(Connection& c) {
+template <class Stream>
+void skip_blank_lines(Connection<Stream>& c) {
   while (c.begin < c.end && (c.input[c.begin] == '\r' || c.input[c.begin] == '\n')) ++c.begin;
 }
 
@@ -220,7 +76,8 @@ enum class Parsed { need_more, complete, malformed, too_large };
 
 /// Feeds the buffered input to `parser` until a request is complete or the input runs out.
 /// Queues "100 Continue" when a client waits for it; the caller leaves a free slot.
-Parsed parse(Connection& c, RequestParser& parser) {
+template <class Stream>
+Parsed parse(Connection<Stream>& c, RequestParser& parser) {
   for (;;) {
     if (!parser.got_some()) skip_blank_lines(c);
     if (c.begin == c.end) return Parsed::need_more;
@@ -237,7 +94,8 @@ Parsed parse(Connection& c, RequestParser& parser) {
 
 /// Writes the last answers and closes. A client that asked to close sends nothing more:
 /// linger only if it already did.
-net::awaitable<void> finish(Connection* c) {
+template <class Stream>
+net::awaitable<void> finish(Connection<Stream>* c) {
   const auto [ec, written] = co_await write_pending(*c);
   if (!ec && c->begin < c->end) co_await linger(c);
 }
@@ -247,7 +105,8 @@ net::awaitable<void> finish(Connection* c) {
 /// and leaving the idle sweep's set, so that a held WebSocket connection costs only its own state
 /// and is never swept. A bad upgrade gets 400. So do bytes after the upgrade request: a client must
 /// wait for the 101 (RFC 6455 4.1), and Beast's stream starts with an empty buffer.
-net::awaitable<void> upgrade(Connection* c, Page page, const RequestParser* parser) {
+template <class Stream>
+net::awaitable<void> upgrade_websocket(Connection<Stream>* c, const RequestParser* parser) {
   if (!parser->valid_websocket_upgrade() || c->begin < c->end) {
     co_await refuse(c, Page::bad_upgrade, 400);
     co_return;
@@ -256,13 +115,46 @@ net::awaitable<void> upgrade(Connection* c, Page page, const RequestParser* pars
     const auto [ec, written] = co_await write_pending(*c);
     if (ec) co_return;
   }
-  serve_websocket(std::move(c->socket), page, parser->upgrade_request().key,
+  serve_websocket(std::move(c->stream), parser->route().page, parser->upgrade_request().key,
                   c->connections->idle_timeout());
+}
+
+/// Answers 101 to a request asking to go on as HTTP/2 ("Upgrade: h2c") and hands the connection
+/// over to serve_h2(), which answers the request as stream 1 (RFC 7540 3.2). A request with a
+/// body, or whose HTTP2-Settings does not decode, is answered as HTTP/1.1 instead (a server
+/// may ignore an upgrade): false then.
+net::awaitable<bool> upgrade_h2c(Connection<tcp::socket>* c, const RequestParser* parser) {
+  auto settings = decode_h2_settings(parser->upgrade_request().h2_settings_text());
+  const bool has_body = parser->chunked() || parser->content_length().value_or(0) > 0;
+  if (!settings || has_body) co_return false;
+  queue(*c, h2c_switching_response);  // after the answers to requests pipelined before it
+  const auto [ec, written] = co_await write_pending(*c);
+  if (ec) co_return true;
+  const H2cUpgrade request{
+      .settings = std::move(*settings), .route = parser->route(), .head = parser->is_head()};
+  serve_h2(std::move(c->stream), c->connections, c->unparsed(), &request);
+  co_return true;
+}
+
+/// Serves a request asking to upgrade; true if the connection is no longer ours to serve.
+template <class Stream>
+net::awaitable<bool> upgrade(Connection<Stream>* c, const RequestParser* parser) {
+  if (parser->asks_websocket()) {
+    co_await upgrade_websocket(c, parser);
+    co_return true;
+  }
+  if constexpr (is_plain<Stream>) {
+    const bool upgraded = co_await upgrade_h2c(c, parser);
+    co_return upgraded;
+  } else {
+    co_return false;  // h2c over TLS: RFC 7540 3.2 says to ignore it
+  }
 }
 
 /// Parses request after request out of the input buffer, answering each in order; answers
 /// of pipelined requests are written together, when the input runs out.
-net::awaitable<void> serve_requests(Connection* c) {
+template <class Stream>
+net::awaitable<void> serve_requests(Connection<Stream>* c) {
   std::optional<RequestParser> parser;
   for (;;) {
     if (c->pending_count == max_pending) {
@@ -279,13 +171,12 @@ net::awaitable<void> serve_requests(Connection* c) {
       if (const bool ok = co_await refill(c); !ok) co_return;
       continue;
     }
+    if (parser->asks_upgrade()) {
+      if (const bool upgraded = co_await upgrade(c, &*parser); upgraded) co_return;
+    }
     const auto persistence = persistence_of(*parser);
     const Route route = parser->route();
     const bool head_only = parser->is_head();
-    if (parser->asks_websocket()) {
-      co_await upgrade(c, route.page, &*parser);
-      co_return;
-    }
     parser.reset();
     if (route.delay.count() > 0) {
       if (const bool ok = co_await wait_delay(c, route.delay); !ok) co_return;
@@ -304,57 +195,42 @@ net::awaitable<void> serve_requests(Connection* c) {
   }
 }
 
+/// What a plain connection's first bytes say it speaks.
+enum class FirstBytes { http1, h2, closed };
+
+/// Reads until the input is more than a beginning of HTTP/2's connection preface: once per
+/// connection, and for an HTTP/1.1 client, the read it needed anyway.
+net::awaitable<FirstBytes> read_first(Connection<tcp::socket>* c) {
+  for (;;) {
+    const auto got = c->unparsed();
+    if (got.starts_with(h2_preface)) co_return FirstBytes::h2;
+    if (!h2_preface.starts_with(got)) co_return FirstBytes::http1;
+    if (const bool ok = co_await refill(c); !ok) co_return FirstBytes::closed;
+  }
+}
+
 }  // namespace
 
-std::chrono::milliseconds ConnectionSet::sweep_period() const {
-  return std::clamp(idle_timeout_ / 10, std::chrono::milliseconds(10),
-                    std::chrono::milliseconds(1000));
-}
-
-void ConnectionSet::join(Entry& entry) {
-  entry.previous = nullptr;
-  entry.next = first_;
-  if (first_ != nullptr) first_->previous = &entry;
-  first_ = &entry;
-  ++size_;
-  joined_.fetch_add(1, std::memory_order_relaxed);
-}
-
-void ConnectionSet::leave(Entry& entry) {
-  if (entry.previous != nullptr) entry.previous->next = entry.next;
-  if (entry.next != nullptr) entry.next->previous = entry.previous;
-  if (first_ == &entry) first_ = entry.next;
-  entry.previous = entry.next = nullptr;
-  --size_;
-}
-
-std::size_t ConnectionSet::close_idle(Clock::time_point now) {
-  std::size_t closed = 0;
-  // Closing only queues the failure of the connection's pending operation; its coroutine leaves
-  // the set later, so the list does not change under this loop.
-  for (Entry* entry = first_; entry != nullptr; entry = entry->next) {
-    if (entry->deadline >= now) continue;
-    error_code ignored;
-    entry->socket->close(ignored);
-    entry->deadline = Clock::time_point::max();  // closed once
-    ++closed;
-  }
-  return closed;
-}
-
 net::awaitable<void> serve_connection(tcp::socket socket, ConnectionSet* connections) {
-  Connection connection(std::move(socket), connections);
-  co_await serve_requests(&connection);
+  Connection<tcp::socket> connection(std::move(socket), connections);
+  const auto first = co_await read_first(&connection);
+  if (first == FirstBytes::http1) {
+    co_await serve_requests(&connection);
+  } else if (first == FirstBytes::h2) {  // prior knowledge (RFC 9113 3.3)
+    serve_h2(std::move(connection.stream), connections, connection.unparsed(), nullptr);
+  }
 }
 
-net::awaitable<void> sweep_idle(ConnectionSet* connections) {
-  net::steady_timer timer(co_await net::this_coro::executor);
-  for (;;) {
-    timer.expires_after(connections->sweep_period());
-    const auto [ec] = co_await timer.async_wait(use_tuple);
-    if (ec) co_return;
-    connections->close_idle(Clock::now());
+net::awaitable<void> serve_tls_connection(tcp::socket socket, ConnectionSet* connections,
+                                          ssl::context* tls) {
+  Connection<TlsStream> connection(TlsStream(std::move(socket), *tls), connections);
+  const auto [ec] = co_await connection.stream.async_handshake(ssl::stream_base::server, use_tuple);
+  if (ec) co_return;
+  if (selected_h2(connection.stream.native_handle())) {
+    serve_h2(std::move(connection.stream), connections);
+    co_return;
   }
+  co_await serve_requests(&connection);
 }
 
 }  // namespace stampede::target

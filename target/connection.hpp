@@ -1,4 +1,4 @@
-// One client connection of the target server (read, parse, answer, repeat) and the idle sweep.
+// One client connection of the target server (HTTP/1.x, plain or TLS) and the idle sweep.
 #pragma once
 
 #include <atomic>
@@ -8,6 +8,12 @@
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/ip/tcp.hpp>
+
+#include "target/server.hpp"
+
+namespace boost::asio::ssl {
+class context;
+}  // namespace boost::asio::ssl
 
 namespace stampede::target {
 
@@ -24,10 +30,15 @@ class ConnectionSet {
     Entry* next = nullptr;
   };
 
-  /// `idle_timeout`: how long a connection may go without progress before it is closed.
-  explicit ConnectionSet(std::chrono::milliseconds idle_timeout) : idle_timeout_(idle_timeout) {}
+  /// `idle_timeout`: how long a connection may go without progress before it is closed;
+  /// `max_streams`: the concurrent streams its HTTP/2 connections allow.
+  explicit ConnectionSet(std::chrono::milliseconds idle_timeout,
+                         std::uint32_t max_streams = default_max_streams)
+      : idle_timeout_(idle_timeout), max_streams_(max_streams) {}
 
   [[nodiscard]] std::chrono::milliseconds idle_timeout() const { return idle_timeout_; }
+  /// SETTINGS_MAX_CONCURRENT_STREAMS of its HTTP/2 connections.
+  [[nodiscard]] std::uint32_t max_streams() const { return max_streams_; }
   /// How often the sweep runs: a tenth of the timeout, between 10 ms and 1 s.
   [[nodiscard]] std::chrono::milliseconds sweep_period() const;
   /// The number of connections in the set.
@@ -37,22 +48,35 @@ class ConnectionSet {
 
   /// Adds `entry`, which must stay put until leave(entry).
   void join(Entry& entry);
+  /// Adds `entry` of a connection that joined before under another protocol (HTTP/1.1 handed
+  /// over to HTTP/2): joined() does not count it again.
+  void rejoin(Entry& entry);
   void leave(Entry& entry);
   /// Closes the socket of every connection whose deadline is before `now`; returns how many.
   std::size_t close_idle(std::chrono::steady_clock::time_point now);
 
  private:
   std::chrono::milliseconds idle_timeout_;
+  std::uint32_t max_streams_;
   Entry* first_ = nullptr;
   std::size_t size_ = 0;
   std::atomic<std::uint64_t> joined_{0};  // once per connection, not per request
 };
 
 /// Serves HTTP/1.x on `socket` until the peer closes, a response says "Connection: close", a
-/// request is malformed (400) or too large (431), or the idle sweep closes it. Run it on the
-/// socket's executor, whose thread alone uses `connections`. Never throws.
+/// request is malformed (400) or too large (431), or the idle sweep closes it; or hands it over
+/// to HTTP/2 (h2_connection.hpp) if its first bytes are HTTP/2's connection preface (prior
+/// knowledge) or a request asks to upgrade to h2c, or to WebSocket (websocket.hpp). Run it on
+/// the socket's executor, whose thread alone uses `connections`. Never throws.
 boost::asio::awaitable<void> serve_connection(boost::asio::ip::tcp::socket socket,
                                               ConnectionSet* connections);
+
+/// Serves TLS on `socket` with `tls`: after the handshake, HTTP/2 if ALPN selected h2, else
+/// HTTP/1.x as serve_connection() does (WebSocket included; "Upgrade: h2c" is ignored, as
+/// RFC 7540 3.2 says for TLS). A failed handshake closes it. Never throws.
+boost::asio::awaitable<void> serve_tls_connection(boost::asio::ip::tcp::socket socket,
+                                                  ConnectionSet* connections,
+                                                  boost::asio::ssl::context* tls);
 
 /// Closes the idle connections of `connections` every sweep_period(), for as long as the
 /// io_context runs. Run it on the context whose connections these are.

@@ -80,6 +80,11 @@ tcp::acceptor listen(net::io_context& context, const ServeOptions& options) {
 
 void Dealer::deal(tcp::socket socket) {
   const Shard shard = shards_[next_++ % shards_.size()];
+  if (tls_ != nullptr) {
+    net::co_spawn(*shard.context, serve_tls_connection(std::move(socket), shard.connections, tls_),
+                  net::detached);
+    return;
+  }
   net::co_spawn(*shard.context, serve_connection(std::move(socket), shard.connections),
                 net::detached);
 }

@@ -46,8 +46,9 @@ struct Shard {
 /// shard's thread alone (no locks on the request path). Used by the accepting thread only.
 class Dealer {
  public:
-  /// `shards`: at least one.
-  explicit Dealer(std::vector<Shard> shards) : shards_(std::move(shards)) {}
+  /// `shards`: at least one. With `tls`, the connections are TLS (serve_tls_connection).
+  explicit Dealer(std::vector<Shard> shards, boost::asio::ssl::context* tls = nullptr)
+      : shards_(std::move(shards)), tls_(tls) {}
 
   /// The context the next accepted socket must belong to.
   [[nodiscard]] boost::asio::io_context& next_context() const {
@@ -60,6 +61,7 @@ class Dealer {
 
  private:
   std::vector<Shard> shards_;
+  boost::asio::ssl::context* tls_;
   std::size_t next_ = 0;
 };
 

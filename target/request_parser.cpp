@@ -47,8 +47,24 @@ void RequestParser::on_field_impl(http::field name, boost::beast::string_view /*
   if (name == http::field::expect && version_ >= 11) {
     expect_continue_ = boost::beast::iequals(value, "100-continue");
   }
-  // Plain requests pay one comparison: only a WebSocket page reads the upgrade fields.
-  if (is_websocket(route_.page)) on_upgrade_field(name, value);
+  // Plain requests pay a few comparisons: only a WebSocket page reads the WebSocket fields,
+  // and only two fields can ask for h2c.
+  if (is_websocket(route_.page)) {
+    on_upgrade_field(name, value);
+  } else if (name == http::field::upgrade || name == http::field::http2_settings) {
+    on_h2c_field(name, value);
+  }
+}
+
+void RequestParser::on_h2c_field(http::field name, boost::beast::string_view value) {
+  if (name == http::field::upgrade) {
+    upgrade_.h2c = upgrade_.h2c || http::token_list(value).exists("h2c");
+    return;
+  }
+  // RFC 7540 3.2.1: exactly one HTTP2-Settings; a second one spoils the upgrade.
+  const bool fits = upgrade_.h2_settings_size == 0 && value.size() <= h2_settings_capacity;
+  upgrade_.h2_settings_size = fits ? static_cast<std::uint16_t>(value.size()) : 0;
+  if (fits) std::copy(value.begin(), value.end(), upgrade_.h2_settings.begin());
 }
 
 void RequestParser::on_upgrade_field(http::field name, boost::beast::string_view value) {

@@ -237,10 +237,18 @@ const Prebuilt& prebuilt(Page page, unsigned status, Persistence persistence) {
   return catalog.get(page, status, persistence);
 }
 
+Content content(Page page, unsigned status) {
+  const auto& built = prebuilt(page, status, Persistence::keep_alive);
+  const auto body = built.full.substr(built.head.size());
+  if (is_websocket(page)) return {.status = 426, .type = text_plain, .body = body};
+  if (page == Page::json) return {.status = status, .type = "application/json", .body = body};
+  if (page == Page::status && (status == 204 || status == 304)) return {.status = status};
+  return {.status = status, .type = text_plain, .body = body};
+}
+
 std::size_t format_bytes_head(std::uint64_t size, Persistence persistence, std::span<char> out) {
   return compose_head(
-      out,
-      {.content_type = "application/octet-stream", .length = size, .persistence = persistence});
+      out, {.content_type = bytes_content_type, .length = size, .persistence = persistence});
 }
 
 std::span<const char> filler() {

@@ -42,6 +42,11 @@ inline constexpr std::chrono::milliseconds max_delay{60'000};
 inline constexpr std::string_view server_name = "stampede/0.1.0";
 /// The interim response to "Expect: 100-continue".
 inline constexpr std::string_view continue_response = "HTTP/1.1 100 Continue\r\n\r\n";
+/// The answer to an HTTP/1.1 request that upgrades to HTTP/2 ("Upgrade: h2c", RFC 7540 3.2).
+inline constexpr std::string_view h2c_switching_response =
+    "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n";
+/// The Content-Type of /bytes/{n} bodies.
+inline constexpr std::string_view bytes_content_type = "application/octet-stream";
 /// Room format_bytes_head() needs: the longest head of a /bytes response.
 inline constexpr std::size_t bytes_head_capacity = 192;
 
@@ -57,6 +62,17 @@ struct Prebuilt {
 /// The pre-built response for a route that is not Page::bytes (status 200..599). For echo and
 /// acc it is their 426; bad_upgrade has a close variant only (`persistence` is not read).
 const Prebuilt& prebuilt(Page page, unsigned status, Persistence persistence);
+
+/// What a response carries besides its status, apart from any HTTP/1.1 head: what HTTP/2
+/// sends in HEADERS fields and DATA.
+struct Content {
+  unsigned status = 200;    ///< the route's, but 426 for a WebSocket page (no upgrade in HTTP/2)
+  std::string_view type{};  ///< Content-Type; empty for 204 and 304, which have no body either
+  std::string_view body{};  ///< the same bytes as prebuilt()'s body, valid for the program's life
+};
+
+/// The content of a route that is not Page::bytes, as prebuilt(page, status, ...) carries it.
+Content content(Page page, unsigned status);
 
 /// Writes the head of a /bytes/{size} response into `out` (bytes_head_capacity at least) and
 /// returns its length; the body is then written from filler().

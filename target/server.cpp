@@ -15,6 +15,7 @@
 
 #include "target/connection.hpp"
 #include "target/listener.hpp"
+#include "target/tls_context.hpp"
 
 namespace stampede::target {
 namespace {
@@ -23,6 +24,27 @@ namespace net = boost::asio;
 using net::ip::tcp;
 using Contexts = std::vector<std::unique_ptr<net::io_context>>;
 using WorkGuard = net::executor_work_guard<net::io_context::executor_type>;
+
+/// The options with a certificate if TLS is on: a self-signed one if none is given.
+ServeOptions with_certificate(ServeOptions options) {
+  if (options.tls_port && options.certificate.empty()) {
+    options.certificate = make_self_signed_certificate();
+  }
+  return options;
+}
+
+std::optional<net::ssl::context> make_tls(const ServeOptions& options) {
+  if (!options.tls_port) return std::nullopt;
+  return make_tls_context(options.certificate);
+}
+
+/// Listens on the TLS port, if there is one.
+std::optional<tcp::acceptor> listen_tls(net::io_context& context, const ServeOptions& options) {
+  if (!options.tls_port) return std::nullopt;
+  auto tls_options = options;
+  tls_options.port = *options.tls_port;
+  return listen(context, tls_options);
+}
 
 Contexts make_contexts(unsigned threads) {
   if (threads == 0) threads = std::max(1U, std::thread::hardware_concurrency());
@@ -37,21 +59,26 @@ Contexts make_contexts(unsigned threads) {
 
 struct Server::Impl {
   explicit Impl(ServeOptions serve_options)
-      : options(std::move(serve_options)),
+      : options(with_certificate(std::move(serve_options))),
         contexts(make_contexts(options.threads)),
         acceptor(listen(*contexts.front(), options)),
-        port(acceptor->local_endpoint().port()) {
+        port(acceptor->local_endpoint().port()),
+        tls(make_tls(options)),
+        tls_acceptor(listen_tls(*contexts.front(), options)),
+        tls_port(tls_acceptor ? tls_acceptor->local_endpoint().port() : 0) {
     for (const auto& context : contexts) {
-      connections.push_back(std::make_unique<ConnectionSet>(options.idle_timeout));
+      connections.push_back(
+          std::make_unique<ConnectionSet>(options.idle_timeout, options.max_streams));
       guards.push_back(net::make_work_guard(*context));
     }
   }
 
   // A pending accept holds a socket of another context; a connection holds a socket of its own
-  // and leaves its ConnectionSet when destroyed. So: the acceptor, then the contexts first to
-  // last (each while what it refers to lives), then the ConnectionSets.
+  // and leaves its ConnectionSet when destroyed. So: the acceptors, then the contexts first to
+  // last (each while what it refers to lives), then the ConnectionSets and the TLS context.
   ~Impl() {
     acceptor.reset();
+    tls_acceptor.reset();
     guards.clear();
     for (auto& context : contexts) context.reset();
   }
@@ -63,6 +90,9 @@ struct Server::Impl {
   Contexts contexts;
   std::optional<tcp::acceptor> acceptor;
   unsigned short port;
+  std::optional<net::ssl::context> tls;  // shared by every thread's TLS connections
+  std::optional<tcp::acceptor> tls_acceptor;
+  unsigned short tls_port;
   std::vector<std::unique_ptr<ConnectionSet>> connections;  // one per context
   std::vector<WorkGuard> guards;  // threads without connections yet must keep running
 };
@@ -72,6 +102,8 @@ Server::Server(ServeOptions options) : impl_(std::make_unique<Impl>(std::move(op
 Server::~Server() = default;
 
 unsigned short Server::port() const { return impl_->port; }
+
+unsigned short Server::tls_port() const { return impl_->tls_port; }
 
 std::vector<std::uint64_t> Server::connections_per_thread() const {
   std::vector<std::uint64_t> counts;
@@ -88,7 +120,13 @@ void Server::run() {
   }
   net::co_spawn(*contexts.front(), accept_connections(&*impl_->acceptor, Dealer(shards)),
                 net::detached);
-  spdlog::debug("target server: listening on port {} with {} threads", impl_->port, shards.size());
+  if (impl_->tls_acceptor) {
+    net::co_spawn(*contexts.front(),
+                  accept_connections(&*impl_->tls_acceptor, Dealer(shards, &*impl_->tls)),
+                  net::detached);
+  }
+  spdlog::debug("target server: listening on port {} (TLS: {}) with {} threads", impl_->port,
+                impl_->tls_port, shards.size());
   std::vector<std::jthread> threads;
   for (std::size_t i = 1; i < contexts.size(); ++i) {
     threads.emplace_back([context = contexts[i].get()] { context->run(); });

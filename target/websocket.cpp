@@ -19,9 +19,11 @@
 
 #include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/buffer.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/message.hpp>
+#include <boost/beast/websocket/ssl.hpp>
 #include <boost/beast/websocket/stream.hpp>
 
 #include "target/acc.hpp"
@@ -36,9 +38,11 @@ namespace websocket = beast::websocket;
 using net::ip::tcp;
 
 /// `false`: without permessage-deflate; a client offering it gets plain frames.
-using WebSocket = websocket::stream<tcp::socket, false>;
+template <class NextLayer>
+using WebSocket = websocket::stream<NextLayer, false>;
 
-void configure(WebSocket& ws, std::chrono::milliseconds close_timeout) {
+template <class NextLayer>
+void configure(WebSocket<NextLayer>& ws, std::chrono::milliseconds close_timeout) {
   websocket::stream_base::timeout timeout{};
   timeout.handshake_timeout = close_timeout;
   // Held connections are the point: no idle timeout, no keep-alive pings from our side.
@@ -97,15 +101,16 @@ struct ExactAllocator {
 /// state, this object and the one pending read, and no coroutine frame. A coroutine waiting in
 /// that read held three (its own, co_spawn's, and Asio's for the operation), a few hundred bytes
 /// each: 5.4 KiB per idle connection in all, against 3.4 KiB now.
-class Session : public std::enable_shared_from_this<Session> {
+template <class NextLayer>
+class Session : public std::enable_shared_from_this<Session<NextLayer>> {
  public:
-  Session(tcp::socket socket, Page page) : ws_(std::move(socket)), page_(page) {}
+  Session(NextLayer stream, Page page) : ws_(std::move(stream)), page_(page) {}
 
   /// Answers the upgrade (101), then serves messages until the connection ends.
   void start(const WebSocketKey& key, std::chrono::milliseconds close_timeout) {
     configure(ws_, close_timeout);
     // Beast builds its response from the request before this call returns: a temporary will do.
-    ws_.async_accept(upgrade_request(key), [self = shared_from_this()](beast::error_code ec) {
+    ws_.async_accept(upgrade_request(key), [self = this->shared_from_this()](beast::error_code ec) {
       if (!ec) self->wait_for_message();
     });
   }
@@ -116,7 +121,7 @@ class Session : public std::enable_shared_from_this<Session> {
   /// error::closed), with nothing copied. An error ends the session: closed, refused (Beast
   /// sent the close frame), or the peer went away.
   void wait_for_message() {
-    auto on_header = [self = shared_from_this()](beast::error_code ec, std::size_t) {
+    auto on_header = [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
       if (!ec) self->read_message();
     };
     ws_.async_read_some(nothing(), net::bind_allocator(ExactAllocator<void>(), on_header));
@@ -128,7 +133,7 @@ class Session : public std::enable_shared_from_this<Session> {
       answer();
       return;
     }
-    ws_.async_read(message_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+    ws_.async_read(message_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
       if (!ec) self->answer();
     });
   }
@@ -145,7 +150,7 @@ class Session : public std::enable_shared_from_this<Session> {
     } else {
       ws_.text(ws_.got_text());
     }
-    ws_.async_write(reply, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+    ws_.async_write(reply, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
       self->message_.clear();
       self->message_.shrink_to_fit();
       std::string().swap(self->reply_);
@@ -153,7 +158,7 @@ class Session : public std::enable_shared_from_this<Session> {
     });
   }
 
-  WebSocket ws_;
+  WebSocket<NextLayer> ws_;
   Page page_;
   beast::flat_buffer message_;  // the message being answered; empty and unallocated otherwise
   std::string reply_;           // /acc's answer while it is written
@@ -163,7 +168,12 @@ class Session : public std::enable_shared_from_this<Session> {
 
 void serve_websocket(tcp::socket socket, Page page, const WebSocketKey& key,
                      std::chrono::milliseconds close_timeout) {
-  std::make_shared<Session>(std::move(socket), page)->start(key, close_timeout);
+  std::make_shared<Session<tcp::socket>>(std::move(socket), page)->start(key, close_timeout);
+}
+
+void serve_websocket(TlsStream stream, Page page, const WebSocketKey& key,
+                     std::chrono::milliseconds close_timeout) {
+  std::make_shared<Session<TlsStream>>(std::move(stream), page)->start(key, close_timeout);
 }
 
 }  // namespace stampede::target

@@ -7,6 +7,7 @@
 
 #include <boost/asio/ip/tcp.hpp>
 
+#include "target/h2_connection.hpp"
 #include "target/routes.hpp"
 
 namespace stampede::target {
@@ -27,6 +28,10 @@ using WebSocketKey = std::array<char, 24>;
 /// an oversize message with 1009. There is no idle timeout: holding connections is what they
 /// are for; `close_timeout` bounds the handshake. Call it on the socket's executor's thread.
 void serve_websocket(boost::asio::ip::tcp::socket socket, Page page, const WebSocketKey& key,
+                     std::chrono::milliseconds close_timeout);
+
+/// The same over TLS (wss://), once the handshake is done.
+void serve_websocket(TlsStream stream, Page page, const WebSocketKey& key,
                      std::chrono::milliseconds close_timeout);
 
 }  // namespace stampede::target

@@ -139,6 +139,52 @@ int supervise(std::vector<pid_t> workers) {
   return 0;
 }
 
+/// The ports bound here alone, without listening, before the workers bind them: a port in use
+/// fails here, and port 0 picks the port. SO_REUSEADDR (set on every listener) lets the
+/// workers bind beside a socket that does not listen; SO_REUSEPORT lets them bind beside each
+/// other.
+class ReservedPorts {
+ public:
+  /// Binds options' ports and rewrites `options` for the workers: the ports bound, SO_REUSEPORT,
+  /// and with TLS a certificate (one for all: a client meets the same whichever worker it
+  /// reaches).
+  ReservedPorts(boost::asio::io_context& context, ServeOptions& options)
+      : port_(reserve(context, options, options.port)) {
+    if (options.tls_port) {
+      tls_port_.emplace(reserve(context, options, *options.tls_port));
+      if (options.certificate.empty()) options.certificate = make_self_signed_certificate();
+    }
+    options.reuse_port = true;
+  }
+
+  /// In a forked worker: its copies of the sockets must not keep the ports bound.
+  void close_in_worker() {
+    ::close(port_.native_handle());
+    if (tls_port_) ::close(tls_port_->native_handle());
+  }
+
+  /// Once the workers listen.
+  void close() {
+    port_.close();
+    if (tls_port_) tls_port_->close();
+  }
+
+ private:
+  /// Binds `port` (options.port or *options.tls_port) and sets it to the port bound.
+  static boost::asio::ip::tcp::acceptor reserve(boost::asio::io_context& context,
+                                                ServeOptions& options, unsigned short& port) {
+    auto alone = options;
+    alone.port = port;
+    alone.reuse_port = false;
+    auto acceptor = bind_port(context, alone);
+    port = acceptor.local_endpoint().port();
+    return acceptor;
+  }
+
+  boost::asio::ip::tcp::acceptor port_;
+  std::optional<boost::asio::ip::tcp::acceptor> tls_port_;
+};
+
 }  // namespace
 
 sigset_t serve_signals() {
@@ -174,15 +220,9 @@ void serve_until_stopped(Server& server) {
 }
 
 int serve_in_workers(ServeOptions options, unsigned workers,
-                     const std::function<void(unsigned short port)>& on_listening) {
-  // Bound here alone, without listening: a port in use fails here, and port 0 picks the port.
-  // SO_REUSEADDR (set on every listener) lets the workers bind beside a socket that does not
-  // listen; SO_REUSEPORT lets them bind beside each other.
+                     const std::function<void(const ListeningPorts& ports)>& on_listening) {
   boost::asio::io_context context;
-  options.reuse_port = false;
-  auto reserved = bind_port(context, options);
-  options.port = reserved.local_endpoint().port();
-  options.reuse_port = true;
+  ReservedPorts reserved(context, options);
   int ready[2];
   if (pipe(ready) != 0) throw std::runtime_error("cannot start serve workers: no pipe");
   std::fflush(nullptr);  // or the workers would print what is buffered again
@@ -192,7 +232,7 @@ int serve_in_workers(ServeOptions options, unsigned workers,
     const pid_t pid = fork();
     if (pid == 0) {
       close(ready[0]);
-      close(reserved.native_handle());
+      reserved.close_in_worker();
       run_worker(options, ready[1], parent);
     }
     if (pid < 0) break;
@@ -207,7 +247,7 @@ int serve_in_workers(ServeOptions options, unsigned workers,
     stop_workers(pids);
     throw std::runtime_error(failure);
   }
-  on_listening(options.port);
+  on_listening({.port = options.port, .tls_port = options.tls_port.value_or(0)});
   return supervise(std::move(pids));
 }
 

@@ -3,13 +3,18 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <initializer_list>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "cmd/options.hpp"
+#include "target/certificate.hpp"
 
 namespace stampede::cmd {
 namespace {
@@ -33,7 +38,8 @@ std::string usage_error(std::initializer_list<const char*> words) {
 }
 
 const std::string usage =
-    " (usage: stampede serve [--port 8080] [--bind 127.0.0.1] [--threads N] [--workers N])";
+    " (usage: stampede serve [--port 8080] [--bind 127.0.0.1] [--threads N] [--workers N] "
+    "[--tls-port 8443 [--cert FILE --key FILE]] [--max-streams N])";
 
 TEST(ServeOptions, ReadsEveryFlag) {
   const auto o = parse({"--port", "9000", "--bind", "::1", "--threads", "3"});
@@ -96,17 +102,80 @@ TEST(ServeOptions, BannerBracketsIpv6AndCountsThreadsAndWorkers) {
   ServeCommand command;
   command.server.bind = "::1";
   command.server.threads = 1;
-  EXPECT_EQ(serve_banner(command, 18099),
+  EXPECT_EQ(serve_banner(command, {.port = 18099}),
             "stampede serve: listening on http://[::1]:18099/ (1 thread; Ctrl-C stops)");
   command.server.bind = "127.0.0.1";
   command.server.threads = 4;
-  EXPECT_EQ(serve_banner(command, 8080),
+  EXPECT_EQ(serve_banner(command, {.port = 8080}),
             "stampede serve: listening on http://127.0.0.1:8080/ (4 threads; Ctrl-C stops)");
   command.workers = 2;
   command.server.threads = 1;
-  EXPECT_EQ(serve_banner(command, 8080),
+  EXPECT_EQ(serve_banner(command, {.port = 8080}),
             "stampede serve: listening on http://127.0.0.1:8080/ (2 workers sharing the port, 1 "
             "thread each; Ctrl-C stops)");
+}
+
+TEST(ServeOptions, BannerNamesTheTlsUrlToo) {
+  ServeCommand command;
+  command.server.threads = 1;
+  command.server.tls_port = 0;
+  EXPECT_EQ(serve_banner(command, {.port = 8080, .tls_port = 8443}),
+            "stampede serve: listening on http://127.0.0.1:8080/ and https://127.0.0.1:8443/ (1 "
+            "thread; Ctrl-C stops)");
+  command.workers = 2;
+  EXPECT_EQ(serve_banner(command, {.port = 8080, .tls_port = 8443}),
+            "stampede serve: listening on http://127.0.0.1:8080/ and https://127.0.0.1:8443/ (2 "
+            "workers sharing the ports, 1 thread each; Ctrl-C stops)");
+}
+
+TEST(ServeOptions, ReadsTlsPortAndMaxStreams) {
+  EXPECT_FALSE(parse({}).tls_port);
+  EXPECT_EQ(parse({}).max_streams, target::default_max_streams);
+  const auto o = parse({"--tls-port", "8443", "--max-streams", "5"});
+  EXPECT_EQ(o.tls_port, 8443);
+  EXPECT_EQ(o.max_streams, 5U);
+  EXPECT_TRUE(o.certificate.empty());  // the server makes a self-signed one
+  EXPECT_EQ(parse({"--tls-port=0"}).tls_port, 0);
+  EXPECT_EQ(parse({"--max-streams", "1"}).max_streams, 1U);
+  const std::string streams = "--max-streams must be between 1 and 1000000" + usage;
+  EXPECT_EQ(usage_error({"--max-streams", "0"}), streams);
+  EXPECT_EQ(usage_error({"--max-streams", "1000001"}), streams);
+  EXPECT_EQ(usage_error({"--tls-port", "65536"}),
+            "--tls-port must be between 0 (any free port) and 65535" + usage);
+}
+
+/// A file in the test's temporary directory holding `text`; its path.
+std::string write_file(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("stampede-serve-options-" + std::to_string(::getpid()) + "-" + name);
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+TEST(ServeOptions, ReadsAndChecksCertificateFiles) {
+  const auto made = target::make_self_signed_certificate();
+  const auto other = target::make_self_signed_certificate();
+  const auto cert = write_file("cert.pem", made.chain_pem);
+  const auto key = write_file("key.pem", made.key_pem);
+  const auto other_key = write_file("other-key.pem", other.key_pem);
+  const auto o = parse({"--tls-port", "0", "--cert", cert.c_str(), "--key", key.c_str()});
+  EXPECT_EQ(o.certificate.chain_pem, made.chain_pem);
+  EXPECT_EQ(o.certificate.key_pem, made.key_pem);
+  // Files that will not do: one line naming the file, without the usage.
+  EXPECT_EQ(usage_error({"--tls-port", "0", "--cert", key.c_str(), "--key", key.c_str()}),
+            "--cert " + key + ": no PEM certificate in it");
+  EXPECT_EQ(
+      usage_error({"--tls-port", "0", "--cert", cert.c_str(), "--key", cert.c_str()}),
+      "--key " + cert + ": no PEM private key in it (or an encrypted one: give it unencrypted)");
+  EXPECT_EQ(usage_error({"--tls-port", "0", "--cert", cert.c_str(), "--key", other_key.c_str()}),
+            "--key " + other_key + ": not the key of the certificate in " + cert);
+  EXPECT_EQ(usage_error({"--tls-port", "0", "--cert", "/nonexistent.pem", "--key", key.c_str()}),
+            "cannot read --cert /nonexistent.pem: No such file or directory");
+  EXPECT_EQ(usage_error({"--tls-port", "0", "--cert", cert.c_str()}),
+            "--cert and --key go together" + usage);
+  EXPECT_EQ(usage_error({"--cert", cert.c_str(), "--key", key.c_str()}),
+            "--cert and --key need --tls-port" + usage);
+  for (const auto& path : {cert, key, other_key}) std::filesystem::remove(path);
 }
 
 }  // namespace
