@@ -2,7 +2,8 @@
 # HTTP/2 with -m: the users share N connections (spread over the threads), one stream each at a
 # time, against nghttpd (h2c and TLS; SETTINGS_MAX_CONCURRENT_STREAMS 1 and 5, never exceeded)
 # and nginx (its access log counts the requests and the connections; GOAWAY after 10 streams:
-# the streams it refused are failures of kind `closed`, never resent, and the run goes on).
+# the streams it refused are failures of kind `closed`, never resent, and the run goes on); -t
+# against stampede serve's /delay resets one stream and leaves its neighbours alone.
 source "$(dirname "$0")/lib.sh" "$@"
 command -v nghttpd >/dev/null || fail "'nghttpd' is not installed (apt-get install nghttp2-server)"
 
@@ -96,6 +97,22 @@ PYEOF
   assert_eq "$ok" "$(count_requests "$ACCESS_LOG" '"GET /?run=goaway HTTP/2.0"')" "goaway: requests nginx answered"
 }
 
+case_timeout() {  # -t resets the slow stream alone: its neighbours on the connection go on
+  start_serve
+  cat >"$TEST_TMP/slow.curl.txt" <<CURL
+curl --http2-prior-knowledge http://127.0.0.1:$SERVE_PORT/delay/3000
+curl --http2-prior-knowledge http://127.0.0.1:$SERVE_PORT/
+CURL
+  run_stampede timeout -c 4 -n 2 -m 1 -t 0.5 -p "$TEST_TMP/slow.curl.txt" --output json
+  expect_rc 0
+  json_check "$OUT" <<'PYEOF'
+g("requests.total") == 16 and g("requests.succeeded") == 8 and g("errors.timeout") == 8
+g("steps")[0]["errors"]["timeout"] == 8 and g("steps")[1]["requests"]["succeeded"] == 8
+g("connections.opened") == 1 ## each timeout reset its stream, never the connection
+PYEOF
+  awk -v t="$ELAPSED" 'BEGIN { exit !(t < 2.5) }' || fail "timeout: took ${ELAPSED}s (two rounds of -t 0.5)"
+}
+
 case_usage() {  # -m needs -http2, and does not go with --hold
   run_stampede usage-h1 -c 2 -n 1 -m 1 -u "http://127.0.0.1:9/"
   expect_rc 2
@@ -108,5 +125,5 @@ case_usage() {  # -m needs -http2, and does not go with --hold
   grep -q -- "-m must be" "$ERR" || fail "usage-range: $(head -c 500 "$ERR")"
 }
 
-run_cases "${MUX_CASES:-}" h2c tls max5 max1 more_than_users nginx goaway usage
+run_cases "${MUX_CASES:-}" h2c tls max5 max1 more_than_users nginx goaway timeout usage
 pass
