@@ -57,7 +57,7 @@ namespace {
 void check_ports(const Demand& demand, std::uint64_t ports_per_address) {
   const auto addresses = std::max<std::uint64_t>(1, demand.source_addresses);
   const auto ports = ports_per_address * addresses;
-  if (demand.users <= ports) return;
+  if (demand.connections() <= ports) return;
   auto offered = std::to_string(ports_per_address);
   if (demand.source_addresses == 1) offered += " for its one source address";
   if (demand.source_addresses > 1) {
@@ -67,21 +67,25 @@ void check_ports(const Demand& demand, std::uint64_t ports_per_address) {
   const auto more_addresses = demand.source_addresses == 0
                                   ? "add source addresses with --source-ips"
                                   : "add source addresses to --source-ips";
-  throw UsageError("-c " + std::to_string(demand.users) + " needs " + std::to_string(demand.users) +
-                   " local ports (a connection per user to each server) but "
-                   "/proc/sys/net/ipv4/ip_local_port_range offers " +
-                   offered + ": use fewer users, widen that range, or " + more_addresses +
+  throw UsageError(demand.flag() + " needs " + std::to_string(demand.connections()) +
+                   (demand.shared > 0
+                        ? " local ports (the shared connections to each server) but "
+                        : " local ports (a connection per user to each server) but ") +
+                   "/proc/sys/net/ipv4/ip_local_port_range offers " + offered + ": use fewer " +
+                   demand.fewer() + ", widen that range, or " + more_addresses +
                    " (addresses of this machine, such as 127.0.0.2-127.0.0.9 for a server on "
                    "loopback)");
 }
 
 void check_open_files(const Demand& demand, std::uint64_t open_files) {
-  const auto needed = demand.users * demand.servers + reserved_files;
+  const auto needed = demand.connections() * demand.servers + reserved_files;
   if (needed <= open_files) return;
-  throw UsageError("-c " + std::to_string(demand.users) + " needs about " + std::to_string(needed) +
-                   " open files (a socket per user and server) but at most " +
-                   std::to_string(open_files) +
-                   " can be open (the hard limit, ulimit -Hn): use fewer users, or raise that "
+  throw UsageError(demand.flag() + " needs about " + std::to_string(needed) +
+                   (demand.shared > 0 ? " open files (a socket per shared connection and server)"
+                                      : " open files (a socket per user and server)") +
+                   " but at most " + std::to_string(open_files) +
+                   " can be open (the hard limit, ulimit -Hn): use fewer " + demand.fewer() +
+                   ", or raise that "
                    "limit (nofile in /etc/security/limits.conf, LimitNOFILE= for a systemd "
                    "service, ulimit -Hn as root)");
 }

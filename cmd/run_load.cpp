@@ -48,7 +48,8 @@ int run_load(std::span<const char* const> args) {
     print_requests(config);
     return 0;
   }
-  check_fits({config.plan.users, servers_of(config.steps), config.plan.source_addresses.size()},
+  check_fits({config.plan.users, servers_of(config.steps), config.plan.source_addresses.size(),
+              config.plan.connections},
              this_machine());
   const report::Format& format = *report::find_format(options.output);  // parse_options checked it
   // A format a program reads (JSON) has stdout to itself; its live rows go to stderr.

@@ -32,6 +32,20 @@ TEST(CheckFits, OpenFilesBoundUsersTimesServers) {
   EXPECT_EQ(refusal({5000, 4}, machine).substr(0, 34), "-c 5000 needs about 20064 open fil");
 }
 
+TEST(CheckFits, SharedConnectionsBoundPortsAndFilesNotUsers) {
+  const Machine machine{20000, 28232, 64ULL << 30};
+  EXPECT_EQ(refusal({1'000'000, 1, 0, 10}, machine), "fits");  // -c 1000000 -m 10
+  EXPECT_TRUE(refusal({100'000, 1, 0, 28233}, machine)
+                  .starts_with("-m 28233 needs 28233 local ports (the shared connections to each "
+                               "server) but /proc"));
+  EXPECT_EQ(refusal({100'000, 2, 0, 10'000}, machine),
+            "-m 10000 needs about 20064 open files (a socket per shared connection and server) "
+            "but at most 20000 can be open (the hard limit, ulimit -Hn): use fewer connections "
+            "(-m), or raise that limit (nofile in /etc/security/limits.conf, LimitNOFILE= for a "
+            "systemd service, ulimit -Hn as root)");
+  EXPECT_EQ(refusal({5, 1, 0, 30'000}, machine), "fits");  // -m above -c: one a user
+}
+
 TEST(CheckFits, LocalPortsBoundUsersPerServer) {
   const Machine machine{1'000'000, 28232, 64ULL << 30};
   EXPECT_EQ(refusal({28232, 3}, machine), "fits");  // each server is its own destination
