@@ -46,7 +46,7 @@ std::string verifier_lines() {
 }  // namespace
 
 std::string help_text() {
-  return R"(stampede: HTTP and WebSocket load generator (go-stress-testing's flags, ab's report)
+  return R"(stampede: HTTP, WebSocket and gRPC load generator (go-stress-testing's flags, ab's report)
 
 Usage:
   stampede -c USERS -n REQUESTS -u URL [flags]
@@ -57,6 +57,7 @@ Examples:
   stampede -c 100 -n 1000 -k -u http://127.0.0.1:8080/api
   stampede -c 50 -n 200 -u https://localhost:8443/ -H 'Authorization: Bearer x' -data '{"a":1}' -v json
   stampede -c 10 -n 0 -timeout 30 -k -u http://127.0.0.1:8080/   (as many as fit in 30 s)
+  stampede -c 50 -n 200 -u grpc://127.0.0.1:50051/helloworld.Greeter/SayHello --proto hello.proto -data '{"name":"x"}'
   stampede serve --port 8080                                      (the built-in target)
   stampede serve --port 8080 --tls-port 8443   (HTTP/1.1, h2c, and over TLS h2 or HTTP/1.1 by
                                   ALPN, self-signed; gRPC echo: POST /stampede.Echo/Echo)
@@ -67,7 +68,8 @@ Examples:
   stampede -c 200 -n 500 -http2 -m 4 -u https://localhost:8443/ --insecure  (200 users, 4 connections)
 
 What to send:
-  -u, --url URL            http://, https://, ws:// or wss:// URL (a bare host means http://);
+  -u, --url URL            http://, https://, ws://, wss://, grpc:// or grpcs:// URL (a bare
+                           host means http://);
                            or give it last; user:password@ in it is sent as Authorization: Basic
   -p, --curl FILE          send what a "Copy as cURL" file sends (bash or cmd); several
                            commands are a flow each user sends in order, -n rounds of it;
@@ -80,6 +82,10 @@ What to send:
   -k, --keepalive          reuse each user's connection (default: a new one per request)
   -http2, --http2          HTTP/2: https:// offers h2 by ALPN (HTTP/1.1 if the server
                            declines, as curl and Go do); http:// sends h2c directly
+  --proto FILE             gRPC (grpc://host:port/pkg.Service/Method, grpcs://): the .proto
+                           the method is in (repeatable); -data's JSON is the message
+  --import-path DIR        where the .proto's imports are found (repeatable)
+  --data-file FILE         gRPC: the message's protobuf bytes instead of -data's JSON
   -m, --connections N      with -http2: the users share N connections to each server, each
                            user one stream at a time (-c 100 -m 10 is h2load's -c 10 -m 10);
                            streams past the server's limit wait (Queueing); default: a
@@ -126,7 +132,8 @@ How hard:
 What counts as success:
   -v, --verify NAME        how a response is judged (default statusCode):
 )" + verifier_lines() +
-         R"(  -code N                  expected code (default 200)
+         R"(  -code N                  expected code (default 200; for a gRPC call its status
+                           code, 0 to 16, default 0: OK)
 
 Output:
 )" + output_help() +

@@ -2,6 +2,7 @@
 #include "cmd/options.hpp"
 
 #include <array>
+#include <boost/algorithm/string/predicate.hpp>
 #include <boost/program_options.hpp>
 
 #include "cmd/go_flags.hpp"
@@ -50,6 +51,9 @@ po::options_description describe(Options& o) {
   add("listen", po::value(&o.listen));
   add("source-ips", po::value(&o.source_ips));
   add("connections,m", po::value(&o.connections));
+  add("proto", po::value(&o.proto_files)->composing());
+  add("import-path", po::value(&o.import_paths)->composing());
+  add("data-file", po::value(&o.data_file));
   return d;
 }
 
@@ -134,6 +138,13 @@ std::string code_rule(const verify::VerifierKind& kind) {
   return "-code with -v " + std::string(kind.name) + " must be " + std::string(kind.code_range);
 }
 
+/// A grpc:// or grpcs:// URL (its -code is a gRPC status code).
+bool grpc_url(std::string_view url) {
+  const auto scheme = url.substr(0, url.find("://"));
+  return scheme.size() < url.size() &&
+         (boost::iequals(scheme, "grpc") || boost::iequals(scheme, "grpcs"));
+}
+
 void check_ranges(const Options& o) {
   for (const auto& range : ranges) {
     if (!range.ok(o)) throw UsageError(std::string(range.rule));
@@ -146,7 +157,13 @@ void check_ranges(const Options& o) {
     throw UsageError("unknown verifier '" + o.verify + "' (use " + verify::verifier_choices() +
                      ")");
   }
-  if (o.code < kind->min_code || o.code > kind->max_code) throw UsageError(code_rule(*kind));
+  if (grpc_url(o.url) && kind->name == "statusCode") {
+    if (o.has_code && (o.code < 0 || o.code > 16)) {
+      throw UsageError("-code on a gRPC call must be a gRPC status code, 0 (OK) to 16");
+    }
+  } else if (o.code < kind->min_code || o.code > kind->max_code) {
+    throw UsageError(code_rule(*kind));
+  }
   if (report::find_format(o.output) == nullptr) {
     throw UsageError("unknown output '" + o.output + "' (use " +
                      report::format_choices("--output ") + ")");
@@ -216,6 +233,7 @@ Options parse_options(std::span<const char* const> args) {
     po::notify(values);
     options.has_data = values.count("data") > 0;
     options.has_request_timeout = values.count("request-timeout") > 0;
+    options.has_code = values.count("code") > 0;
     has_method = values.count("method") > 0;
   } catch (const po::error& error) {
     rethrow_as_usage(error, words);

@@ -56,6 +56,10 @@ struct Options {
   /// -m, --connections N: with -http2, the users share N connections to each server; 0 (not
   /// given): each user has its own.
   std::int64_t connections = 0;
+  std::vector<std::string> proto_files;   ///< --proto: the .proto files a gRPC method is in
+  std::vector<std::string> import_paths;  ///< --import-path: where their imports are found
+  std::string data_file;                  ///< --data-file: a gRPC message's protobuf bytes
+  bool has_code = false;                  ///< -code was given (gRPC's default is 0, not 200)
 };
 
 /// Parses a load run's arguments (argv without the program name). Throws UsageError with a

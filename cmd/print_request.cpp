@@ -1,10 +1,40 @@
 // --print-request: what each step would send, printed instead of sent.
 #include <cstdio>
+#include <string>
+#include <utility>
+#include <variant>
 
 #include "cmd/run_config.hpp"
 #include "server/client/prepared_request.hpp"
 
 namespace stampede::cmd {
+
+namespace {
+
+/// A gRPC call as a person reads it: its header list, then its message as JSON (protobuf on
+/// the wire, framed).
+std::string printable_call(const model::Request& step, const GrpcMethod& method) {
+  auto prepared = client::prepare(step, model::Protocol::http2);
+  auto& wire = std::get<client::Http2Wire>(prepared.wire);
+  const auto body = std::exchange(wire.body, {});
+  return client::printable(prepared) + printable_grpc_message(method, body);
+}
+
+void note_protocol(const model::Request& step, model::Protocol protocol, std::size_t i) {
+  if (model::is_grpc(step.origin.scheme)) {
+    std::fprintf(stderr,
+                 "stampede: note: step %zu is a gRPC call: its header list and its message (as "
+                 "JSON; protobuf on the wire) follow\n",
+                 i + 1);
+  } else if (protocol == model::Protocol::http2) {
+    std::fprintf(
+        stderr, "stampede: note: step %zu goes as HTTP/2: its header list follows%s\n", i + 1,
+        step.origin.secure() ? " (the HTTP/1.1 form goes if the server picks http/1.1 by ALPN)"
+                             : "");
+  }
+}
+
+}  // namespace
 
 void print_requests(const RunConfig& config) {
   const auto count = config.steps.size();
@@ -12,13 +42,10 @@ void print_requests(const RunConfig& config) {
     if (count > 1) std::printf("--- step %zu of %zu\n", i + 1, count);
     const auto& step = config.steps[i];
     const auto protocol = model::protocol_of(step);
-    if (protocol == model::Protocol::http2) {
-      std::fprintf(
-          stderr, "stampede: note: step %zu goes as HTTP/2: its header list follows%s\n", i + 1,
-          step.origin.secure() ? " (the HTTP/1.1 form goes if the server picks http/1.1 by ALPN)"
-                               : "");
-    }
-    const auto text = client::printable(client::prepare(step, protocol));
+    note_protocol(step, protocol, i);
+    const auto text = model::is_grpc(step.origin.scheme)
+                          ? printable_call(step, config.grpc_method)
+                          : client::printable(client::prepare(step, protocol));
     std::fwrite(text.data(), 1, text.size(), stdout);
     if (count > 1) std::fputc('\n', stdout);
   }

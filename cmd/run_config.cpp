@@ -121,6 +121,28 @@ void apply_hold(RunConfig& config) {
   config.long_lived = websocket || (http2 && hold);
 }
 
+/// A grpc:// or grpcs:// URL makes the run's request a gRPC call, judged by its gRPC status
+/// (or, with -v json, its decoded answer); a curl file has no gRPC (curl speaks none).
+void apply_grpc(const Options& options, RunConfig& config) {
+  const bool grpc = model::is_grpc(config.steps.front().origin.scheme);
+  if (!options.curl_file.empty()) {
+    for (const auto& step : config.steps) {
+      if (model::is_grpc(step.origin.scheme)) {
+        throw UsageError("a gRPC URL in a curl file (gRPC calls come from -u with --proto)");
+      }
+    }
+  }
+  if (!grpc) {
+    if (!options.proto_files.empty() || !options.data_file.empty()) {
+      throw UsageError("--proto and --data-file are for gRPC calls (a grpc:// or grpcs:// URL)");
+    }
+    config.verifier = verify::make_verifier(options.verify, options.code);
+    return;
+  }
+  config.grpc_method = make_grpc_call(options, config.steps.front());
+  config.verifier = make_grpc_verifier(options, config.grpc_method);
+}
+
 /// -m shares HTTP/2 connections among the users, so it needs an HTTP/2 step, and it does not
 /// go with --hold, whose held connections are each user's own.
 void check_shared_connections(const RunConfig& config) {
@@ -170,7 +192,7 @@ RunConfig make_run_config(const Options& options) {
   if (options.has_request_timeout) {
     for (auto& step : config.steps) step.max_time = {};
   }
-  config.verifier = verify::make_verifier(options.verify, options.code);
+  apply_grpc(options, config);
   apply_hold(config);
   check_shared_connections(config);
   return config;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cmd/grpc_call.hpp"
 #include "cmd/options.hpp"
 #include "model/plan.hpp"
 #include "model/request.hpp"
@@ -22,6 +23,8 @@ struct RunConfig {
   /// Some step goes over a long-lived connection (ws://, wss://; HTTP/2 with --hold): the
   /// live table shows the connection columns.
   bool long_lived = false;
+  /// A gRPC run (grpc://, grpcs://): the method called, when --proto named it.
+  GrpcMethod grpc_method;
 };
 
 /// Interprets `options`: parses the URL (or the curl file of -p), reads `-data @file`, splits

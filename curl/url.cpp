@@ -2,6 +2,7 @@
 #include "curl/url.hpp"
 
 #include <algorithm>
+#include <boost/url/grammar/ci_string.hpp>
 #include <boost/url/parse.hpp>
 #include <cctype>
 #include <charconv>
@@ -43,7 +44,10 @@ std::string remove_dot_segments(std::string_view path) {
   return out;
 }
 
-std::optional<model::Scheme> scheme_of(boost::urls::scheme id) {
+/// The scheme Boost.URL knows as `id`, or gRPC's (grpc, grpcs), which it does not.
+std::optional<model::Scheme> scheme_of(boost::urls::scheme id, std::string_view name) {
+  if (boost::urls::grammar::ci_is_equal(name, "grpc")) return model::Scheme::grpc;
+  if (boost::urls::grammar::ci_is_equal(name, "grpcs")) return model::Scheme::grpcs;
   switch (id) {
     case boost::urls::scheme::http:
       return model::Scheme::http;
@@ -64,13 +68,15 @@ std::string apply_url(std::string_view url, model::Request& request) {
   const std::string text =
       url.find("://") == std::string_view::npos ? "http://" + std::string(url) : std::string(url);
   const auto parsed = boost::urls::parse_uri(text);
-  const auto hint = " (expected http://host[:port]/path, https://, ws:// or wss://...)";
+  const auto hint =
+      " (expected http://host[:port]/path, https://, ws://, wss://, grpc:// or grpcs://...)";
   if (!parsed) throw UrlError("malformed URL '" + std::string(url) + "'" + hint);
   // Schemes are case-insensitive (RFC 3986); Boost.URL gives scheme_id for the known ones.
-  const auto scheme = scheme_of(parsed->scheme_id());
+  const auto scheme = scheme_of(parsed->scheme_id(), parsed->scheme());
   if (!scheme) {
     throw UrlError("unsupported scheme '" + std::string(parsed->scheme()) + "' in '" +
-                   std::string(url) + "' (stampede speaks http://, https://, ws:// and wss://)");
+                   std::string(url) +
+                   "' (stampede speaks http://, https://, ws://, wss://, grpc:// and grpcs://)");
   }
   auto& origin = request.origin;
   origin.scheme = *scheme;

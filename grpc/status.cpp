@@ -5,29 +5,15 @@
 #include <array>
 #include <charconv>
 
+#include "model/grpc_code.hpp"
+
 namespace stampede::grpc {
 
 namespace {
 
-constexpr std::array<std::string_view, code_count> names{
-    "OK",
-    "CANCELLED",
-    "UNKNOWN",
-    "INVALID_ARGUMENT",
-    "DEADLINE_EXCEEDED",
-    "NOT_FOUND",
-    "ALREADY_EXISTS",
-    "PERMISSION_DENIED",
-    "RESOURCE_EXHAUSTED",
-    "FAILED_PRECONDITION",
-    "ABORTED",
-    "OUT_OF_RANGE",
-    "UNIMPLEMENTED",
-    "INTERNAL",
-    "UNAVAILABLE",
-    "DATA_LOSS",
-    "UNAUTHENTICATED",
-};
+// The names are the model's, which the reports count calls by.
+constexpr const auto& names = model::grpc_code_names;
+static_assert(names.size() == code_count);
 
 bool all_digits(std::string_view text) {
   return !text.empty() &&

@@ -30,8 +30,11 @@ constexpr std::string_view to_string(Negotiated negotiated) {
 /// The measured part of one exchange, filled by the client and kept by the statistics. A new
 /// counter is one field here: Response and Result both carry it, and the worker copies it whole.
 struct ExchangeRecord {
-  ErrorKind error = ErrorKind::none;    ///< none: completed (the verifier may still reject it)
-  int status = 0;                       ///< HTTP status, 0 when no status line arrived
+  ErrorKind error = ErrorKind::none;  ///< none: completed (the verifier may still reject it)
+  int status = 0;                     ///< HTTP status, 0 when no status line arrived
+  /// A gRPC call's status code (0 OK to 16 UNAUTHENTICATED) once its response ended; -1 for
+  /// other requests and calls without a response.
+  int grpc_status = -1;
   std::chrono::nanoseconds connect{0};  ///< connect and TLS handshake, 0 on a reused connection
   std::chrono::nanoseconds waiting{0};  ///< request written -> first response byte
   /// -m: handed to its shared connection -> its stream opened (a wait for a free stream

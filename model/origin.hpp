@@ -7,12 +7,17 @@
 
 namespace stampede::model {
 
-/// The scheme decides the transport (plain TCP, or TLS) and whether the connection is upgraded
-/// to WebSocket (ws, wss).
-enum class Scheme : unsigned char { http, https, ws, wss };
+/// The scheme decides the transport (plain TCP, or TLS), whether the connection is upgraded
+/// to WebSocket (ws, wss), and whether the request is a gRPC call (grpc: h2c; grpcs: TLS).
+enum class Scheme : unsigned char { http, https, ws, wss, grpc, grpcs };
 
-/// True for the schemes that go over TLS: https and wss.
-constexpr bool is_secure(Scheme scheme) { return scheme == Scheme::https || scheme == Scheme::wss; }
+/// True for the schemes that go over TLS: https, wss and grpcs.
+constexpr bool is_secure(Scheme scheme) {
+  return scheme == Scheme::https || scheme == Scheme::wss || scheme == Scheme::grpcs;
+}
+
+/// True for the gRPC schemes: grpc (HTTP/2 over TCP) and grpcs (over TLS).
+constexpr bool is_grpc(Scheme scheme) { return scheme == Scheme::grpc || scheme == Scheme::grpcs; }
 
 /// True for the WebSocket schemes (RFC 6455): ws and wss.
 constexpr bool is_websocket(Scheme scheme) { return scheme == Scheme::ws || scheme == Scheme::wss; }
@@ -24,13 +29,13 @@ struct Origin {
   std::string host;  ///< name or address, without brackets for IPv6
   unsigned short port = 80;
 
-  /// 443 over TLS (https, wss), else 80.
+  /// 443 over TLS (https, wss, grpcs), else 80.
   static constexpr unsigned short default_port(Scheme scheme) {
     return is_secure(scheme) ? 443 : 80;
   }
-  /// "http", "https", "ws" or "wss".
+  /// "http", "https", "ws", "wss", "grpc" or "grpcs".
   [[nodiscard]] const char* scheme_name() const {
-    constexpr std::array<const char*, 4> names{"http", "https", "ws", "wss"};
+    constexpr std::array<const char*, 6> names{"http", "https", "ws", "wss", "grpc", "grpcs"};
     return names[static_cast<std::size_t>(scheme)];
   }
   /// True when the connection goes over TLS.

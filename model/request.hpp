@@ -38,6 +38,8 @@ struct Request {
   bool binary = false;
   /// WebSocket: the largest message accepted (--max-message); a larger one fails as too_big.
   std::uint64_t max_message = std::uint64_t{1} << 20;
+  /// gRPC (grpc://, grpcs://): the method answers with a stream of messages, not exactly one.
+  bool grpc_server_streaming = false;
 };
 
 }  // namespace stampede::model

@@ -15,6 +15,10 @@ struct Response : ExchangeRecord {
   std::string server;            ///< the Server header, for the report
   std::string location;          ///< the Location header (followed with -redirect)
   std::string content_encoding;  ///< the Content-Encoding header (decoded with --compressed)
+  /// gRPC: grpc-status and grpc-message as they came (trailers, or a Trailers-Only response's
+  /// headers); empty when absent. The client turns them into `grpc_status`.
+  std::string grpc_status_field;
+  std::string grpc_message;
   /// WebSocket: the seq of go-stress-testing's ping this exchange sent, which the reply must
   /// echo for `-v json`; empty for other messages and protocols.
   std::string sent_seq;
@@ -30,6 +34,8 @@ struct Response : ExchangeRecord {
     server.clear();
     location.clear();
     content_encoding.clear();
+    grpc_status_field.clear();
+    grpc_message.clear();
     sent_seq.clear();
     websocket = false;
     cut_short = false;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "model/grpc_code.hpp"
 #include "report/report_format.hpp"
 
 namespace stampede::report {
@@ -34,6 +35,13 @@ Json codes_json(const std::map<int, std::uint64_t>& codes) {
   for (const auto& [code, count] : codes) {
     json[std::to_string(code)] = count;
   }
+  return json;
+}
+
+/// gRPC calls by code name: {"OK": 998, "UNAVAILABLE": 2}.
+Json grpc_codes_json(const std::map<int, std::uint64_t>& codes) {
+  Json json = Json::object();
+  for (const auto& [code, count] : codes) json[model::grpc_code_name(code)] = count;
   return json;
 }
 
@@ -176,6 +184,7 @@ std::string json_report(const Summary& summary) {
                        {"total", phase_json(total.latency)}};
   if (total.streams.streams > 0) json["phases_ms"]["queueing"] = phase_json(total.queueing);
   json["status_codes"] = codes_json(total.status_codes);
+  if (!total.grpc_codes.empty()) json["grpc_status_codes"] = grpc_codes_json(total.grpc_codes);
   json["errors"] = errors_json(total);
   json["bytes"] = {{"received", total.bytes_received},
                    {"body_received", total.body_bytes},

@@ -35,10 +35,12 @@ std::string repeat(const char* piece, std::size_t times) {
   return text;
 }
 
-// The codes column: what came back, then why requests that got no status failed, so failures
-// explain themselves and each request is listed once.
+// The codes column: what came back (gRPC codes by name for gRPC calls), then why requests that
+// got no status failed, so failures explain themselves and each request is listed once.
 std::string codes_column(const Metrics& total) {
-  std::string codes = status_codes_text(total.status_codes);
+  // A gRPC call's outcome is its gRPC code; its HTTP status (200) says little.
+  std::string codes = total.grpc_codes.empty() ? status_codes_text(total.status_codes)
+                                               : grpc_codes_text(total.grpc_codes);
   const std::string errors = statusless_errors_text(total);
   if (!codes.empty() && !errors.empty()) {
     codes += ';';

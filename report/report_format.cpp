@@ -1,6 +1,8 @@
 // Formatting helpers the reporters share, so every report spells numbers and codes the same way.
 #include "report/report_format.hpp"
 
+#include "model/grpc_code.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -107,6 +109,14 @@ std::string status_codes_text(const std::map<int, std::uint64_t>& codes) {
       text += ';';
     }
     text += std::to_string(code) + ':' + std::to_string(count);
+  }
+  return text;
+}
+
+std::string grpc_codes_text(const std::map<int, std::uint64_t>& codes) {
+  std::string text;
+  for (const auto& [code, count] : codes) {
+    text += (text.empty() ? "" : ";") + model::grpc_code_name(code) + ':' + std::to_string(count);
   }
   return text;
 }

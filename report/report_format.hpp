@@ -40,6 +40,9 @@ std::string printable(std::string_view text);
 /// Status code counts as go-stress-testing prints them, ascending: "200:9800;500:3"; "" when none.
 std::string status_codes_text(const std::map<int, std::uint64_t>& codes);
 
+/// gRPC codes by name, go-stress-testing's way: "OK:998;UNAVAILABLE:2" (empty when none).
+std::string grpc_codes_text(const std::map<int, std::uint64_t>& codes);
+
 /// Non-zero counts of the failures that left no status, in report order: "connect:1;timeout:3";
 /// "" when none. Not `verify`: a response the verifier rejected is counted under its status.
 std::string statusless_errors_text(const Metrics& metrics);

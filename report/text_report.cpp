@@ -150,6 +150,8 @@ std::string counts_block(const Summary& summary) {
   }
   const std::string codes = status_codes_text(total.status_codes);
   text += line("Status codes:", codes.empty() ? "none" : codes);
+  if (!total.grpc_codes.empty())
+    text += line("gRPC status codes:", grpc_codes_text(total.grpc_codes));
   if (summary.long_lived()) text += connections_line(summary);
   text += protocols_line(total);
   if (total.streams.streams > 0) text += shared_streams_line(total);

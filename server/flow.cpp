@@ -124,7 +124,8 @@ std::size_t Flow::destination_of(const model::Request& request, const model::Pla
   setup.timeout = plan.request_timeout;
   setup.keep_alive = request.keep_alive;
   setup.protocol = protocol;
-  setup.keep_body = keep_body;
+  // A gRPC call's body is read for its status (whole messages, one for a unary call).
+  setup.keep_body = keep_body || model::is_grpc(request.origin.scheme);
   setup.insecure = request.insecure;
   setup.ping_interval = plan.ping;
   setup.hold = plan.hold.count() > 0;

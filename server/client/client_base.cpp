@@ -5,6 +5,7 @@
 
 #include "server/client/content_decoding.hpp"
 #include "server/client/failure_log.hpp"
+#include "server/client/grpc_outcome.hpp"
 
 namespace stampede::client {
 
@@ -54,6 +55,7 @@ void ClientBase::end_exchange(const PreparedRequest& request, model::Response& r
       return;
     }
   }
+  if (request.grpc) settle_grpc_call(response, request.grpc_server_streaming);
   if (late) {  // complete, but after the deadline: wrk too counts a late response as a timeout
     response.error = model::ErrorKind::timeout;
     log_first_failure(setup_, response.error, {}, {});

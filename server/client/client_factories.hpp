@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <string_view>
 
 #include "server/client/client.hpp"
 
@@ -20,6 +21,10 @@ std::unique_ptr<Client> make_http2_mux_client(const ClientSetup& setup, ThreadCo
 
 /// Says once per destination that its server selected HTTP/1.1 by ALPN, so HTTP/2 was not used.
 void warn_http1_fallback(const ClientSetup& setup);
+
+/// The hint for a gRPC call whose server selected HTTP/1.1 by ALPN.
+inline constexpr std::string_view grpc_needs_h2 =
+    "the server did not select h2 by ALPN, and gRPC goes over HTTP/2 only";
 
 /// WebSocket (ws://, or wss:// when `setup.tls`) for user `user`.
 std::unique_ptr<Client> make_websocket_client(const ClientSetup& setup, ThreadContext& thread,

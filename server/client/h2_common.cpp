@@ -35,6 +35,10 @@ void note_header(model::Response& response, std::string_view name, std::string_v
     response.location.assign(value);
   } else if (name == "content-encoding") {
     response.content_encoding.assign(value);
+  } else if (name == "grpc-status") {
+    response.grpc_status_field.assign(value);
+  } else if (name == "grpc-message") {
+    response.grpc_message.assign(value);
   }
 }
 

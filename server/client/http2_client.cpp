@@ -36,6 +36,11 @@ net::awaitable<void> Http2Client<Stream>::exchange(const PreparedRequest& reques
     if (!reused) {
       const auto opened = co_await open(response, request.connect_timeout);
       if (opened == Opened::http1) {
+        if (!request.http1_fallback) {  // gRPC: HTTP/2 or nothing
+          refuse_http1(response);
+          break;
+        }
+        fall_back();
         stop_clock();
         co_await http1_->exchange(*request.http1_fallback, response);
         co_return;
@@ -87,10 +92,7 @@ net::awaitable<typename Http2Client<Stream>::Opened> Http2Client<Stream>::open(
     co_return Opened::failed;
   }
   if constexpr (std::is_same_v<Stream, TlsStream>) {
-    if (!alpn_selected_h2(*stream_)) {
-      fall_back();
-      co_return Opened::http1;
-    }
+    if (!alpn_selected_h2(*stream_)) co_return Opened::http1;
   }
   session_.emplace();
   co_return Opened::http2;
@@ -173,6 +175,13 @@ ClientBase::Step Http2Client<Stream>::finish(const PreparedRequest& request,
   }
   if (!setup_.keep_alive) close();  // as HTTP/1.1 without -k: a connection per request
   return Step::done;
+}
+
+/// A gRPC call to a server that selected HTTP/1.1 by ALPN fails: gRPC is HTTP/2 only.
+template <class Stream>
+void Http2Client<Stream>::refuse_http1(model::Response& response) {
+  record_failure(response, Phase::handshake, net::error::no_protocol_option, grpc_needs_h2);
+  close();
 }
 
 /// -d: the header list sent and what came back (HTTP/2 frames are binary: no raw dump).

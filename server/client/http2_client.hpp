@@ -68,6 +68,7 @@ class Http2Client final : public ClientBase {
   enum class Opened { http2, failed, http1 };
   net::awaitable<Opened> open(model::Response& response, std::chrono::nanoseconds connect_timeout);
   void fall_back();
+  void refuse_http1(model::Response& response);
   Step submit(const PreparedRequest& request, model::Response& response);
   Step write_failed(const PreparedRequest& request, model::Response& response, bool reused,
                     const boost::system::error_code& error);

@@ -39,7 +39,9 @@ class Http2MuxClient final : public ClientBase {
 
   net::awaitable<void> exchange(const PreparedRequest& request,
                                 model::Response& response) override {
-    if (!http1_ && shared_.http1()) http1_ = make_http1_client(setup_, thread_);
+    if (!http1_ && shared_.http1() && request.http1_fallback) {
+      http1_ = make_http1_client(setup_, thread_);
+    }
     if (http1_) {
       co_await http1_->exchange(*request.http1_fallback, response);
       co_return;
@@ -49,7 +51,7 @@ class Http2MuxClient final : public ClientBase {
          current = next_request(request, step, response)) {
       auto connection = shared_.connection(current->connect_timeout);
       co_await send(*current, response, *connection);
-      if (connection->chose_http1()) {  // ALPN: the server speaks HTTP/1.1 only
+      if (connection->chose_http1() && request.http1_fallback) {  // ALPN: HTTP/1.1 only
         fall_back();
         stop_clock();
         co_await http1_->exchange(*request.http1_fallback, response);
@@ -91,7 +93,8 @@ class Http2MuxClient final : public ClientBase {
                     call_.error ? call_.error.message() : "");
     }
     if (!call_.error) return Step::done;
-    record_failure(response, call_.phase, call_.error);
+    const bool http1_only = call_.error == net::error::no_protocol_option;  // gRPC's, by ALPN
+    record_failure(response, call_.phase, call_.error, http1_only ? grpc_needs_h2 : "");
     return Step::failed;
   }
 

@@ -42,7 +42,7 @@ bool connection_specific(std::string_view name, std::string_view value) {
 std::vector<H2Field> h2_fields(const model::Request& request,
                                const http::request<http::string_body>& message) {
   std::vector<H2Field> fields{{":method", request.method},
-                              {":scheme", request.origin.scheme_name()},
+                              {":scheme", request.origin.secure() ? "https" : "http"},
                               {":authority", std::string(message[http::field::host])},
                               {":path", request.target}};
   if (fields[2].second.empty()) fields.erase(fields.begin() + 2);  // the user omitted Host
@@ -136,7 +136,9 @@ PreparedRequest prepare(const model::Request& request, model::Protocol protocol)
     prepared.wire = websocket_wire(request);
   } else if (protocol == model::Protocol::http2) {
     prepared.wire = Http2Wire{h2_fields(request, message), request.body};
-    if (request.origin.secure()) {
+    prepared.grpc = model::is_grpc(request.origin.scheme);
+    prepared.grpc_server_streaming = request.grpc_server_streaming;
+    if (request.origin.secure() && !prepared.grpc) {  // gRPC has no HTTP/1.1 to fall back to
       prepared.http1_fallback =
           std::make_shared<PreparedRequest>(prepare(request, model::Protocol::http1));
     }

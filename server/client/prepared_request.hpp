@@ -46,8 +46,13 @@ struct WebSocketWire {
 /// A request in its protocol's form, plus what the exchange must know about it.
 struct PreparedRequest {
   std::variant<Http1Wire, Http2Wire, WebSocketWire> wire;  ///< one alternative per protocol
-  /// HTTP/2 over TLS: the HTTP/1.1 form, sent when the server picks http/1.1 by ALPN.
+  /// HTTP/2 over TLS: the HTTP/1.1 form, sent when the server picks http/1.1 by ALPN (none for
+  /// gRPC, which is HTTP/2 only).
   std::shared_ptr<const PreparedRequest> http1_fallback;
+  /// A gRPC call (grpc://, grpcs://): its outcome is the grpc-status of its trailers.
+  bool grpc = false;
+  /// A gRPC call whose method streams its answer: any number of messages is whole.
+  bool grpc_server_streaming = false;
   bool head = false;       ///< HEAD: the response has no body whatever its Content-Length says
   bool idempotent = true;  ///< safe to resend when a reused connection turns out closed
   /// -redirect: the request the redirects start from (null: a 3xx is the result). Set by its

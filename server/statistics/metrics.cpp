@@ -24,6 +24,10 @@ void Metrics::add(const model::Result& result) {
   // Only whole responses count: a status line followed by a reset is a read failure, not a
   // response. A rejected response still made a whole exchange; a refused upgrade has a status.
   if (model::comes_with_status(result.error) && result.status != 0) ++status_codes[result.status];
+  // A call that failed as an exchange (a late answer is a timeout) has no code to count.
+  if (result.grpc_status >= 0 && model::comes_with_status(result.error)) {
+    ++grpc_codes[result.grpc_status];
+  }
   if (result.error == model::ErrorKind::none || result.error == model::ErrorKind::verify) {
     latency.record(ns(result.latency));
     processing.record(ns(result.latency - result.connect));
@@ -69,6 +73,7 @@ void Metrics::merge(const Metrics& other) {
   for (const auto& [status, count] : other.status_codes) {
     status_codes[status] += count;
   }
+  for (const auto& [code, count] : other.grpc_codes) grpc_codes[code] += count;
   latency.merge(other.latency);
   connect.merge(other.connect);
   processing.merge(other.processing);
@@ -87,7 +92,7 @@ void Metrics::merge(const Metrics& other) {
 std::size_t Metrics::memory_bytes() const {
   // A std::map node: three pointers and a colour word (libstdc++), then the key and value.
   constexpr std::size_t map_node = 4 * sizeof(void*) + sizeof(std::pair<const int, std::uint64_t>);
-  std::size_t bytes = sizeof(*this) + status_codes.size() * map_node;
+  std::size_t bytes = sizeof(*this) + (status_codes.size() + grpc_codes.size()) * map_node;
   for (const Histogram* histogram : {&latency, &connect, &processing, &waiting, &queueing}) {
     bytes += histogram->memory_bytes() - sizeof(Histogram);
   }
@@ -101,6 +106,7 @@ void Metrics::reset() {
   succeeded = failed = 0;
   errors.fill(0);
   status_codes.clear();
+  grpc_codes.clear();
   latency.reset();
   connect.reset();
   processing.reset();

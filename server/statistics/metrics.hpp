@@ -22,6 +22,7 @@ struct Metrics {
   std::uint64_t failed = 0;
   std::array<std::uint64_t, model::error_kind_count> errors{};  ///< indexed by ErrorKind
   std::map<int, std::uint64_t> status_codes;                    ///< every whole response, by status
+  std::map<int, std::uint64_t> grpc_codes;  ///< gRPC calls that ended with a status, by code
   Histogram latency;  ///< exchange time of every request that got a whole response (ok or verify)
   Histogram connect;  ///< requests that opened a connection, and connections opened apart
   Histogram processing;  ///< ab's Processing: latency minus connect, where latency is recorded

@@ -78,6 +78,20 @@ TEST(Options, SharedConnectionsSpellingsAndRange) {
   EXPECT_EQ(usage_error({"-m", "x", "-u", "http://h/"}), m);
 }
 
+TEST(Options, GrpcFlagsAndItsCodes) {
+  const auto options = parse({"-u", "grpc://h:1/p.S/M", "--proto", "a.proto", "-proto=b.proto",
+                              "--import-path", "inc", "--data-file", "m.bin", "-code", "14"});
+  EXPECT_EQ(options.proto_files, (std::vector<std::string>{"a.proto", "b.proto"}));
+  EXPECT_EQ(options.import_paths, std::vector<std::string>{"inc"});
+  EXPECT_EQ(options.data_file, "m.bin");
+  EXPECT_TRUE(options.has_code);
+  EXPECT_FALSE(parse({"-u", "grpc://h:1/p.S/M"}).has_code);
+  EXPECT_EQ(usage_error({"-u", "grpcs://h:1/p.S/M", "-code", "200"}),
+            "-code on a gRPC call must be a gRPC status code, 0 (OK) to 16");
+  EXPECT_EQ(usage_error({"-u", "http://h/", "-code", "14"}),
+            "-code with -v statusCode must be 100 to 599");
+}
+
 TEST(Options, LongFormsAndGoBooleanValues) {
   const auto o =
       parse({"--concurrency", "5", "--requests=7", "--url", "http://h/", "--header", "A: 1",
@@ -298,14 +312,33 @@ TEST(Options, HelpListsEveryVerifierOfTheTable) {
 
 TEST(Options, EveryHelpedFlagParses) {
   const auto help = help_text();
-  for (const char* flag : {"-u",         "-H",       "-data",
-                           "-X",         "-k",       "-redirect",
-                           "--insecure", "-c",       "-n",
-                           "-t",         "-timeout", "-cpuNumber",
-                           "-v",         "-code",    "--output",
-                           "-d",         "-p",       "--print-request",
-                           "-http2",     "--binary", "--max-message",
-                           "--hold",     "--ping"}) {
+  for (const char* flag : {"-u",
+                           "-H",
+                           "-data",
+                           "-X",
+                           "-k",
+                           "-redirect",
+                           "--insecure",
+                           "-c",
+                           "-n",
+                           "-t",
+                           "-timeout",
+                           "-cpuNumber",
+                           "-v",
+                           "-code",
+                           "--output",
+                           "-d",
+                           "-p",
+                           "--print-request",
+                           "-http2",
+                           "--binary",
+                           "--max-message",
+                           "--hold",
+                           "--ping",
+                           "-m",
+                           "--proto",
+                           "--import-path",
+                           "--data-file"}) {
     EXPECT_NE(help.find(flag), std::string::npos) << flag;
   }
 }

@@ -1,5 +1,6 @@
 // URL tests: schemes, ports, targets, dot segments, userinfo, -G's query, and refused URLs.
 #include "curl/url.hpp"
+#include "model/protocol.hpp"
 
 #include <gtest/gtest.h>
 
@@ -59,15 +60,28 @@ TEST(ApplyUrl, WebSocketSchemesTakeTheirHttpCounterpartsPorts) {
   }
 }
 
-TEST(ApplyUrl, AnUnsupportedSchemeNamesTheFourSpoken) {
+TEST(ApplyUrl, AnUnsupportedSchemeNamesTheSixSpoken) {
   try {
     (void)url("ftp://h/file");
     FAIL() << "ftp:// was accepted";
   } catch (const UrlError& error) {
     EXPECT_EQ(std::string(error.what()),
               "unsupported scheme 'ftp' in 'ftp://h/file' (stampede speaks http://, https://, "
-              "ws:// and wss://)");
+              "ws://, wss://, grpc:// and grpcs://)");
   }
+}
+
+TEST(ApplyUrl, GrpcSchemesNameAMethodOverTcpOrTls) {
+  const auto plain = url("grpc://127.0.0.1:50051/helloworld.Greeter/SayHello");
+  EXPECT_EQ(plain.origin.scheme, model::Scheme::grpc);
+  EXPECT_EQ(plain.origin.port, 50051);
+  EXPECT_EQ(plain.target, "/helloworld.Greeter/SayHello");
+  EXPECT_FALSE(plain.origin.secure());
+  const auto tls = url("GRPCS://localhost/pkg.Svc/Method");
+  EXPECT_EQ(tls.origin.scheme, model::Scheme::grpcs);
+  EXPECT_EQ(tls.origin.port, 443);
+  EXPECT_TRUE(tls.origin.secure());
+  EXPECT_EQ(model::protocol_of(tls), model::Protocol::http2);
 }
 
 TEST(ApplyUrl, MalformedUrlsAreUrlErrors) {

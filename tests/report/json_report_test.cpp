@@ -240,6 +240,19 @@ TEST(JsonReport, SharedConnectionsSayHowManyStreamsTheyCarriedAndTheQueueing) {
   EXPECT_DOUBLE_EQ(report["phases_ms"]["queueing"]["min"].get<double>(), 0.0);
 }
 
+TEST(JsonReport, GrpcCallsByCodeNameOnlyWhenThereAreSome) {
+  Summary s = sample();
+  EXPECT_FALSE(json::parse(json_report(s)).contains("grpc_status_codes"));
+  for (const int code : {0, 4, 4}) {
+    model::Result r;
+    r.status = 200;
+    r.grpc_status = code;
+    s.total.add(r);
+  }
+  EXPECT_EQ(json::parse(json_report(s))["grpc_status_codes"],
+            json({{"OK", 1}, {"DEADLINE_EXCEEDED", 2}}));
+}
+
 // A WebSocket run: 5 connections opened, 2 of them ended (1 closed by the server), 2 upgrades
 // refused and 1 connection lost to a timeout.
 TEST(JsonReport, LongLivedConnectionsSayWhatBecameOfThem) {

@@ -169,6 +169,18 @@ TEST(TextReport, ProtocolsWhenSomeConnectionsSpeakHttp2OrKindsDiffer) {
       << text_report(s);
 }
 
+TEST(TextReport, GrpcCallsAreCountedByCodeName) {
+  Summary s = thousand_in_two_seconds();
+  EXPECT_FALSE(contains(text_report(s), "gRPC status codes:"));
+  for (const int code : {0, 0, 14}) {
+    model::Result r = timed_success();
+    r.grpc_status = code;
+    s.total.add(r);
+  }
+  EXPECT_TRUE(contains(text_report(s), "gRPC status codes:      OK:2;UNAVAILABLE:1\n"))
+      << text_report(s);
+}
+
 TEST(TextReport, PercentileTableLikeAb) {
   Summary s;
   for (int ms = 1; ms <= 1000; ++ms) {

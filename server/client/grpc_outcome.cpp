@@ -1,0 +1,36 @@
+// settle_grpc_call(): gRPC's status rules (grpc/status, grpc/framing) applied to a response.
+#include "server/client/grpc_outcome.hpp"
+
+#include <optional>
+#include <string_view>
+#include <utility>
+
+#include "grpc/framing.hpp"
+#include "grpc/status.hpp"
+
+namespace stampede::client {
+
+namespace {
+
+/// A header's value, or nothing when it did not come.
+std::optional<std::string_view> present(const std::string& value) {
+  if (value.empty()) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+void settle_grpc_call(model::Response& response, bool server_streaming) {
+  auto status = grpc::call_status(response.status, present(response.grpc_status_field),
+                                  present(response.grpc_message));
+  const auto body = grpc::read_messages(response.body);
+  if (body.error && status.code == grpc::Code::ok) {
+    status = *body.error;
+  } else if (!server_streaming) {
+    if (auto wrong = grpc::check_unary(status, body.messages.size())) status = *wrong;
+  }
+  response.grpc_status = static_cast<int>(status.code);
+  response.grpc_message = std::move(status.message);
+}
+
+}  // namespace stampede::client

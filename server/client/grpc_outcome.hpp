@@ -1,0 +1,14 @@
+// A finished gRPC call's status, as a gRPC client would report it.
+#pragma once
+
+#include "model/response.hpp"
+
+namespace stampede::client {
+
+/// Sets `response.grpc_status` (and grpc_message, decoded) for a gRPC call whose exchange
+/// completed: grpc-status from the trailers (or a Trailers-Only response's headers), else the
+/// code gRPC maps the HTTP status to; a body that is not whole messages, or a unary call's OK
+/// answer that is not exactly one message, is INTERNAL (as grpc-go says). The body is kept.
+void settle_grpc_call(model::Response& response, bool server_streaming);
+
+}  // namespace stampede::client

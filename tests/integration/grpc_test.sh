@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# gRPC calls from the command line against a real gRPC server (python3-grpcio, grpc_server.py) and
+# stampede serve's echo: exact call counts from the server's log, statuses counted by name,
+# metadata and grpc-timeout received, -v json on the decoded answer, -m, grpcs:// (TLS), and the
+# usage errors that send nothing.
+source "$(dirname "$0")/lib.sh" "$@"
+
+HERE=$(dirname "$(realpath "$0")")
+PROTO=$HERE/protos/helloworld.proto
+GRPC_PY=/usr/bin/python3 # Debian installs grpcio for the system interpreter only
+"$GRPC_PY" -c 'import grpc' 2>/dev/null || fail "python3-grpcio is not installed (apt-get install python3-grpcio)"
+SAY=helloworld.Greeter/SayHello
+
+# start_grpc CASE [ARGS...]: grpc_server.py for one case (its own port file and log).
+start_grpc() {
+  local name=$1
+  shift
+  start_py_server "grpc-$name" "$GRPC_PY" "$HERE/grpc_server.py" "$@"
+}
+
+# calls_logged NAME: how many calls with request name NAME the server logged.
+calls_logged() {
+  sleep 0.1
+  "$PYTHON" - "$SERVER_LOG" "$1" <<'PYEOF'
+import json, sys
+print(sum(1 for line in open(sys.argv[1]) if json.loads(line)["name"] == sys.argv[2]))
+PYEOF
+}
+
+case_unary() {  # c × n calls, each one the server logged, all OK
+  start_grpc unary
+  run_stampede unary -c 5 -n 20 -u "grpc://127.0.0.1:$SERVER_PORT/$SAY" --proto "$PROTO" \
+    -data '{"name":"unary"}' --output json
+  expect_rc 0
+  json_check "$OUT" <<'PYEOF'
+g("requests.succeeded") == 100 and g("requests.failed") == 0
+g("grpc_status_codes") == {"OK": 100} and g("status_codes") == {"200": 100}
+g("connections.protocols") == {"h2c": 5}
+PYEOF
+  assert_eq 100 "$(calls_logged unary)" "unary: calls the server logged"
+}
+
+case_statuses() {  # a failing call is counted by its code's name, and fails unless -code says so
+  start_grpc statuses
+  run_stampede fail -c 2 -n 5 -u "grpc://127.0.0.1:$SERVER_PORT/$SAY" --proto "$PROTO" \
+    -data '{"name":"fail:UNAVAILABLE:down for now"}' --output json
+  expect_rc 0
+  json_check "$OUT" <<'PYEOF'
+g("requests.failed") == 10 and g("errors.verify") == 10
+g("grpc_status_codes") == {"UNAVAILABLE": 10}
+PYEOF
+  grep -q "gRPC status UNAVAILABLE (down for now), not -code OK" "$ERR" || fail "fail: $(head -c 500 "$ERR")"
+  run_stampede expected -c 2 -n 5 -code 14 -u "grpc://127.0.0.1:$SERVER_PORT/$SAY" --proto "$PROTO" \
+    -data '{"name":"fail:14"}' --output json
+  expect_rc 0
+  json_assert "$OUT" 'g("requests.succeeded") == 10 and g("grpc_status_codes") == {"UNAVAILABLE": 10}'
+  assert_eq 10 "$(calls_logged "fail:14")" "expected: calls the server logged"
+}
+
+case_metadata() {  # -H is metadata; -t is grpc-timeout
+  start_grpc metadata
+  run_stampede metadata -c 1 -n 3 -t 7 -H 'X-Tenant: blue' -u "grpc://127.0.0.1:$SERVER_PORT/$SAY" \
+    --proto "$PROTO" -data '{"name":"meta"}' --output json
+  expect_rc 0
+  json_assert "$OUT" 'g("requests.succeeded") == 3'
+  "$PYTHON" - "$SERVER_LOG" <<'PYEOF' || fail "metadata: the server did not get the metadata and deadline: $(cat "$SERVER_LOG")"
+import json, sys
+calls = [json.loads(line) for line in open(sys.argv[1])]
+assert len(calls) == 3, calls
+for call in calls:
+    assert ["x-tenant", "blue"] in call["metadata"], call
+    assert 6 < call["timeout"] <= 7, call
+PYEOF
+}
+
+case_deadline() {  # a call past -t: DEADLINE_EXCEEDED from the server, or our timeout
+  start_grpc deadline
+  run_stampede deadline -c 2 -n 2 -t 0.5 -u "grpc://127.0.0.1:$SERVER_PORT/$SAY" --proto "$PROTO" \
+    -data '{"name":"sleep:3000"}' --output json
+  expect_rc 0
+  json_assert "$OUT" 'g("requests.failed") == 4 and g("requests.succeeded") == 0'
+  json_assert "$OUT" 'g("errors.timeout") + g("grpc_status_codes", {}).get("DEADLINE_EXCEEDED", 0) == 4'
+}
+
+case_json() {  # -v json reads the decoded answer's code
+  start_grpc json
+  run_stampede json -c 2 -n 3 -v json -u "grpc://127.0.0.1:$SERVER_PORT/$SAY" --proto "$PROTO" \
+    -data '{"name":"code:200"}' --output json
+  expect_rc 0
+  json_assert "$OUT" 'g("requests.succeeded") == 6'
+  run_stampede json-no -c 1 -n 2 -v json -code 201 -u "grpc://127.0.0.1:$SERVER_PORT/$SAY" \
+    --proto "$PROTO" -data '{"name":"code:200"}' --output json
+  expect_rc 0
+  json_assert "$OUT" 'g("requests.failed") == 2 and g("errors.verify") == 2'
+}
+
+case_shared() {  # -m: 20 users on 2 connections
+  start_grpc shared
+  run_stampede shared -c 20 -n 10 -m 2 -u "grpc://127.0.0.1:$SERVER_PORT/$SAY" --proto "$PROTO" \
+    -data '{"name":"shared"}' --output json
+  expect_rc 0
+  json_assert "$OUT" 'g("requests.succeeded") == 200 and g("connections.opened") == 2'
+  assert_eq 200 "$(calls_logged shared)" "shared: calls the server logged"
+}
+
+case_tls() {  # grpcs://: h2 by ALPN
+  make_cert "$TEST_TMP"
+  start_grpc tls --tls "$TEST_TMP/cert.pem" "$TEST_TMP/key.pem"
+  run_stampede tls -c 2 -n 5 --insecure -u "grpcs://127.0.0.1:$SERVER_PORT/$SAY" --proto "$PROTO" \
+    -data '{"name":"tls"}' --output json
+  expect_rc 0
+  json_assert "$OUT" 'g("requests.succeeded") == 10 and g("connections.protocols") == {"h2": 2}'
+}
+
+case_stream() {  # a server-streaming method: its answers are whole whatever their number
+  start_grpc stream
+  run_stampede stream -c 2 -n 2 -u "grpc://127.0.0.1:$SERVER_PORT/helloworld.Greeter/SayHellos" \
+    --proto "$PROTO" -data '{"name":"stream","count":4}' --output json
+  expect_rc 0
+  json_assert "$OUT" 'g("requests.succeeded") == 4 and g("grpc_status_codes") == {"OK": 4}'
+}
+
+case_serve_echo() {  # stampede serve's echo, with --data-file's bytes and no .proto
+  start_serve
+  printf '\x0a\x04echo' >"$TEST_TMP/msg.bin"  # field 1, a 4-byte string
+  run_stampede echo -c 4 -n 25 -m 1 -u "grpc://127.0.0.1:$SERVE_PORT/stampede.Echo/Echo" \
+    --data-file "$TEST_TMP/msg.bin" --output json
+  expect_rc 0
+  json_assert "$OUT" 'g("requests.succeeded") == 100 and g("grpc_status_codes") == {"OK": 100}'
+  run_stampede unimplemented -c 1 -n 2 -u "grpc://127.0.0.1:$SERVE_PORT/no.Such/Method" \
+    --data-file "$TEST_TMP/msg.bin" --output json
+  expect_rc 0
+  json_assert "$OUT" 'g("grpc_status_codes") == {"UNIMPLEMENTED": 2}'
+}
+
+case_usage() {  # exit 2 and nothing sent
+  local url="grpc://127.0.0.1:9/$SAY"
+  run_stampede no-proto -c 1 -n 1 -u "$url" -data '{"name":"x"}'
+  expect_rc 2
+  grep -q "needs --proto FILE" "$ERR" || fail "no-proto: $(head -c 500 "$ERR")"
+  run_stampede no-method -c 1 -n 1 -u "grpc://127.0.0.1:9/helloworld.Greeter/Nope" --proto "$PROTO" -data '{}'
+  expect_rc 2
+  grep -q "no method helloworld.Greeter/Nope in .*helloworld.proto (it has: helloworld.Greeter/SayHello" "$ERR" ||
+    fail "no-method: $(head -c 500 "$ERR")"
+  run_stampede bad-json -c 1 -n 1 -u "$url" --proto "$PROTO" -data '{"nam":"x"}'
+  expect_rc 2
+  grep -q "does not fit helloworld.HelloRequest" "$ERR" || fail "bad-json: $(head -c 500 "$ERR")"
+  printf 'syntax = "proto3";\nmessage A { int32 x = 1 }\n' >"$TEST_TMP/bad.proto"
+  run_stampede bad-proto -c 1 -n 1 -u "$url" --proto "$TEST_TMP/bad.proto" -data '{}'
+  expect_rc 2
+  grep -q "bad.proto:2:" "$ERR" || fail "bad-proto: no file:line: $(head -c 500 "$ERR")"
+  run_stampede proto-on-http -c 1 -n 1 -u "http://127.0.0.1:9/" --proto "$PROTO"
+  expect_rc 2
+  grep -q -- "--proto and --data-file are for gRPC calls" "$ERR" || fail "proto-on-http: $(head -c 500 "$ERR")"
+}
+
+run_cases "${GRPC_CASES:-}" unary statuses metadata deadline json shared tls stream serve_echo usage
+pass
