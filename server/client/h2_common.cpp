@@ -6,6 +6,8 @@
 #include <cstring>
 #include <iterator>
 
+#include <spdlog/spdlog.h>
+
 #include "server/client/h2_error.hpp"
 
 namespace stampede::client::h2 {
@@ -72,6 +74,15 @@ bool feed_input(nghttp2_session* session, const char* data, std::size_t n,
       nghttp2_session_mem_recv(session, reinterpret_cast<const std::uint8_t*>(data), n);
   if (used < 0) error = h2_library_error(static_cast<int>(used));
   return used >= 0;
+}
+
+void log_exchange(const Http2Wire& request, const model::Response& response,
+                  const boost::system::error_code& error) {
+  std::string fields;
+  for (const auto& [name, value] : request.headers) fields += name + ": " + value + "\n";
+  spdlog::debug("HTTP/2 request ({} body bytes):\n{}response: status {}, {} body bytes{}{}",
+                request.body.size(), fields, response.status, response.body_bytes,
+                error ? ", " : "", error ? error.message() : "");
 }
 
 }  // namespace stampede::client::h2

@@ -50,4 +50,9 @@ std::string_view drain_output(nghttp2_session* session, std::string& out,
 bool feed_input(nghttp2_session* session, const char* data, std::size_t n,
                 boost::system::error_code& error);
 
+/// -d: the header list sent and what came back (HTTP/2's frames are binary: no raw dump), with
+/// the stream's or the connection's error if any.
+void log_exchange(const Http2Wire& request, const model::Response& response,
+                  const boost::system::error_code& error);
+
 }  // namespace stampede::client::h2

@@ -167,7 +167,7 @@ ClientBase::Step Http2Client<Stream>::after_read(const PreparedRequest& request,
 template <class Stream>
 ClientBase::Step Http2Client<Stream>::finish(const PreparedRequest& request,
                                              model::Response& response, bool reused) {
-  if (debugging_) log_exchange(request, response);
+  if (debugging_) h2::log_exchange(std::get<Http2Wire>(request.wire), response, session_->error());
   if (session_->refused() && reused) return Step::stale;
   if (session_->error()) {
     fail(response, Phase::read, session_->error());
@@ -182,20 +182,6 @@ template <class Stream>
 void Http2Client<Stream>::refuse_http1(model::Response& response) {
   record_failure(response, Phase::handshake, net::error::no_protocol_option, grpc_needs_h2);
   close();
-}
-
-/// -d: the header list sent and what came back (HTTP/2 frames are binary: no raw dump).
-template <class Stream>
-void Http2Client<Stream>::log_exchange(const PreparedRequest& request,
-                                       const model::Response& response) const {
-  std::string fields;
-  for (const auto& [name, value] : std::get<Http2Wire>(request.wire).headers) {
-    fields += name + ": " + value + "\n";
-  }
-  spdlog::debug("HTTP/2 request ({} body bytes):\n{}response: status {}, {} body bytes{}{}",
-                std::get<Http2Wire>(request.wire).body.size(), fields, response.status,
-                response.body_bytes, session_->error() ? ", " : "",
-                session_->error() ? session_->error().message() : "");
 }
 
 template <class Stream>

@@ -75,7 +75,6 @@ class Http2Client final : public ClientBase {
   Step after_read(const PreparedRequest& request, model::Response& response, bool reused,
                   const boost::system::error_code& error, std::size_t n);
   Step finish(const PreparedRequest& request, model::Response& response, bool reused);
-  void log_exchange(const PreparedRequest& request, const model::Response& response) const;
   bool fail(model::Response& response, Phase phase, const boost::system::error_code& error);
   void close_socket() override;
   void close() override;

@@ -6,8 +6,6 @@
 #include <memory>
 #include <utility>
 
-#include <spdlog/spdlog.h>
-
 #include "server/client/client_base.hpp"
 #include "server/client/client_factories.hpp"
 #include "server/client/h2_connection.hpp"
@@ -85,13 +83,7 @@ class Http2MuxClient final : public ClientBase {
   }
 
   Step outcome(const PreparedRequest& request, model::Response& response) {
-    if (debugging_) {
-      spdlog::debug("HTTP/2 stream on a shared connection: {} {}, status {}, {} body bytes{}{}",
-                    std::get<Http2Wire>(request.wire).headers[0].second,
-                    std::get<Http2Wire>(request.wire).headers[3].second, response.status,
-                    response.body_bytes, call_.error ? ", " : "",
-                    call_.error ? call_.error.message() : "");
-    }
+    if (debugging_) h2::log_exchange(std::get<Http2Wire>(request.wire), response, call_.error);
     if (!call_.error) return Step::done;
     const bool http1_only = call_.error == net::error::no_protocol_option;  // gRPC's, by ALPN
     record_failure(response, call_.phase, call_.error, http1_only ? grpc_needs_h2 : "");
