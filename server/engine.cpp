@@ -109,9 +109,9 @@ net::awaitable<StopReason> supervise(Supervision s) {
   co_return std::visit([](StopReason reason) { return reason; }, first);
 }
 
-/// A stopped run with long-lived connections closes them as their protocol would (a WebSocket
-/// close frame) before the threads stop: users send nothing more, held connections say
-/// goodbye, and all of it gets a second at most.
+/// A stopped run with long-lived or shared connections closes them as their protocol would (a
+/// WebSocket close frame, an HTTP/2 GOAWAY) before the threads stop: users send nothing more,
+/// held connections say goodbye, and all of it gets a second at most.
 void let_users_say_goodbye(ThreadPool& pool, std::vector<Shard>& shards,
                            const std::vector<std::unique_ptr<client::Watchdog>>& watchdogs,
                            const std::atomic<std::uint64_t>& users_left, net::io_context& main) {
@@ -234,7 +234,8 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
                 });
   while (!reason) main.run_one();
   signals.clear();  // a second Ctrl-C kills at once
-  if (*reason != StopReason::completed && flow_.long_lived()) {
+  // Shared HTTP/2 connections (-m) too: their waiting streams are reset and a GOAWAY ends each.
+  if (*reason != StopReason::completed && (flow_.long_lived() || plan_.connections > 0)) {
     let_users_say_goodbye(pool, shards, watchdogs, users_left, main);
   }
   const auto elapsed = Clock::now() - start;

@@ -140,6 +140,8 @@ struct ThreadContext {
   /// -m); 0: each user has its own.
   std::uint32_t shared_connections = 0;
   ConnectionPool pool;
+  /// What the thread's shared HTTP/2 connections (over TCP) read into, one at a time.
+  std::vector<char> read_buffer;
 };
 
 /// Which user a client serves, 0 to -c - 1 (go-stress-testing's WebSocket ping carries it).

@@ -2,11 +2,14 @@
 // slot that keeps one open for them.
 #pragma once
 
+#include <boost/asio/any_completion_handler.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "server/client/client.hpp"
@@ -14,12 +17,26 @@
 
 namespace stampede::client {
 
-/// One connection carrying the streams of the users that share it, on their thread. A reader
-/// coroutine feeds what arrives to the session, which completes each stream's H2Call; a writer
-/// coroutine sends what the session has to send, woken when a call is submitted or withdrawn,
-/// so that the requests of users submitting in the same pass of the reactor share a write.
-/// It keeps itself alive (its coroutines own it) while connecting or open; the slot only
-/// points at it. Calls submitted while it connects wait in the session.
+/// A user's call on a shared connection, and the user's coroutine waiting for its end.
+struct H2Waiter : H2Call {
+  /// Resumes the waiting user; empty while the user runs.
+  net::any_completion_handler<void()> resume;
+};
+
+/// One connection carrying the streams of the users that share it, on their thread.
+///
+/// Why not a reader and a writer coroutine woken by timers: on this path each request's
+/// wake-ups were the cost. Every handler Asio posts is a pass through its scheduler and an
+/// epoll_wait(0), and a steady_timer per user and one for the writer made about two of each
+/// per request, with the kernel's share of the CPU at 60%. So the reader, once it has fed what
+/// arrived to the session, resumes the users whose streams ended in place (they submit their
+/// next requests there), then writes all those requests at once, over TCP straight from the
+/// socket when it takes them; only what the socket does not take waits for an async write.
+/// Calls submitted outside the reader (a user's first request, a user back from a timer)
+/// share one posted flush.
+///
+/// It keeps itself alive (its reader and pending handlers own it) while connecting or open;
+/// the slot only points at it. Calls submitted while it connects wait in the session.
 template <class Stream>
 class H2Connection final : public std::enable_shared_from_this<H2Connection<Stream>>,
                            public Watchdog::Guarded {
@@ -35,9 +52,10 @@ class H2Connection final : public std::enable_shared_from_this<H2Connection<Stre
   /// then reads and writes until the connection ends.
   void start(std::chrono::nanoseconds connect_timeout);
   /// Hands `call` to the session. False (call.done, call.error set) when it takes no more.
-  bool submit(H2Call& call);
-  /// The call gives up (-t): its stream is reset, its neighbours go on.
-  void withdraw(H2Call& call);
+  /// Once its stream is over, `call.resume` is called: by the reader in place, or posted.
+  bool submit(H2Waiter& call);
+  /// The call gives up (-t): its stream is reset, its neighbours go on; it is not resumed.
+  void withdraw(H2Waiter& call);
   /// The last user is done: GOAWAY(NO_ERROR), then the connection closes; waits until it has
   /// (a second at most), so that the run does not end before the server heard it.
   net::awaitable<void> goodbye();
@@ -54,10 +72,15 @@ class H2Connection final : public std::enable_shared_from_this<H2Connection<Stre
  private:
   static net::awaitable<void> run(std::shared_ptr<H2Connection> self,
                                   std::chrono::nanoseconds connect_timeout);
-  static net::awaitable<void> write_all(std::shared_ptr<H2Connection> self);
   net::awaitable<bool> connect(std::chrono::nanoseconds connect_timeout);
   net::awaitable<void> read_all();
+  net::awaitable<std::pair<boost::system::error_code, std::string_view>> receive();
+  static void call_done(H2Call& call);
+  void settle(bool write = true);
+  void owe_flush();
   void kick();
+  void flush();
+  void write_rest(std::string_view rest);
   void fail(const boost::system::error_code& error, Phase phase);
   void end();
 
@@ -65,15 +88,20 @@ class H2Connection final : public std::enable_shared_from_this<H2Connection<Stre
   ThreadContext& thread_;
   std::optional<Stream> stream_;
   H2Streams streams_;
-  H2Call* opener_ = nullptr;  ///< the call that made it connect, told the connect time
-  net::steady_timer wake_;    ///< the idle writer waits on it
-  net::steady_timer gone_;    ///< goodbye() waits on it until the connection ends
-  std::vector<char> input_;
+  H2Call* opener_ = nullptr;       ///< the call that made it connect, told the connect time
+  net::steady_timer gone_;         ///< goodbye() waits on it until the connection ends
+  std::unique_ptr<char[]> input_;  ///< TLS only: TCP reads into the thread's buffer
+  std::vector<H2Waiter*> ready_;   ///< calls over, their users not yet resumed
   Clock::time_point deadline_ = Clock::time_point::max();
   bool connected_ = false;
-  bool writer_idle_ = false;
-  bool ended_ = false;    ///< closed or failed: nothing more to read or write
-  bool closing_ = false;  ///< our GOAWAY: the close that follows is no failure
+  bool settling_ = false;       ///< resuming users: their submits wait for one flush after
+  bool settle_posted_ = false;  ///< calls ended outside the reader: one posted settle
+  bool flush_posted_ = false;   ///< calls submitted outside the reader: one posted flush
+  bool flush_owed_ = false;     ///< the reader put off a write until its next read
+  bool readable_ = true;        ///< TCP: no short read since the last wait for readability
+  bool writing_ = false;        ///< an async write is under way; the output waits for it
+  bool ended_ = false;          ///< closed or failed: nothing more to read or write
+  bool closing_ = false;        ///< our GOAWAY: the close that follows is no failure
   bool http1_ = false;
 };
 

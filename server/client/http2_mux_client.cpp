@@ -1,7 +1,7 @@
 // HTTP/2 with -m: a user's client on a connection its thread's users share; each exchange is
 // one stream, which the connection's reader completes while the user waits.
-#include <boost/asio/as_tuple.hpp>
-#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <memory>
 #include <utility>
@@ -14,8 +14,6 @@ namespace stampede::client {
 
 namespace {
 
-constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
-
 /// One user's requests as streams on the connection it shares (`user` modulo the thread's
 /// share of -m), one at a time, as h2load's `-m` streams are. A stream the server refuses or
 /// loses with its connection (GOAWAY, a reset) is that request's failure, never resent: the
@@ -27,11 +25,8 @@ class Http2MuxClient final : public ClientBase {
       : ClientBase(setup, thread, model::Protocol::http2),
         shared_(thread.pool.slot<H2Shared<Stream>>(
             setup, static_cast<std::uint32_t>(user % thread.shared_connections),
-            [&] { return std::make_shared<H2Shared<Stream>>(setup, thread); })),
-        wake_(thread.executor, Clock::time_point::max()) {
+            [&] { return std::make_shared<H2Shared<Stream>>(setup, thread); })) {
     shared_.join();
-    call_.owner = this;
-    call_.on_done = &Http2MuxClient::wake;
     call_.keep_body = setup.keep_body;
   }
 
@@ -49,6 +44,10 @@ class Http2MuxClient final : public ClientBase {
          current = next_request(request, step, response)) {
       auto connection = shared_.connection(current->connect_timeout);
       co_await send(*current, response, *connection);
+      if (response.cut_short) {  // the run stopped: abandoned, not counted
+        stop_clock();
+        co_return;
+      }
       if (connection->chose_http1() && request.http1_fallback) {  // ALPN: HTTP/1.1 only
         fall_back();
         stop_clock();
@@ -68,9 +67,8 @@ class Http2MuxClient final : public ClientBase {
   }
 
  private:
-  static void wake(H2Call& call) { static_cast<Http2MuxClient*>(call.owner)->wake_.cancel(); }
-
-  /// Submits the request's stream and waits until it is over.
+  /// Submits the request's stream and waits until it is over: the connection resumes this
+  /// coroutine through call_.resume (see H2Connection for why no timer).
   net::awaitable<void> send(const PreparedRequest& request, model::Response& response,
                             H2Connection<Stream>& connection) {
     call_.request = &std::get<Http2Wire>(request.wire);
@@ -78,7 +76,13 @@ class Http2MuxClient final : public ClientBase {
     debugging_ = claim_debug_slot();
     if (!connection.submit(call_) || call_.done) co_return;
     connection_ = &connection;
-    co_await wake_.async_wait(as_tuple);
+    co_await net::async_initiate<decltype(net::use_awaitable), void()>(
+        [this](auto resume) {
+          // Not by assignment: Boost 1.81's move assignment of any_completion_handler copies
+          // itself into a new wrapper, without end.
+          net::any_completion_handler<void()>(std::move(resume)).swap(call_.resume);
+        },
+        net::use_awaitable);
     connection_ = nullptr;
   }
 
@@ -91,13 +95,24 @@ class Http2MuxClient final : public ClientBase {
   }
 
   /// -t: this stream is reset; the connection and its other streams go on.
-  void close_socket() override {
-    if (connection_ == nullptr) return;
+  void close_socket() override { give_up(net::error::timed_out); }
+
+  /// The run stops while the reply is awaited: the stream is reset (RST_STREAM CANCEL) and the
+  /// exchange abandoned, so that the last user's GOAWAY ends the connection cleanly at once.
+  void cut_short() override {
+    if (give_up(net::error::operation_aborted)) call_.response->cut_short = true;
+  }
+
+  /// Withdraws the call waiting on its stream and resumes the user with `error`; false when
+  /// no call waits (or its end is already on its way).
+  bool give_up(const boost::system::error_code& error) {
+    if (connection_ == nullptr || call_.done) return false;
     connection_->withdraw(call_);
     call_.done = true;
-    call_.error = net::error::timed_out;
+    call_.error = error;
     call_.phase = Phase::read;
-    wake_.cancel();
+    if (call_.resume) net::post(thread_.executor, std::exchange(call_.resume, nullptr));
+    return true;
   }
 
   /// A failed exchange leaves the shared connection to the others: nothing to close here.
@@ -111,8 +126,7 @@ class Http2MuxClient final : public ClientBase {
 
   H2Shared<Stream>& shared_;
   H2Connection<Stream>* connection_ = nullptr;  ///< where the call waits, while it does
-  H2Call call_;
-  net::steady_timer wake_;         ///< the call's end cancels it
+  H2Waiter call_;
   std::unique_ptr<Client> http1_;  ///< set once the server selected HTTP/1.1 by ALPN
   bool debugging_ = false;
   bool left_ = false;

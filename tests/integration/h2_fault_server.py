@@ -16,6 +16,8 @@ byte 0x88), so no HTTP/2 library is needed. What each port does once it read a r
   short_body  HEADERS with content-length 100, 10 DATA bytes, then FIN
   bad_frame   a frame header announcing 16 MiB (over the 16 KiB the client allows)
   stall       HEADERS 200 without END_STREAM
+  silent      no answer at all; it goes on reading, and logs "silent rst_stream <code>" for each
+              RST_STREAM and "silent goaway <code>" for each GOAWAY it reads (a client giving up)
   no_ping_ack as ok, and it never answers a PING (a held connection's keep-alive is lost)
   goaway_idle as ok; once the connection was idle IDLE_SECONDS, GOAWAY NO_ERROR (last stream: the
               last request's), then it waits for the client to close
@@ -76,6 +78,8 @@ def answer(sock, fault, stream):
         return True
     if fault == "rst_stream":
         sock.sendall(frame(RST_STREAM, 0, stream, struct.pack(">I", 2)))
+        return True
+    if fault == "silent":
         return True
     if fault == "reset":
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
@@ -147,6 +151,10 @@ def serve(sock, fault, log_fd):
                 os.write(log_fd, (fault + " ping\n").encode())
                 if fault != "no_ping_ack":
                     sock.sendall(frame(PING, ACK, 0, payload))
+            elif kind in (RST_STREAM, GOAWAY) and fault == "silent":
+                code = struct.unpack(">I", payload[-4:] if kind == RST_STREAM else payload[4:8])[0]
+                name = "rst_stream" if kind == RST_STREAM else "goaway"
+                os.write(log_fd, ("%s %s %d\n" % (fault, name, code)).encode())
             elif kind == HEADERS:
                 os.write(log_fd, (fault + "\n").encode())
                 if not answer(sock, fault, stream):
@@ -177,7 +185,7 @@ def main():
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     log_fd = os.open(log_file, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
     faults = ["ok", "rst_stream", "goaway", "reset", "short_body", "bad_frame", "stall",
-              "no_ping_ack", "goaway_idle", "close_idle", "ping_idle"]
+              "silent", "no_ping_ack", "goaway_idle", "close_idle", "ping_idle"]
     lines = "".join("%s %d\n" % (fault, listen(fault, log_fd)) for fault in faults)
     with open(ports_file + ".tmp", "w") as f:
         f.write(lines)

@@ -63,4 +63,19 @@ for fault_kind in "ok success" "rst_stream protocol" "goaway closed" "bad_frame 
   read -r fault kind <<<"$fault_kind"
   expect_fault "$fault" "$kind" 10 -m 1
 done
+
+# Ctrl-C while three users sharing a connection wait for replies that never come: each stream
+# is reset (CANCEL), the connection ends with GOAWAY NO_ERROR, the run stops at once, and the
+# three requests are abandoned, not counted.
+: >"$LOG"
+port=$(awk '$1 == "silent" { print $2 }' "$PORTS")
+interrupt_run silent 1 -c 3 -n 1 -http2 -m 1 -timeout 30 -u "http://127.0.0.1:$port/" --output json
+expect_rc 0
+awk -v t="$ELAPSED" 'BEGIN { exit !(t < 4) }' || fail "silent: the run took ${ELAPSED}s after its SIGINT at 1 s"
+json_check "$OUT" <<'EOF'
+g("requests.total") == 0 and g("requests.abandoned") == 3 and g("stop_reason") == "interrupted"
+EOF
+assert_eq 3 "$(grep -cx "silent" "$LOG" || true)" "silent: requests the server read"
+assert_eq 3 "$(grep -cx "silent rst_stream 8" "$LOG" || true)" "silent: RST_STREAM CANCEL the server read"
+assert_eq 1 "$(grep -cx "silent goaway 0" "$LOG" || true)" "silent: GOAWAY NO_ERROR the server read"
 pass
