@@ -170,6 +170,7 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
         {pool.context(i).get_executor(),
          watchdogs.back().get(),
          static_cast<std::uint32_t>(shared / threads + (i < shared % threads ? 1 : 0)),
+         {},
          {}});
   }
   std::atomic<std::uint64_t> users_left{plan_.users};

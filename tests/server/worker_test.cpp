@@ -36,7 +36,7 @@ struct UserRun {
       : verifier_(std::move(verifier)), factory_(testing::fake_factory(server)) {
     shard.steps.resize(flow.steps().size() > 1 ? flow.steps().size() : 0);
     shard.users_running = 1;
-    client::ThreadContext thread{context_.get_executor(), &watchdog_, 0, {}};
+    client::ThreadContext thread{context_.get_executor(), &watchdog_, 0, {}, {}};
     UserTask task;
     task.shard = &shard;
     task.flow = &flow;
