@@ -1,4 +1,4 @@
-// `stampede serve`'s command line: its flags and their ranges, and the line it prints on start.
+// `stampede serve`'s command line: its flags and their ranges, and the lines it prints on start.
 #include "cmd/serve_options.hpp"
 
 #include <algorithm>
@@ -16,6 +16,7 @@
 #include "cmd/limits.hpp"
 #include "cmd/options.hpp"
 #include "target/certificate.hpp"
+#include "target/h2_server.hpp"
 
 namespace stampede::cmd {
 namespace {
@@ -141,6 +142,14 @@ std::string serve_banner(const ServeCommand& command, const target::ListeningPor
   if (command.server.tls_port)
     where += " and https://" + target::host_port(bind, ports.tls_port) + "/";
   return "stampede serve: listening on " + where + " (" + how + "; Ctrl-C stops)";
+}
+
+std::string serve_routes(const ServeCommand& command) {
+  return "routes: /  /json  /status/{code}  /delay/{ms}  /bytes/{n}  WebSocket: /echo  /acc  "
+         "gRPC (HTTP/2): " +
+         std::string(target::grpc_echo_path) + "  " + std::string(target::grpc_fail_path) +
+         "\nHTTP/1.1 and h2c (prior knowledge or Upgrade)" +
+         (command.server.tls_port ? ", h2 and HTTP/1.1 by ALPN over TLS" : "");
 }
 
 }  // namespace stampede::cmd

@@ -1,4 +1,4 @@
-// `stampede serve`'s command line: its flags and their ranges, and the line it prints on start.
+// `stampede serve`'s command line: its flags and their ranges, and the lines it prints on start.
 #pragma once
 
 #include <span>
@@ -39,5 +39,9 @@ ServeCommand parse_serve_options(std::span<const char* const> args);
 /// (...)", with workers "(2 workers sharing the port, 1 thread each; Ctrl-C stops)"; `ports`
 /// are the ones bound.
 std::string serve_banner(const ServeCommand& command, const target::ListeningPorts& ports);
+
+/// The two lines after the banner, without the last newline: the routes (HTTP, WebSocket and the
+/// gRPC echo's methods), then the protocols, "h2 and HTTP/1.1 by ALPN over TLS" with TLS.
+std::string serve_routes(const ServeCommand& command);
 
 }  // namespace stampede::cmd

@@ -176,6 +176,17 @@ TEST(ServeOptions, RefusesAnIdleTimeoutOutOfRangeOrNotANumber) {
             "the required argument for option '--idle-timeout' is missing" + usage);
 }
 
+TEST(ServeOptions, RoutesNameTheGrpcMethodsAndTheProtocols) {
+  ServeCommand command;
+  EXPECT_EQ(serve_routes(command),
+            "routes: /  /json  /status/{code}  /delay/{ms}  /bytes/{n}  WebSocket: /echo  /acc  "
+            "gRPC (HTTP/2): /stampede.Echo/Echo  /stampede.Echo/Fail\n"
+            "HTTP/1.1 and h2c (prior knowledge or Upgrade)");
+  command.server.tls_port = 0;
+  EXPECT_EQ(serve_routes(command).substr(serve_routes(command).find('\n') + 1),
+            "HTTP/1.1 and h2c (prior knowledge or Upgrade), h2 and HTTP/1.1 by ALPN over TLS");
+}
+
 /// A file in the test's temporary directory holding `text`; its path.
 std::string write_file(const std::string& name, const std::string& text) {
   const auto path = std::filesystem::temp_directory_path() /
