@@ -14,36 +14,26 @@
 # as users run tools). Pinning moves the kernel's loopback work between the two processes and
 # changes every figure: compare ratios within one mode only (docs/benchmarks.md has both).
 set -euo pipefail
+# shellcheck source=bench/lib.sh
+source "$(dirname "$0")/lib.sh"
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 STAMPEDE=${STAMPEDE:-$ROOT/build/stampede}
 DURATION=${DURATION:-5}
 REPEATS=${REPEATS:-3}
 MEM_BIG_N=100000 # requests per user in the "RSS must stay flat" run
 if [[ ${1:-} == --quick ]]; then DURATION=1 REPEATS=1 MEM_BIG_N=10000; fi
 [[ $DURATION =~ ^[1-9][0-9]*$ && $REPEATS =~ ^[1-9][0-9]*$ ]] || { echo "DURATION and REPEATS: positive integers" >&2; exit 2; }
-for tool in "$STAMPEDE" nginx wrk ab h2load openssl python3 /usr/bin/time timeout; do
-    command -v "$tool" >/dev/null || { echo "compare.sh: missing $tool" >&2; exit 1; }
-done
+require_tools "$STAMPEDE" nginx wrk ab h2load openssl python3 /usr/bin/time timeout
 LIMIT=$((DURATION * 4 + 30)) # hard cap per run: a hung generator must not hang the benchmark
-PINNED=() NGINX_CPU=''
+NGINX_CPU=''
 if [[ ${PIN:-0} == 1 ]] && (($(nproc) >= 2)); then PINNED=(taskset -c 1) NGINX_CPU='worker_cpu_affinity 01;'; fi
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true # -c 1000 needs >1000 descriptors
 
-WORK=$(mktemp -d -t stampede-bench.XXXXXX)
-NGINX_PID='' CHILD=''
-cleanup() {
-    if [[ -n $CHILD ]]; then kill "$CHILD" 2>/dev/null || true; wait "$CHILD" 2>/dev/null || true; fi
-    if [[ -n $NGINX_PID ]]; then kill "$NGINX_PID" 2>/dev/null || true; wait "$NGINX_PID" 2>/dev/null || true; fi
-    if [[ ${KEEP:-} == 1 ]]; then echo "compare.sh: raw outputs kept in $WORK" >&2; else rm -rf "$WORK"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+bench_work stampede-bench
 RESULTS=$WORK/results.tsv # scenario, tool, requests, cpu_s, rps, p50, p99, rss_kb, errors
 COMMANDS=$WORK/commands.txt
 PY=$WORK/bench.py
 : >"$RESULTS"; : >"$COMMANDS"
-log() { echo "[compare] $*" >&2; }
 
 # Parsing and statistics live in Python: wrk, ab and stampede each print differently.
 cat >"$PY" <<'EOF'
@@ -109,95 +99,25 @@ if __name__ == "__main__":  # record SCENARIO TOOL PREFIX | report FILE | rss PR
      "reqs": lambda: print(parse(*a)[0]), "rps": lambda: print(parse(*a)[1])}[sys.argv[1]]()
 EOF
 
-# Four free loopback ports, asked of the kernel while all sockets are open so they differ.
-free_ports() {
-    python3 -c 'import socket
-s = [socket.socket() for _ in range(4)]
-for x in s: x.bind(("127.0.0.1", 0))
-print(*(x.getsockname()[1] for x in s))'
-}
-
-# nginx as in the reference measurements: 1 worker, no access log, keep-alive never closes
-# the connection on us, a 612-byte page; HTTP/1.1 and TLS, and HTTP/2 as h2c and over TLS.
-# Everything it writes stays in $WORK.
-start_nginx() {
-    read -r HTTP_PORT TLS_PORT H2C_PORT H2_PORT < <(free_ports)
-    mkdir -p "$WORK/www" "$WORK/tmp"
-    chmod 755 "$WORK" "$WORK/www" # when run as root, the worker runs as nobody and must read the page
-    python3 -c 'import sys
-head, tail = "<!DOCTYPE html>\n<html><head><title>stampede bench</title></head><body>\n", "\n</body></html>\n"
-open(sys.argv[1], "w").write(head + "x" * (612 - len(head) - len(tail)) + tail)' "$WORK/www/index.html"
-    chmod 644 "$WORK/www/index.html"
-    openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost \
-        -keyout "$WORK/key.pem" -out "$WORK/cert.pem" 2>/dev/null
-    cat >"$WORK/nginx.conf" <<EOF
-worker_processes 1;
-$NGINX_CPU
-worker_rlimit_nofile 8192;
-daemon off;
-pid $WORK/nginx.pid;
-error_log $WORK/error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    keepalive_requests 1000000;
-    keepalive_timeout 65;
-    client_body_temp_path $WORK/tmp/body;
-    proxy_temp_path $WORK/tmp/proxy;
-    fastcgi_temp_path $WORK/tmp/fastcgi;
-    uwsgi_temp_path $WORK/tmp/uwsgi;
-    scgi_temp_path $WORK/tmp/scgi;
-    default_type text/html;
+# nginx (bench/lib.sh) with HTTP/1.1 and TLS, and HTTP/2 as h2c and over TLS, in $WORK.
+start_compare_nginx() {
+    read -r HTTP_PORT TLS_PORT H2C_PORT H2_PORT < <(free_ports 4)
+    make_files
+    start_nginx "$NGINX_CPU" "" "$H2_PORT" "$HTTP_PORT" <<EOF
     server {
         listen 127.0.0.1:$HTTP_PORT;
         listen 127.0.0.1:$TLS_PORT ssl;
         listen 127.0.0.1:$H2C_PORT http2;
         ssl_certificate $WORK/cert.pem;
         ssl_certificate_key $WORK/key.pem;
-        root $WORK/www;
     }
-    server {
-        # h2load 1.52 stops at TLS 1.2 (AES-128-GCM), where stampede and wrk take TLS 1.3
-        # (AES-256-GCM): one protocol and cipher for both tools, or nginx does more work for one.
-        listen 127.0.0.1:$H2_PORT ssl http2;
-        ssl_protocols TLSv1.2;
-        ssl_ciphers ECDHE-RSA-AES128-GCM-SHA256;
-        ssl_certificate $WORK/cert.pem;
-        ssl_certificate_key $WORK/key.pem;
-        root $WORK/www;
-    }
-}
+$(h2_tls_server "$H2_PORT")
 EOF
-    nginx -p "$WORK" -c "$WORK/nginx.conf" -e "$WORK/error.log" &
-    NGINX_PID=$!
-    local i
-    for ((i = 0; i < 50; i++)); do
-        (exec 3<>"/dev/tcp/127.0.0.1/$H2_PORT") 2>/dev/null && (exec 3<>"/dev/tcp/127.0.0.1/$HTTP_PORT") 2>/dev/null && return
-        sleep 0.1
-    done
-    cat "$WORK/error.log" >&2; echo "compare.sh: nginx did not start" >&2; exit 1
 }
 
-# Shell-quote a command for the "Commands" section, once per distinct command line.
-note_cmd() {
-    local a line=
-    for a in "$@"; do [[ $a =~ ^[A-Za-z0-9_./:=@%+,-]+$ ]] || a="'$a'"; line+="$a "; done
-    line=${line//$WORK/\$WORK} # h2load's --log-file differs per run
-    grep -qxF -- "${line% }" "$COMMANDS" || echo "${line% }" >>"$COMMANDS"
-}
-
-# timed PREFIX CMD...: run CMD under /usr/bin/time (CPU + max RSS) and a hard time cap. It runs in
-# the background and we wait, so that Ctrl-C reaches our trap at once and cleanup stops it.
+# A run's number, for its files' names (each run goes through timed, bench/lib.sh; h2load's
+# --log-file, $WORK/runN.log, makes each h2load command a line of its own under "Commands").
 RUN=0
-timed() {
-    local prefix=$1 rc=0; shift
-    note_cmd "$@"
-    timeout -k 5 "$LIMIT" /usr/bin/time -o "$prefix.time" -f '%U %S %M' "${PINNED[@]}" "$@" >"$prefix.out" 2>"$prefix.err" &
-    CHILD=$!
-    wait "$CHILD" || rc=$?
-    CHILD=
-    ((rc == 0)) || { echo "compare.sh: failed ($rc): $*" >&2; tail -5 "$prefix.err" >&2; exit 1; }
-}
 
 # run_TOOL SCENARIO MODE CONNS URL: one measured run; MODE is ka (keep-alive), close, tls, or
 # h2 (HTTP/2: h2c or TLS by the URL's scheme; one stream at a time per connection, as h2load -m 1).
@@ -260,7 +180,7 @@ rss_h2load() { # VAR CONNS
 per_conn() { python3 -c "print(f'{($2 - $1) / 900:.1f}')"; } # KB per connection from -c 100 to -c 1000
 growth() { python3 -c "print(f'{$2 - $1:+d} KB, {($2 - $1) / $1:+.1%}')"; }
 
-start_nginx
+start_compare_nginx
 PLAIN=http://127.0.0.1:$HTTP_PORT/
 TLS=https://127.0.0.1:$TLS_PORT/
 H2C=http://127.0.0.1:$H2C_PORT/
@@ -292,9 +212,8 @@ rss_stampede S2_1000 1000 200 "$H2C" -http2
 rss_h2load H_100 100
 rss_h2load H_1000 1000
 
-cpu_model=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true)
 cat <<EOF
-### Results ($(date -u +%Y-%m-%d), $(nproc) cores, ${cpu_model:-unknown CPU}, Linux $(uname -r))
+### Results ($(date -u +%Y-%m-%d), $(machine))
 
 nginx $(nginx -v 2>&1 | sed 's/.*nginx\///'), 1 worker, 612-byte page; $(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2);
 $(ab -V | head -1 | sed 's/^This is //; s/ <.*//'); $(h2load --version | head -1); $("$STAMPEDE" --version). One generator thread each.

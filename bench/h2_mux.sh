@@ -23,34 +23,24 @@
 # streams (and stampede's users); and the marginal cost, (RSS with 100 connections − RSS with 10)
 # / 90, at the same 100 streams in flight (the connection alone) and with 10 streams on each.
 set -euo pipefail
+# shellcheck source=bench/lib.sh
+source "$(dirname "$0")/lib.sh"
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 STAMPEDE=${STAMPEDE:-$ROOT/build-release/stampede}
 DURATION=${DURATION:-5}
 REPEATS=${REPEATS:-3}
 MEM_N=20000 # requests in each memory run (h2load keeps a record of each: the same for every run)
 if [[ ${1:-} == --quick ]]; then DURATION=1 REPEATS=1 MEM_N=2000; fi
 [[ $DURATION =~ ^[1-9][0-9]*$ && $REPEATS =~ ^[1-9][0-9]*$ ]] || { echo "DURATION and REPEATS: positive integers" >&2; exit 2; }
-for tool in "$STAMPEDE" nginx h2load openssl python3 /usr/bin/time timeout; do
-    command -v "$tool" >/dev/null || { echo "h2_mux.sh: missing $tool" >&2; exit 1; }
-done
+require_tools "$STAMPEDE" nginx h2load openssl python3 /usr/bin/time timeout
 LIMIT=$((DURATION * 4 + 30)) # hard cap per run: a hung generator must not hang the benchmark
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
-WORK=$(mktemp -d -t stampede-h2mux.XXXXXX)
-NGINX_PID='' CHILD=''
-cleanup() {
-    if [[ -n $CHILD ]]; then kill "$CHILD" 2>/dev/null || true; wait "$CHILD" 2>/dev/null || true; fi
-    if [[ -n $NGINX_PID ]]; then kill "$NGINX_PID" 2>/dev/null || true; wait "$NGINX_PID" 2>/dev/null || true; fi
-    if [[ ${KEEP:-} == 1 ]]; then echo "h2_mux.sh: raw outputs kept in $WORK" >&2; else rm -rf "$WORK"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+bench_work stampede-h2mux
 RESULTS=$WORK/results.tsv # target, scenario, tool, conns, done, cpu_s, rps, p50, p99, rss_kb, failed
 COMMANDS=$WORK/commands.txt
 PY=$WORK/mux.py
 : >"$RESULTS"; : >"$COMMANDS"
-log() { echo "[h2_mux] $*" >&2; }
 
 # Parsing, medians and the tables, in Python.
 cat >"$PY" <<'EOF'
@@ -158,93 +148,22 @@ if __name__ == "__main__":  # record TARGET SCENARIO TOOL CONNS PREFIX | report 
     {"record": record, "report": report}[sys.argv[1]](*sys.argv[2:])
 EOF
 
-# Two free loopback ports, asked of the kernel while both sockets are open so they differ.
-free_ports() {
-    python3 -c 'import socket
-s = [socket.socket() for _ in range(2)]
-for x in s: x.bind(("127.0.0.1", 0))
-print(*(x.getsockname()[1] for x in s))'
-}
-
-# The page and a self-signed certificate, in $WORK.
-make_files() {
-    mkdir -p "$WORK/www" "$WORK/tmp"
-    chmod 755 "$WORK" "$WORK/www" # when run as root, the worker runs as nobody and must read the page
-    python3 -c 'import sys
-head, tail = "<!DOCTYPE html>\n<html><head><title>stampede bench</title></head><body>\n", "\n</body></html>\n"
-open(sys.argv[1], "w").write(head + "x" * (612 - len(head) - len(tail)) + tail)' "$WORK/www/index.html"
-    chmod 644 "$WORK/www/index.html"
-    openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost \
-        -keyout "$WORK/key.pem" -out "$WORK/cert.pem" 2>/dev/null
-}
-
-# nginx as in compare.sh (1 worker, no access log, the 612-byte page), h2c with prior knowledge
-# (`listen PORT http2` without ssl) and h2 over TLS; keepalive_requests (which also bounds the
-# streams of an HTTP/2 connection since nginx 1.19.7) never closes a connection on us, and
-# 256 concurrent streams per connection leave room for h2load -m 100.
-start_nginx() {
-    read -r H2C_PORT H2_PORT < <(free_ports)
+# nginx as in compare.sh (bench/lib.sh), h2c with prior knowledge (`listen PORT http2` without
+# ssl) and h2 over TLS; 256 concurrent streams per connection leave room for h2load -m 100.
+start_mux_nginx() {
+    read -r H2C_PORT H2_PORT < <(free_ports 2)
     make_files
-    cat >"$WORK/nginx.conf" <<EOF
-worker_processes 1;
-worker_rlimit_nofile 8192;
-daemon off;
-pid $WORK/nginx.pid;
-error_log $WORK/error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    keepalive_requests 1000000;
-    keepalive_timeout 65;
-    http2_max_concurrent_streams 256;
-    client_body_temp_path $WORK/tmp/body;
-    proxy_temp_path $WORK/tmp/proxy;
-    fastcgi_temp_path $WORK/tmp/fastcgi;
-    uwsgi_temp_path $WORK/tmp/uwsgi;
-    scgi_temp_path $WORK/tmp/scgi;
-    default_type text/html;
-    root $WORK/www;
+    start_nginx "" "http2_max_concurrent_streams 256;" "$H2C_PORT" "$H2_PORT" <<EOF
     server { listen 127.0.0.1:$H2C_PORT http2; }
-    server {
-        # h2load 1.52 stops at TLS 1.2 (AES-128-GCM), where stampede takes TLS 1.3 (AES-256-GCM):
-        # one protocol and cipher for both tools, or nginx does different work for each.
-        listen 127.0.0.1:$H2_PORT ssl http2;
-        ssl_protocols TLSv1.2;
-        ssl_ciphers ECDHE-RSA-AES128-GCM-SHA256;
-        ssl_certificate $WORK/cert.pem;
-        ssl_certificate_key $WORK/key.pem;
-    }
-}
+$(h2_tls_server "$H2_PORT")
 EOF
-    nginx -p "$WORK" -c "$WORK/nginx.conf" -e "$WORK/error.log" &
-    NGINX_PID=$!
-    local i
-    for ((i = 0; i < 50; i++)); do
-        (exec 3<>"/dev/tcp/127.0.0.1/$H2C_PORT") 2>/dev/null && (exec 3<>"/dev/tcp/127.0.0.1/$H2_PORT") 2>/dev/null && return
-        sleep 0.1
-    done
-    cat "$WORK/error.log" >&2; echo "h2_mux.sh: nginx did not start" >&2; exit 1
 }
 
-# Shell-quote a command for the "Commands" section, once per distinct command line.
+# note_cmd CMD...: as bench/lib.sh's, with paths in the repository written from its root.
 note_cmd() {
-    local a line=
-    for a in "$@"; do [[ $a =~ ^[A-Za-z0-9_./:=@%+,-]+$ ]] || a="'$a'"; line+="$a "; done
-    line=${line//$WORK/\$WORK}
-    line=${line//$ROOT\//}
-    grep -qxF -- "${line% }" "$COMMANDS" || echo "${line% }" >>"$COMMANDS"
-}
-
-# timed PREFIX CMD...: CMD under /usr/bin/time (CPU, max RSS) and a hard time cap, in the
-# background so that Ctrl-C reaches our trap at once.
-timed() {
-    local prefix=$1 rc=0; shift
-    note_cmd "$@"
-    timeout -k 5 "$LIMIT" /usr/bin/time -o "$prefix.time" -f '%U %S %M' "$@" >"$prefix.out" 2>"$prefix.err" &
-    CHILD=$!
-    wait "$CHILD" || rc=$?
-    CHILD=
-    ((rc == 0)) || { echo "h2_mux.sh: failed ($rc): $*" >&2; tail -5 "$prefix.err" >&2; exit 1; }
+    local line
+    line=$(quote_cmd "$@")
+    note_line "${line//$ROOT\//}"
 }
 
 # run TARGET SCENARIO TOOL CONNS STREAMS [REQUESTS]: one run on CONNS connections carrying STREAMS
@@ -294,7 +213,7 @@ SCENARIOS=(
 )
 SHAPES=("1 1" "10 10" "100 1" "10 100" "100 10")
 
-start_nginx
+start_mux_nginx
 H2C=http://127.0.0.1:$H2C_PORT/index.html
 H2=https://127.0.0.1:$H2_PORT/index.html
 LOAD_BEFORE=$(uptime | sed 's/.*load average: //')
@@ -327,9 +246,8 @@ for ((rep = 0; rep < REPEATS; rep++)); do # memory: every run the same number of
 done
 LOAD_AFTER=$(uptime | sed 's/.*load average: //')
 
-cpu_model=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true)
 cat <<EOF
-### Results ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, ${cpu_model:-unknown CPU}, Linux $(uname -r))
+### Results ($(date -u '+%Y-%m-%d %H:%M UTC'), $(machine))
 
 nginx $(nginx -v 2>&1 | sed 's/.*nginx\///'), 1 worker, 612-byte page, http2_max_concurrent_streams 256;
 $(h2load --version | head -1); $("$STAMPEDE" --version). One generator thread each.

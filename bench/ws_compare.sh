@@ -22,8 +22,9 @@
 # tsung's fixed cost (starting the Erlang VM, its controller and os_mon, stopping) is measured by
 # one run of a single connection and message ("tsung idle"); the "net" column subtracts it.
 set -euo pipefail
+# shellcheck source=bench/lib.sh
+source "$(dirname "$0")/lib.sh"
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 if [[ -z ${STAMPEDE:-} ]]; then
     STAMPEDE=$ROOT/build-release/stampede
     [[ -x $STAMPEDE ]] || STAMPEDE=$ROOT/build/stampede
@@ -36,32 +37,24 @@ if [[ ${1:-} == --quick ]]; then DURATION=2 REPEATS=1; fi
 for v in DURATION REPEATS CONNS SIZE; do
     [[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "ws_compare.sh: $v must be a positive integer" >&2; exit 2; }
 done
-for tool in "$STAMPEDE" tsung erl epmd python3 /usr/bin/time timeout; do
-    command -v "$tool" >/dev/null || { echo "ws_compare.sh: missing $tool (apt-get install --no-install-recommends tsung time)" >&2; exit 1; }
-done
+INSTALL_HINT='apt-get install --no-install-recommends tsung time' require_tools "$STAMPEDE" tsung erl epmd python3 /usr/bin/time timeout
 LIMIT=$((DURATION * 3 + 40)) # hard cap per run (tsung takes a few seconds to start and stop)
+TIME_FORMAT='%e %U %S %M'    # the wall time too
 
-WORK=$(mktemp -d -t stampede-wsbench.XXXXXX)
-SERVER_PID='' CHILD='' EPMD_PORT=''
-cleanup() {
-    if [[ -n $CHILD ]]; then kill "$CHILD" 2>/dev/null || true; wait "$CHILD" 2>/dev/null || true; fi
-    # tsung's Erlang VM may outlive a killed `timeout`: kill what is left of it (found by our
-    # private epmd port in its environment, so no one else's VM), then our private epmd.
-    if [[ -n $EPMD_PORT ]]; then
-        local p
-        for p in $(pgrep -f "tsung_controller_wsbench$$" || true); do kill -9 "$p" 2>/dev/null || true; done
-        ERL_EPMD_PORT=$EPMD_PORT epmd -kill >/dev/null 2>&1 || true
-    fi
-    if [[ -n $SERVER_PID ]]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
-    if [[ ${KEEP:-} == 1 ]]; then echo "ws_compare.sh: raw outputs kept in $WORK" >&2; else rm -rf "$WORK"; fi
+EPMD_PORT=''
+# tsung's Erlang VM may outlive a killed `timeout`: kill what is left of it (found by our private
+# epmd port in its environment, so no one else's VM), then our private epmd.
+cleanup_more() {
+    [[ -n $EPMD_PORT ]] || return 0
+    local p
+    for p in $(pgrep -f "tsung_controller_wsbench$$" || true); do kill -9 "$p" 2>/dev/null || true; done
+    ERL_EPMD_PORT=$EPMD_PORT epmd -kill >/dev/null 2>&1 || true
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+bench_work stampede-wsbench
 RESULTS=$WORK/results.tsv # tool, messages, cpu_s, wall_s, msgs_per_s, mean_ms, p50, p99, rss_kb, failed, load1
 COMMANDS=$WORK/commands.txt
 PY=$WORK/ws_bench.py
 : >"$RESULTS"; : >"$COMMANDS"
-log() { echo "[ws_compare] $*" >&2; }
 MESSAGE=$(python3 -c "import sys; print(('{\"op\":\"echo\",\"pad\":\"' + 'x' * 64)[:$SIZE - 2] + '\"}')")
 ((${#MESSAGE} == SIZE)) || { echo "ws_compare.sh: SIZE must be at least 16" >&2; exit 2; }
 
@@ -121,21 +114,6 @@ if __name__ == "__main__":
      "tsung_msgs": lambda: print(tsung_stats(a[0] + ".logs")[0])}[sys.argv[1]]()
 EOF
 
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-
-# The target: one `stampede serve` thread, on a port it picks; the banner's first line names it.
-start_server() {
-    "$STAMPEDE" serve --port 0 --threads 1 >"$WORK/serve.out" 2>"$WORK/serve.err" &
-    SERVER_PID=$!
-    local i
-    for ((i = 0; i < 50; i++)); do
-        PORT=$(sed -n 's|^stampede serve: listening on http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$WORK/serve.out")
-        [[ -z $PORT ]] || return 0
-        sleep 0.1
-    done
-    cat "$WORK/serve.err" >&2; echo "ws_compare.sh: stampede serve did not start" >&2; exit 1
-}
-
 # tsung's scenario: CONNS users arrive at once (1000/s, capped at CONNS), each opens /echo, then
 # sends the message and awaits its reply in a loop until <load duration> stops every user. The
 # arrival phase lasts as long as the load: with a 1 s phase, only 7 to 14 of 50 users arrived.
@@ -164,28 +142,15 @@ tsung_xml() { # FILE USERS SECONDS MESSAGES_PER_USER
 EOF
 }
 
+# note_cmd CMD...: as bench/lib.sh's, with the binary as `stampede` and one line per distinct
+# command, whatever the run's number.
 note_cmd() {
-    local a line=
-    for a in "$@"; do [[ $a =~ ^[A-Za-z0-9_./:=@%+,-]+$ ]] || a="'$a'"; line+="$a "; done
-    line=${line//$WORK/\$WORK}
+    local line
+    line=$(quote_cmd "$@")
     line=${line//$STAMPEDE/stampede}
-    line=$(sed -E 's/run[0-9]+/runN/g' <<<"$line") # one line per distinct command, whatever the run
-    grep -qxF -- "${line% }" "$COMMANDS" || echo "${line% }" >>"$COMMANDS"
+    note_line "$(sed -E 's/run[0-9]+/runN/g' <<<"$line")"
 }
-
-# timed PREFIX CMD...: CMD under /usr/bin/time (wall, CPU, max RSS) and a hard time cap, in the
-# background so that Ctrl-C reaches our trap at once.
 RUN=0
-timed() {
-    local prefix=$1 rc=0; shift
-    note_cmd "$@"
-    timeout -k 5 "$LIMIT" /usr/bin/time -o "$prefix.time" -f '%e %U %S %M' "$@" >"$prefix.out" 2>"$prefix.err" &
-    CHILD=$!
-    wait "$CHILD" || rc=$?
-    CHILD=
-    ((rc == 0)) || { echo "ws_compare.sh: failed ($rc): $*" >&2; tail -5 "$prefix.err" >&2; exit 1; }
-}
-load1() { cut -d' ' -f1 /proc/loadavg; }
 
 run_stampede() {
     local p=$WORK/run$((++RUN)) l; l=$(load1)
@@ -212,10 +177,10 @@ run_tsung_s1() {
     python3 "$PY" record "tsung +S1" "$p" "$DURATION" "$l" >>"$RESULTS"
 }
 
-EPMD_PORT=$(free_port)
+EPMD_PORT=$(free_ports 1)
 export ERL_EPMD_PORT=$EPMD_PORT ERL_EPMD_ADDRESS=127.0.0.1
 export HOME=$WORK # tsung creates ~/.tsung
-start_server
+start_serve --threads 1 # the target: one thread, on a port it picks
 URL=ws://127.0.0.1:$PORT/echo
 log "stampede serve on $URL (1 thread); DURATION=${DURATION}s REPEATS=$REPEATS CONNS=$CONNS SIZE=$SIZE; stampede: $STAMPEDE"
 
@@ -236,9 +201,8 @@ for ((rep = 0; rep < REPEATS; rep++)); do
     done
 done
 
-cpu_model=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true)
 cat <<EOF
-### WebSocket round trips ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, ${cpu_model:-unknown CPU}, Linux $(uname -r))
+### WebSocket round trips ($(date -u '+%Y-%m-%d %H:%M UTC'), $(machine))
 
 Target: \`stampede serve --threads 1\` (\`$URL\`); $CONNS connections, a $SIZE-byte text message,
 each connection sending its next message when the reply to the last came; ${DURATION} s a run, median

@@ -36,8 +36,9 @@
 # the kernel's figures are machine-wide, so other work on a shared machine adds noise to them
 # (Slab's growth is divided by the growth of sockstat's TCP sockets in use, not by our count).
 set -euo pipefail
+# shellcheck source=bench/lib.sh
+source "$(dirname "$0")/lib.sh"
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 if [[ -z ${STAMPEDE:-} ]]; then
     STAMPEDE=$ROOT/build-release/stampede
     [[ -x $STAMPEDE ]] || STAMPEDE=$ROOT/build/stampede
@@ -56,9 +57,7 @@ ADDRS_PER_PROCESS=${ADDRS_PER_PROCESS:-2}
 for v in ONE HOLD_A TOTAL PER_PROCESS PER_WORKER HOLD_B ADDRS_PER_PROCESS; do
     [[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "ws_hold.sh: $v must be a positive integer" >&2; exit 2; }
 done
-for tool in "$STAMPEDE" ss python3 /usr/bin/time timeout; do
-    command -v "$tool" >/dev/null || { echo "ws_hold.sh: missing $tool" >&2; exit 1; }
-done
+require_tools "$STAMPEDE" ss python3 /usr/bin/time timeout
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 FD_LIMIT=$(ulimit -Hn)
 read -r PORT_LO PORT_HI </proc/sys/net/ipv4/ip_local_port_range
@@ -79,18 +78,14 @@ NEED_KIB=$(((${TOTAL} > ONE ? TOTAL : ONE) * 4 * 18 + 2 * 1024 * 1024))
 AVAIL_KIB=$(awk '/^MemAvailable:/ {print $2}' /proc/meminfo)
 ((AVAIL_KIB >= NEED_KIB)) || { echo "ws_hold.sh: $((AVAIL_KIB / 1024)) MiB available, want $((NEED_KIB / 1024)) MiB" >&2; exit 2; }
 
-WORK=$(mktemp -d -t stampede-wshold.XXXXXX)
-SERVER_PID='' GEN_PIDS=()
-cleanup() {
+GEN_PIDS=()
+# The generators running, stopped before the server.
+cleanup_more() {
     local p
     for p in "${GEN_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
     for p in "${GEN_PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-    if [[ -n $SERVER_PID ]]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
-    if [[ ${KEEP:-} == 1 ]]; then echo "ws_hold.sh: raw outputs kept in $WORK" >&2; else rm -rf "$WORK"; fi
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-log() { echo "[ws_hold] $*" >&2; }
+bench_work stampede-wshold
 PY=$WORK/ws_hold.py
 
 cat >"$PY" <<'EOF'
@@ -126,18 +121,8 @@ if __name__ == "__main__":
               e, u, s, m, g["stop"], sep="\t")
 EOF
 
-# serve_start WORKERS: `stampede serve` on a free port (its banner's first line names it).
-serve_start() {
-    "$STAMPEDE" serve --port 0 --workers "$1" --threads 1 >"$WORK/serve.out" 2>"$WORK/serve.err" &
-    SERVER_PID=$!
-    local i
-    for ((i = 0; i < 100; i++)); do
-        PORT=$(sed -n 's|^stampede serve: listening on http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$WORK/serve.out")
-        [[ -z $PORT ]] || return 0
-        sleep 0.1
-    done
-    cat "$WORK/serve.err" >&2; echo "ws_hold.sh: stampede serve did not start" >&2; exit 1
-}
+# serve_start WORKERS: `stampede serve` (bench/lib.sh) with WORKERS workers of one thread each.
+serve_start() { start_serve --workers "$1" --threads 1; }
 serve_stop() { kill "$SERVER_PID"; wait "$SERVER_PID" || true; SERVER_PID=''; }
 # The server's processes: the parent and its workers.
 server_pids() { echo "$SERVER_PID"; pgrep -P "$SERVER_PID" || true; }
@@ -155,7 +140,6 @@ sockstat_tcp() { awk '$1 == "TCP:" {print $3, $11}' /proc/net/sockstat; } # inus
 slab_kib() { awk '/^Slab:/ {print $2}' /proc/meminfo; }
 listen_drops() { awk '/^TcpExt:/ { if (!h) { for (i = 1; i <= NF; i++) n[$i] = i; h = 1 } else print $n["ListenOverflows"], $n["ListenDrops"] }' /proc/net/netstat; }
 slabinfo() { nice -n 10 awk 'NR > 2 {print $1, $3 * $4}' /proc/slabinfo 2>/dev/null || true; } # cache, bytes (all objects)
-load1() { cut -d' ' -f1 /proc/loadavg; }
 PAGE=$(getconf PAGESIZE) HZ=$(getconf CLK_TCK)
 cpu_ticks() { # user + system CPU of the given pids, in clock ticks (fields 14 and 15 of /proc/PID/stat)
     local p t=0 v
@@ -239,9 +223,8 @@ EOF
 kib_per() { python3 -c "print(f'{($1) / ($2):.2f}')"; }
 
 : >"$WORK/commands.txt"
-cpu_model=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true)
 cat <<EOF
-### Held WebSocket connections ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, ${cpu_model:-unknown CPU}, Linux $(uname -r))
+### Held WebSocket connections ($(date -u '+%Y-%m-%d %H:%M UTC'), $(machine))
 
 $("$STAMPEDE" --version); descriptors a process: $FD_LIMIT (hard limit); local ports: $PORT_LO-$PORT_HI ($PORTS a source address);
 $((AVAIL_KIB / 1024)) MiB available memory at the start. Server: \`stampede serve --workers W --threads 1\`.

@@ -52,6 +52,7 @@ Usage:
   stampede -c USERS -n REQUESTS -u URL [flags]
   stampede serve [--port 8080] [--bind 127.0.0.1] [--threads N] [--workers N]
                  [--tls-port 8443 [--cert FILE --key FILE]] [--max-streams N]
+                 [--idle-timeout S]
 
 Examples:
   stampede -c 100 -n 1000 -k -u http://127.0.0.1:8080/api
@@ -61,6 +62,8 @@ Examples:
   stampede serve --port 8080                                      (the built-in target)
   stampede serve --port 8080 --tls-port 8443   (HTTP/1.1, h2c, and over TLS h2 or HTTP/1.1 by
                                   ALPN, self-signed; gRPC echo: POST /stampede.Echo/Echo)
+  stampede serve --port 8080 --idle-timeout 0  (never close a silent HTTP/1.1 or HTTP/2
+                                  connection; default: after 60 s; --idle-timeout 0.5: 500 ms)
   stampede -c 10 -n 100 -k -p request.curl.txt                    (replay a "Copy as cURL" file)
   stampede -c 1000 -n 100 -u ws://127.0.0.1:8080/echo -data '{"op":"ping"}'  (100 messages each)
   stampede -c 10000 -n 1 --hold 60 -u ws://127.0.0.1:8080/echo    (hold 10,000 connections)

@@ -8,7 +8,6 @@
 
 #include "cmd/commands.hpp"
 #include "cmd/serve_options.hpp"
-#include "target/h2_server.hpp"
 #include "target/server.hpp"
 #include "target/workers.hpp"
 
@@ -17,12 +16,7 @@ namespace {
 
 /// The banner, then the routes; a script reads the ports from the first line.
 void announce(const ServeCommand& command, const target::ListeningPorts& ports) {
-  std::printf("%s\n", serve_banner(command, ports).c_str());
-  std::printf(
-      "routes: /  /json  /status/{code}  /delay/{ms}  /bytes/{n}  WebSocket: /echo  /acc\n"
-      "HTTP/1.1 and h2c (prior knowledge or Upgrade)%s; gRPC (HTTP/2): %s  %s\n",
-      command.server.tls_port ? ", h2 and HTTP/1.1 by ALPN over TLS" : "",
-      std::string(target::grpc_echo_path).c_str(), std::string(target::grpc_fail_path).c_str());
+  std::printf("%s\n%s\n", serve_banner(command, ports).c_str(), serve_routes(command).c_str());
   std::fflush(stdout);
 }
 

@@ -1,7 +1,9 @@
-// `stampede serve`'s command line: its flags and their ranges, and the line it prints on start.
+// `stampede serve`'s command line: its flags and their ranges, and the lines it prints on start.
 #include "cmd/serve_options.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -11,8 +13,10 @@
 
 #include <boost/program_options.hpp>
 
+#include "cmd/limits.hpp"
 #include "cmd/options.hpp"
 #include "target/certificate.hpp"
+#include "target/h2_server.hpp"
 
 namespace stampede::cmd {
 namespace {
@@ -21,7 +25,7 @@ namespace po = boost::program_options;
 
 constexpr std::string_view usage =
     " (usage: stampede serve [--port 8080] [--bind 127.0.0.1] [--threads N] [--workers N] "
-    "[--tls-port 8443 [--cert FILE --key FILE]] [--max-streams N])";
+    "[--tls-port 8443 [--cert FILE --key FILE]] [--max-streams N] [--idle-timeout S])";
 
 [[noreturn]] void refuse(const std::string& what) { throw UsageError(what + std::string(usage)); }
 
@@ -31,7 +35,8 @@ po::variables_map read_words(std::span<const char* const> args, std::string& bin
   description.add_options()("port", po::value<std::int64_t>())("bind", po::value(&bind))(
       "threads", po::value<std::int64_t>())("workers", po::value<std::int64_t>())(
       "tls-port", po::value<std::int64_t>())("cert", po::value<std::string>())(
-      "key", po::value<std::string>())("max-streams", po::value<std::int64_t>());
+      "key", po::value<std::string>())("max-streams", po::value<std::int64_t>())(
+      "idle-timeout", po::value<double>());
   const auto style =
       (po::command_line_style::default_style | po::command_line_style::allow_long_disguise) &
       ~po::command_line_style::allow_guessing;
@@ -73,6 +78,21 @@ std::optional<unsigned short> port_of(const po::variables_map& values, const cha
   return static_cast<unsigned short>(port);
 }
 
+/// --idle-timeout S: seconds, fractions too, at most a year (limits::max_seconds); 0 turns the
+/// timeout off. The server counts milliseconds, so less than one would be 0, "never".
+std::chrono::milliseconds idle_timeout_of(const po::variables_map& values) {
+  if (values.count("idle-timeout") == 0) return target::default_idle_timeout;
+  const auto seconds = values["idle-timeout"].as<double>();
+  if (seconds == 0) return std::chrono::milliseconds::zero();
+  // Written so that NaN fails too.
+  if (!(seconds >= 0.001 && seconds <= limits::max_seconds)) {
+    refuse(
+        "--idle-timeout must be 0 (never close an idle connection) or a number of seconds from "
+        "0.001 to 31536000 (a year)");
+  }
+  return std::chrono::milliseconds(std::llround(seconds * 1000));
+}
+
 /// --cert and --key, read and checked now: a file that will not do is a usage error (exit 2)
 /// before anything listens.
 void read_tls_files(const po::variables_map& values, target::ServeOptions& options) {
@@ -100,6 +120,7 @@ ServeCommand parse_serve_options(std::span<const char* const> args) {
   read_tls_files(values, options);
   options.max_streams =
       count_of(values, "max-streams", max_serve_streams, target::default_max_streams);
+  options.idle_timeout = idle_timeout_of(values);
   command.workers = count_of(values, "workers", max_serve_workers, 1);
   // Workers share the cores: two workers on two cores get a thread each by default.
   const auto cores = std::max(1U, std::thread::hardware_concurrency());
@@ -121,6 +142,14 @@ std::string serve_banner(const ServeCommand& command, const target::ListeningPor
   if (command.server.tls_port)
     where += " and https://" + target::host_port(bind, ports.tls_port) + "/";
   return "stampede serve: listening on " + where + " (" + how + "; Ctrl-C stops)";
+}
+
+std::string serve_routes(const ServeCommand& command) {
+  return "routes: /  /json  /status/{code}  /delay/{ms}  /bytes/{n}  WebSocket: /echo  /acc  "
+         "gRPC (HTTP/2): " +
+         std::string(target::grpc_echo_path) + "  " + std::string(target::grpc_fail_path) +
+         "\nHTTP/1.1 and h2c (prior knowledge or Upgrade)" +
+         (command.server.tls_port ? ", h2 and HTTP/1.1 by ALPN over TLS" : "");
 }
 
 }  // namespace stampede::cmd

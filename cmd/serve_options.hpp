@@ -1,4 +1,4 @@
-// `stampede serve`'s command line: its flags and their ranges, and the line it prints on start.
+// `stampede serve`'s command line: its flags and their ranges, and the lines it prints on start.
 #pragma once
 
 #include <span>
@@ -29,7 +29,8 @@ struct ServeCommand {
 /// cores shared among the workers, at least one each), --workers 1..max_serve_workers (default
 /// 1), --tls-port 0..65535 (TLS off without it), --cert FILE and --key FILE (PEM, both or
 /// neither, with --tls-port: read and checked here), --max-streams 1..max_serve_streams
-/// (default target::default_max_streams). Throws UsageError naming the mistake, with the
+/// (default target::default_max_streams), --idle-timeout S seconds 0.001..31536000 or 0 for never
+/// (default target::default_idle_timeout). Throws UsageError naming the mistake, with the
 /// usage, for anything else; for a certificate or key it cannot use, naming the file alone.
 ServeCommand parse_serve_options(std::span<const char* const> args);
 
@@ -38,5 +39,9 @@ ServeCommand parse_serve_options(std::span<const char* const> args);
 /// (...)", with workers "(2 workers sharing the port, 1 thread each; Ctrl-C stops)"; `ports`
 /// are the ones bound.
 std::string serve_banner(const ServeCommand& command, const target::ListeningPorts& ports);
+
+/// The two lines after the banner, without the last newline: the routes (HTTP, WebSocket and the
+/// gRPC echo's methods), then the protocols, "h2 and HTTP/1.1 by ALPN over TLS" with TLS.
+std::string serve_routes(const ServeCommand& command);
 
 }  // namespace stampede::cmd

@@ -29,7 +29,7 @@ net::awaitable<bool> wait_delay(Connection<Stream>* c, std::chrono::milliseconds
     const auto [ec, written] = co_await write_pending(*c);
     if (ec) co_return false;
   }
-  c->entry.deadline = Clock::now() + delay + c->connections->idle_timeout();
+  c->entry.deadline = c->connections->idle_deadline(Clock::now() + delay);
   c->pause.expires_after(delay);
   const auto [ec] = co_await c->pause.async_wait(use_tuple);
   co_return !ec;
@@ -115,8 +115,14 @@ net::awaitable<void> upgrade_websocket(Connection<Stream>* c, const RequestParse
     const auto [ec, written] = co_await write_pending(*c);
     if (ec) co_return;
   }
+  // The idle timeout bounds the WebSocket handshakes (the close's too); without one (`serve
+  // --idle-timeout 0`) the default's still does: a peer that never answers a close would
+  // otherwise keep its connection for ever.
+  const auto idle = c->connections->idle_timeout();
+  const auto close_timeout =
+      idle == std::chrono::milliseconds::zero() ? default_idle_timeout : idle;
   serve_websocket(std::move(c->stream), parser->route().page, parser->upgrade_request().key,
-                  c->connections->idle_timeout());
+                  close_timeout);
 }
 
 /// Answers 101 to a request asking to go on as HTTP/2 ("Upgrade: h2c") and hands the connection

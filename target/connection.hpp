@@ -30,16 +30,22 @@ class ConnectionSet {
     Entry* next = nullptr;
   };
 
-  /// `idle_timeout`: how long a connection may go without progress before it is closed;
-  /// `max_streams`: the concurrent streams its HTTP/2 connections allow.
+  /// `idle_timeout`: how long a connection may go without progress before it is closed (0:
+  /// never); `max_streams`: the concurrent streams its HTTP/2 connections allow.
   explicit ConnectionSet(std::chrono::milliseconds idle_timeout,
                          std::uint32_t max_streams = default_max_streams)
       : idle_timeout_(idle_timeout), max_streams_(max_streams) {}
 
+  /// 0: idle connections are never closed.
   [[nodiscard]] std::chrono::milliseconds idle_timeout() const { return idle_timeout_; }
+  /// When a connection that last made progress at `from` is idle and to be closed: `from` plus
+  /// the idle timeout, or never (time_point::max()) without one.
+  [[nodiscard]] std::chrono::steady_clock::time_point idle_deadline(
+      std::chrono::steady_clock::time_point from) const;
   /// SETTINGS_MAX_CONCURRENT_STREAMS of its HTTP/2 connections.
   [[nodiscard]] std::uint32_t max_streams() const { return max_streams_; }
-  /// How often the sweep runs: a tenth of the timeout, between 10 ms and 1 s.
+  /// How often the sweep runs: a tenth of the timeout, between 10 ms and 1 s; 1 s without a
+  /// timeout.
   [[nodiscard]] std::chrono::milliseconds sweep_period() const;
   /// The number of connections in the set.
   [[nodiscard]] std::size_t size() const { return size_; }

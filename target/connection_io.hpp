@@ -75,7 +75,7 @@ struct Connection {
   Connection& operator=(const Connection&) = delete;
 
   /// Moves the idle deadline forward: something just happened.
-  void touch() { entry.deadline = Clock::now() + connections->idle_timeout(); }
+  void touch() { entry.deadline = connections->idle_deadline(Clock::now()); }
   /// The TCP socket, under TLS if there is TLS.
   tcp::socket& socket() { return socket_of(stream); }
   /// The input read and not parsed yet.

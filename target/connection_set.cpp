@@ -14,7 +14,15 @@ namespace net = boost::asio;
 using boost::system::error_code;
 using Clock = std::chrono::steady_clock;
 
+Clock::time_point ConnectionSet::idle_deadline(Clock::time_point from) const {
+  if (idle_timeout_ == std::chrono::milliseconds::zero()) return Clock::time_point::max();
+  return from + idle_timeout_;
+}
+
 std::chrono::milliseconds ConnectionSet::sweep_period() const {
+  // Without an idle timeout the sweep still ends the closes that linger (connection_io.hpp's
+  // linger_time, 2 s): once a second is often enough for them.
+  if (idle_timeout_ == std::chrono::milliseconds::zero()) return std::chrono::seconds(1);
   return std::clamp(idle_timeout_ / 10, std::chrono::milliseconds(10),
                     std::chrono::milliseconds(1000));
 }

@@ -64,7 +64,7 @@ class H2Connection : public std::enable_shared_from_this<H2Connection<Stream>> {
   /// Moves the idle deadline forward: something just happened. Never before the last delayed
   /// stream's answer is due.
   void touch() {
-    entry_.deadline = std::max(Clock::now() + connections_->idle_timeout(), hold_until_);
+    entry_.deadline = std::max(connections_->idle_deadline(Clock::now()), hold_until_);
   }
 
   /// Hands bytes read to the session, then starts what they call for: writing, timers.
@@ -84,7 +84,7 @@ class H2Connection : public std::enable_shared_from_this<H2Connection<Stream>> {
 
   void wait_for(const DelayedStream& delayed) {
     const auto due = Clock::now() + delayed.delay;
-    hold_until_ = std::max(hold_until_, due + connections_->idle_timeout());
+    hold_until_ = std::max(hold_until_, connections_->idle_deadline(due));
     touch();
     const bool sooner = due_.empty() || due < due_.begin()->first;
     due_.emplace(due, delayed.stream_id);

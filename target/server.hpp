@@ -36,7 +36,7 @@
 // bytes) or by "Upgrade: h2c" with HTTP2-Settings (101, then the request is stream 1; one with
 // a body is answered as HTTP/1.1). SETTINGS_MAX_CONCURRENT_STREAMS is max_streams (1000 by
 // default), windows are 16 MiB, request bodies are read and discarded, /delay waits on a timer.
-// HTTP/2 connections idle for idle_timeout are closed, as HTTP/1.1 ones are.
+// HTTP/2 connections idle for idle_timeout are closed, as HTTP/1.1 ones are (never with 0).
 //
 // TLS (tls_port): ALPN offers h2 and http/1.1; h2 gets HTTP/2, http/1.1 or no ALPN the HTTP/1.1
 // connection below (keep-alive, pipelining, WebSocket as wss; "Upgrade: h2c" is ignored). The
@@ -55,7 +55,8 @@
 // HTTP/1.1 keep-alive and pipelining; HTTP/1.0 closes unless it asks for keep-alive;
 // "Connection: close" is honoured; request bodies (sized or chunked) are read and discarded;
 // "Expect: 100-continue" is answered. A malformed request gets 400 and a head over 8 KiB gets
-// 431, both followed by a close. HTTP connections idle for idle_timeout are closed.
+// 431, both followed by a close. HTTP connections idle for idle_timeout (60 s by default, `serve
+// --idle-timeout`) are closed; with 0, never.
 //
 // Made to stay out of the way of the load it receives: responses are pre-built, a request
 // allocates nothing and costs one read and one write (pipelined answers share the write; past
@@ -78,13 +79,17 @@ namespace stampede::target {
 
 /// HTTP/2's SETTINGS_MAX_CONCURRENT_STREAMS unless `serve --max-streams` says otherwise.
 inline constexpr std::uint32_t default_max_streams = 1000;
+/// How long an HTTP connection may stay silent unless `serve --idle-timeout` says otherwise.
+inline constexpr std::chrono::milliseconds default_idle_timeout{60'000};
 
 /// Where and how the target server listens.
 struct ServeOptions {
   std::string bind = "127.0.0.1";  ///< address (or host name) to listen on
   unsigned short port = 8080;      ///< 0 picks a free port; Server::port() tells which
   unsigned threads = 1;            ///< threads serving connections; 0 means one per CPU
-  std::chrono::milliseconds idle_timeout{60'000};  ///< close HTTP connections silent this long
+  /// Close HTTP/1.1 and HTTP/2 connections silent this long; 0: never (a long-connection test
+  /// holds them without pings).
+  std::chrono::milliseconds idle_timeout = default_idle_timeout;
   /// Share the port with other listeners that set it too (SO_REUSEPORT): `serve --workers`.
   /// Off by default, so that a second server on a port in use fails instead of sharing it.
   bool reuse_port = false;

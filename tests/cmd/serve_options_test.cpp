@@ -1,4 +1,5 @@
-// `stampede serve` command line: ranges of the counts, workers, stray words, and the banner.
+// `stampede serve` command line: ranges of the counts, workers, the idle timeout, stray words,
+// and the banner.
 #include "cmd/serve_options.hpp"
 
 #include <gtest/gtest.h>
@@ -6,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
@@ -39,7 +41,7 @@ std::string usage_error(std::initializer_list<const char*> words) {
 
 const std::string usage =
     " (usage: stampede serve [--port 8080] [--bind 127.0.0.1] [--threads N] [--workers N] "
-    "[--tls-port 8443 [--cert FILE --key FILE]] [--max-streams N])";
+    "[--tls-port 8443 [--cert FILE --key FILE]] [--max-streams N] [--idle-timeout S])";
 
 TEST(ServeOptions, ReadsEveryFlag) {
   const auto o = parse({"--port", "9000", "--bind", "::1", "--threads", "3"});
@@ -142,6 +144,47 @@ TEST(ServeOptions, ReadsTlsPortAndMaxStreams) {
   EXPECT_EQ(usage_error({"--max-streams", "1000001"}), streams);
   EXPECT_EQ(usage_error({"--tls-port", "65536"}),
             "--tls-port must be between 0 (any free port) and 65535" + usage);
+}
+
+TEST(ServeOptions, ReadsTheIdleTimeoutInSecondsAndZeroAsNever) {
+  using std::chrono::milliseconds;
+  EXPECT_EQ(parse({}).idle_timeout, target::default_idle_timeout);
+  EXPECT_EQ(target::default_idle_timeout, milliseconds(60'000));
+  EXPECT_EQ(parse({"--idle-timeout", "1"}).idle_timeout, milliseconds(1000));
+  EXPECT_EQ(parse({"--idle-timeout=0.5"}).idle_timeout, milliseconds(500));
+  EXPECT_EQ(parse({"-idle-timeout", "120"}).idle_timeout, milliseconds(120'000));
+  EXPECT_EQ(parse({"--idle-timeout", "0.001"}).idle_timeout, milliseconds(1));
+  EXPECT_EQ(parse({"--idle-timeout", "31536000"}).idle_timeout, milliseconds(31'536'000'000));
+  EXPECT_EQ(parse({"--idle-timeout", "0"}).idle_timeout, milliseconds::zero());  // never
+}
+
+TEST(ServeOptions, RefusesAnIdleTimeoutOutOfRangeOrNotANumber) {
+  const std::string rule =
+      "--idle-timeout must be 0 (never close an idle connection) or a number of seconds from "
+      "0.001 to 31536000 (a year)" +
+      usage;
+  EXPECT_EQ(usage_error({"--idle-timeout", "-1"}), rule);
+  EXPECT_EQ(usage_error({"--idle-timeout", "0.0004"}), rule);  // would round to 0, "never"
+  EXPECT_EQ(usage_error({"--idle-timeout", "31536001"}), rule);
+  EXPECT_EQ(usage_error({"--idle-timeout", "nan"}), rule);
+  EXPECT_EQ(usage_error({"--idle-timeout", "inf"}), rule);
+  EXPECT_EQ(usage_error({"--idle-timeout", "soon"}),
+            "the argument ('soon') for option '--idle-timeout' is invalid" + usage);
+  EXPECT_EQ(usage_error({"--idle-timeout", "60s"}),
+            "the argument ('60s') for option '--idle-timeout' is invalid" + usage);
+  EXPECT_EQ(usage_error({"--idle-timeout"}),
+            "the required argument for option '--idle-timeout' is missing" + usage);
+}
+
+TEST(ServeOptions, RoutesNameTheGrpcMethodsAndTheProtocols) {
+  ServeCommand command;
+  EXPECT_EQ(serve_routes(command),
+            "routes: /  /json  /status/{code}  /delay/{ms}  /bytes/{n}  WebSocket: /echo  /acc  "
+            "gRPC (HTTP/2): /stampede.Echo/Echo  /stampede.Echo/Fail\n"
+            "HTTP/1.1 and h2c (prior knowledge or Upgrade)");
+  command.server.tls_port = 0;
+  EXPECT_EQ(serve_routes(command).substr(serve_routes(command).find('\n') + 1),
+            "HTTP/1.1 and h2c (prior knowledge or Upgrade), h2 and HTTP/1.1 by ALPN over TLS");
 }
 
 /// A file in the test's temporary directory holding `text`; its path.

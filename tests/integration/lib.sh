@@ -210,15 +210,17 @@ run_cases() {
 }
 
 # start_serve [ARGS...]: starts `stampede serve --port 0 ARGS...` (bounded to 2 minutes), waits until
-# it accepts, and sets SERVE_PID and SERVE_PORT; it is stopped on exit.
+# it accepts, and sets SERVE_PID and SERVE_PORT; it is stopped on exit. Its output goes to
+# $TEST_TMP/NAME.out and .err, NAME being $SERVE_NAME (default serve): one name a server running.
 start_serve() {
-  timeout -k 5 120 "$STAMPEDE" serve --port 0 "$@" >"$TEST_TMP/serve.out" 2>"$TEST_TMP/serve.err" &
+  local out=$TEST_TMP/${SERVE_NAME:-serve}
+  timeout -k 5 120 "$STAMPEDE" serve --port 0 "$@" >"$out.out" 2>"$out.err" &
   SERVE_PID=$!
   _PIDS+=("$SERVE_PID")
   _watch "$SERVE_PID"
-  wait_for_file "$TEST_TMP/serve.out" "$SERVE_PID" || fail "serve did not start: $(head -c 1000 "$TEST_TMP/serve.err")"
-  SERVE_PORT=$(sed -nE 's|.*listening on http://127\.0\.0\.1:([0-9]+)/.*|\1|p' "$TEST_TMP/serve.out")
-  [[ -n $SERVE_PORT ]] || fail "no port in serve's first line: $(head -n 1 "$TEST_TMP/serve.out")"
+  wait_for_file "$out.out" "$SERVE_PID" || fail "serve did not start: $(head -c 1000 "$out.err")"
+  SERVE_PORT=$(sed -nE 's|.*listening on http://127\.0\.0\.1:([0-9]+)/.*|\1|p' "$out.out")
+  [[ -n $SERVE_PORT ]] || fail "no port in serve's first line: $(head -n 1 "$out.out")"
   wait_for_port "$SERVE_PORT" 10 "$SERVE_PID" || fail "serve does not accept on :$SERVE_PORT"
   log "stampede serve (pid $SERVE_PID) on 127.0.0.1:$SERVE_PORT"
 }

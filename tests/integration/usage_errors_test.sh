@@ -53,6 +53,10 @@ usage_error serve_too_many_threads serve --port 0 --threads 1025
 usage_error serve_port_out_of_range serve --port 65536
 usage_error serve_negative_port serve --port -1
 usage_error serve_stray_word serve --port 0 extra
+usage_error serve_negative_idle_timeout serve --port 0 --idle-timeout -1
+usage_error serve_idle_timeout_not_a_number serve --port 0 --idle-timeout soon
+grep -q "^stampede: the argument ('soon') for option '--idle-timeout' is invalid" "$ERR" ||
+  fail "serve_idle_timeout_not_a_number: $(cat "$ERR")"
 assert_eq 0 "$(count_requests "$ACCESS_LOG")" "requests nginx saw from the bad command lines"
 
 # Go's flag forms (-c=2, --n 3, -k=true, -u=URL) are read as Go reads them.

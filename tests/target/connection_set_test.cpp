@@ -1,4 +1,5 @@
-// ConnectionSet: joining and leaving in any order, closing exactly the idle, the sweep period.
+// ConnectionSet: joining and leaving in any order, closing exactly the idle, the sweep period,
+// no idle timeout.
 #include "target/connection.hpp"
 
 #include <gtest/gtest.h>
@@ -47,6 +48,23 @@ TEST(TargetConnectionSet, SweepsAtATenthOfTheTimeoutWithinBounds) {
   EXPECT_EQ(ConnectionSet(60s).sweep_period(), 1s);
   EXPECT_EQ(ConnectionSet(2s).sweep_period(), 200ms);
   EXPECT_EQ(ConnectionSet(20ms).sweep_period(), 10ms);
+  EXPECT_EQ(ConnectionSet(0ms).sweep_period(), 1s);  // no idle timeout: for lingering closes
+}
+
+TEST(TargetConnectionSet, WithoutAnIdleTimeoutNeverClosesAConnection) {
+  const auto now = Clock::now();
+  EXPECT_EQ(ConnectionSet(2s).idle_deadline(now), now + 2s);
+  EXPECT_EQ(ConnectionSet(0ms).idle_deadline(now), Clock::time_point::max());
+
+  boost::asio::io_context context;
+  boost::asio::ip::tcp::socket socket(context);
+  socket.open(boost::asio::ip::tcp::v4());
+  ConnectionSet set(0ms);
+  ConnectionSet::Entry entry{.socket = &socket, .deadline = set.idle_deadline(now)};
+  set.join(entry);
+  EXPECT_EQ(set.close_idle(now + std::chrono::hours(24 * 365 * 100)), 0U);
+  EXPECT_TRUE(socket.is_open());
+  set.leave(entry);
 }
 
 }  // namespace
