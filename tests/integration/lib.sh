@@ -542,13 +542,21 @@ wait_background() {
   set -e
 }
 
-# interrupt_run NAME AFTER_SECONDS ARGS...: start_background, SIGINT after AFTER_SECONDS, then
-# wait_background 40; sets RC, ELAPSED, OUT, ERR like run_stampede.
+# interrupt_run NAME AFTER_SECONDS ARGS...: start_background, SIGINT AFTER_SECONDS after the run
+# printed its live table's header, then wait_background 40; sets RC, ELAPSED (from the header to
+# the exit), OUT, ERR like run_stampede. Not from the start: stampede catches SIGINT from its
+# engine's start, right after the header, and an ASan build on a busy machine took over a second
+# to get there (the SIGINT then killed it, exit 130, without a report).
 interrupt_run() {
-  local name=$1 after=$2 t0 t1
+  local name=$1 after=$2 t0 t1 i
   shift 2
-  t0=$(date +%s%N)
   start_background "$name" "$@"
+  for ((i = 0; i < 300; i++)); do
+    grep -qs "elapsed" "$OUT" "$ERR" && break
+    kill -0 "$PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  t0=$(date +%s%N)
   sleep "$after"
   kill -0 "$PID" 2>/dev/null || fail "$name: stampede ended before the SIGINT; stderr: $(head -c 2000 "$ERR")"
   kill -INT "$PID"
