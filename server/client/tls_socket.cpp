@@ -109,16 +109,9 @@ boost::system::error_code TlsSocket::prepare(const ClientSetup& setup) {
 std::size_t TlsSocket::read_some(net::mutable_buffer buffer, boost::system::error_code& error) {
   if (!usable(error)) return 0;
   auto* data = static_cast<char*>(buffer.data());
-  std::size_t n = 0;
-  while (n < buffer.size()) {
-    const int got = call([&] { return SSL_read(ssl_, data + n, clamp(buffer.size() - n)); });
-    if (got <= 0) {
-      error = failure(got, read_wait_);
-      remember(error);
-      break;
-    }
-    n += static_cast<std::size_t>(got);
-  }
+  const auto n = transfer(buffer.size(), read_wait_, error, [&](std::size_t done) {
+    return SSL_read(ssl_, data + done, clamp(buffer.size() - done));
+  });
   if (n > 0 && error == net::error::would_block) error = {};
   return n;
 }
@@ -126,17 +119,28 @@ std::size_t TlsSocket::read_some(net::mutable_buffer buffer, boost::system::erro
 std::size_t TlsSocket::write_some(net::const_buffer data, boost::system::error_code& error) {
   if (!usable(error)) return 0;
   const auto* bytes = static_cast<const char*>(data.data());
-  std::size_t sent = 0;
-  while (sent < data.size()) {  // a partial write returns after each record
-    const int put = call([&] { return SSL_write(ssl_, bytes + sent, clamp(data.size() - sent)); });
-    if (put <= 0) {
-      error = failure(put, write_wait_);
+  return transfer(data.size(), write_wait_, error, [&](std::size_t done) {
+    return SSL_write(ssl_, bytes + done, clamp(data.size() - done));
+  });
+}
+
+/// Calls `step(done)` (an SSL_read or SSL_write of what is left after `done` bytes; a partial
+/// write returns after each record) until `size` bytes went through or it fails: how many went
+/// through, and in `error` why it stopped (`wait` says what a would_block waits for).
+template <class Step>
+std::size_t TlsSocket::transfer(std::size_t size, Socket::wait_type& wait,
+                                boost::system::error_code& error, Step step) {
+  std::size_t done = 0;
+  while (done < size) {
+    const int n = call([&] { return step(done); });
+    if (n <= 0) {
+      error = failure(n, wait);
       remember(error);
       break;
     }
-    sent += static_cast<std::size_t>(put);
+    done += static_cast<std::size_t>(n);
   }
-  return sent;
+  return done;
 }
 
 void TlsSocket::notify_close() {

@@ -68,6 +68,9 @@ class TlsSocket {
  private:
   net::awaitable<boost::system::error_code> shake_hands(const ClientSetup& setup);
   boost::system::error_code prepare(const ClientSetup& setup);
+  template <class Step>
+  std::size_t transfer(std::size_t size, Socket::wait_type& wait, boost::system::error_code& error,
+                       Step step);
   template <class Call>
   int call(Call call);
   boost::system::error_code failure(int result, Socket::wait_type& wait) const;
