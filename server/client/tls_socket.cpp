@@ -4,13 +4,14 @@
 #include <openssl/err.h>
 #include <openssl/x509_vfy.h>
 
+#include <sys/socket.h>
 #include <algorithm>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/ssl/error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <cerrno>
 #include <climits>
-#include <csignal>
+#include <cstdint>
 #include <utility>
 
 namespace stampede::client {
@@ -19,16 +20,64 @@ namespace {
 
 constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
 
-/// OpenSSL writes to the socket with write(2), which raises SIGPIPE on a connection the server
-/// has reset (Asio's own sends pass MSG_NOSIGNAL): ignored, such a write fails with EPIPE, a
-/// failure of that connection alone, instead of killing the run.
-void ignore_sigpipe() {
-  static const bool ignored = [] {
-    struct sigaction ignore {};
-    ignore.sa_handler = SIG_IGN;
-    return ::sigaction(SIGPIPE, &ignore, nullptr) == 0;
+/// The socket BIO OpenSSL's SSL_set_fd() would make writes with write(2), which raises SIGPIPE
+/// on a connection the server has reset, and SIGPIPE kills the run. This one sends with
+/// MSG_NOSIGNAL, as Asio's own sends do, so such a write fails with EPIPE, a failure of that
+/// connection alone; and it leaves SIGPIPE's disposition to the process (`stampede | head`).
+/// The descriptor is the BIO's data; the socket, not the BIO, closes it.
+int descriptor(BIO* bio) {
+  return static_cast<int>(reinterpret_cast<std::intptr_t>(BIO_get_data(bio)));
+}
+
+/// Marks `bio` to be retried when `n` is a would-block failure, as a socket BIO does; errno is
+/// left as send() or recv() set it, for SSL_ERROR_SYSCALL.
+int retried(BIO* bio, ssize_t n, void (*mark)(BIO*)) {
+  BIO_clear_retry_flags(bio);
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) mark(bio);
+  return static_cast<int>(n);
+}
+
+int bio_write(BIO* bio, const char* data, int size) {
+  const auto n = ::send(descriptor(bio), data, static_cast<std::size_t>(size), MSG_NOSIGNAL);
+  return retried(bio, n, [](BIO* b) { BIO_set_retry_write(b); });
+}
+
+int bio_read(BIO* bio, char* data, int size) {
+  const auto n = ::recv(descriptor(bio), data, static_cast<std::size_t>(size), 0);
+  if (n == 0) BIO_set_flags(bio, BIO_FLAGS_IN_EOF);  // so that OpenSSL tells a truncation apart
+  return retried(bio, n, [](BIO* b) { BIO_set_retry_read(b); });
+}
+
+/// A flush succeeds (there is nothing to flush) and EOF says whether recv() saw one; OpenSSL's
+/// other queries (kTLS, peer addresses, pending bytes) read a 0 as "not offered".
+long bio_ctrl(BIO* bio, int command, long /*number*/, void* /*pointer*/) {
+  if (command == BIO_CTRL_FLUSH) return 1;
+  if (command == BIO_CTRL_EOF) return BIO_test_flags(bio, BIO_FLAGS_IN_EOF) != 0 ? 1 : 0;
+  return 0;
+}
+
+const BIO_METHOD* socket_method() {
+  static BIO_METHOD* const method = [] {
+    auto* made = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK | BIO_TYPE_DESCRIPTOR,
+                              "stampede socket");
+    if (made != nullptr) {
+      BIO_meth_set_write(made, bio_write);
+      BIO_meth_set_read(made, bio_read);
+      BIO_meth_set_ctrl(made, bio_ctrl);
+    }
+    return made;
   }();
-  (void)ignored;
+  return method;
+}
+
+/// A BIO on descriptor `fd` for SSL_set_bio(); nullptr when OpenSSL could not make one.
+BIO* socket_bio(int fd) {
+  const auto* method = socket_method();
+  BIO* bio = method != nullptr ? BIO_new(method) : nullptr;
+  if (bio == nullptr) return nullptr;
+  BIO_set_data(bio, reinterpret_cast<void*>(static_cast<std::intptr_t>(fd)));
+  BIO_set_init(bio, 1);
+  return bio;
 }
 
 /// At most what one SSL_read or SSL_write takes (an int).
@@ -49,7 +98,6 @@ TlsSocket::~TlsSocket() {
 }
 
 net::awaitable<std::optional<OpenFailure>> TlsSocket::open(const ClientSetup& setup) {
-  ignore_sigpipe();
   const auto error = co_await connect_socket(socket_, setup);
   if (error) co_return OpenFailure{Phase::connect, error};
   boost::system::error_code ignored;
@@ -99,10 +147,12 @@ boost::system::error_code TlsSocket::prepare(const ClientSetup& setup) {
     named = address ? X509_VERIFY_PARAM_set1_ip_asc(param, setup.host.c_str()) == 1
                     : X509_VERIFY_PARAM_set1_host(param, setup.host.c_str(), 0) == 1;
   }
-  if (!named || SSL_set_fd(ssl_, socket_.native_handle()) != 1) {
+  BIO* bio = named ? socket_bio(socket_.native_handle()) : nullptr;
+  if (bio == nullptr) {
     const auto error = queued_error();
     return error ? error : net::ssl::error::unspecified_system_error;
   }
+  SSL_set_bio(ssl_, bio, bio);  // ssl_ owns it now
   return {};
 }
 

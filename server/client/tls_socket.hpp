@@ -14,7 +14,7 @@
 
 namespace stampede::client {
 
-/// A TLS client connection whose SSL object reads and writes the TCP socket itself (SSL_set_fd),
+/// A TLS client connection whose SSL object reads and writes the TCP socket itself (a socket BIO),
 /// where Asio's ssl::stream passes every byte through a BIO pair and its own buffers.
 ///
 /// Why, for the connections many users share: Asio's stream holds two 17 KiB buffers of its own

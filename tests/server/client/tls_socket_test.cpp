@@ -15,6 +15,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <chrono>
+#include <csignal>
 #include <string>
 
 #include "server/client/tls_context.hpp"
@@ -175,6 +176,30 @@ TEST(TlsSocket, WithoutVerificationAnyHostGoes) {
 net::awaitable<void> open_into(std::optional<TlsSocket>* client, const ClientSetup* setup,
                                std::optional<OpenFailure>* failure) {
   *failure = co_await open_stream(*client, co_await net::this_coro::executor, *setup);
+}
+
+/// Opens `loopback`'s client, shuts its socket for sending and writes: a send that fails with
+/// EPIPE, which write(2) would answer with SIGPIPE as well.
+net::awaitable<void> write_after_shutdown(Loopback* loopback) {
+  loopback->failure =
+      co_await open_stream(loopback->client, loopback->context.get_executor(), loopback->setup);
+  if (loopback->failure) co_return;
+  std::signal(SIGPIPE, SIG_DFL);  // as a process has it, whatever open_stream() may have set
+  auto& socket = loopback->client->socket();
+  socket.shutdown(ip::tcp::socket::shutdown_send);
+  (void)loopback->client->write_some(net::buffer(std::string_view("ping")), loopback->error);
+  socket.close();
+}
+
+TEST(TlsSocket, AWriteOnABrokenConnectionFailsWithoutSigpipe) {
+  const auto previous = std::signal(SIGPIPE, SIG_DFL);  // a SIGPIPE would end this process
+  Loopback loopback(true);
+  net::co_spawn(loopback.context, loopback.serve(Ending::fin), net::detached);
+  net::co_spawn(loopback.context, write_after_shutdown(&loopback), net::detached);
+  loopback.context.run_for(std::chrono::seconds(5));
+  std::signal(SIGPIPE, previous);
+  ASSERT_FALSE(loopback.failure) << loopback.failure->error.message();
+  EXPECT_EQ(loopback.error, net::error::broken_pipe) << loopback.error.message();
 }
 
 TEST(TlsSocket, ClosingTheSocketEndsTheHandshakeWait) {
