@@ -50,17 +50,29 @@ TcpStream& tcp_socket(Stream& stream) {
   }
 }
 
+/// The server selected "h2" by ALPN on the TLS connection `ssl`.
+inline bool selected_h2(const SSL* ssl) {
+  const unsigned char* protocol = nullptr;
+  unsigned int length = 0;
+  SSL_get0_alpn_selected(ssl, &protocol, &length);
+  return std::string_view(reinterpret_cast<const char*>(protocol), length) == "h2";
+}
+
 /// The server selected "h2" by ALPN on `stream`; over plain TCP, false (no ALPN there).
 template <class Stream>
 bool alpn_selected_h2(Stream& stream) {
   if constexpr (std::is_same_v<Stream, TlsStream>) {
-    const unsigned char* protocol = nullptr;
-    unsigned int length = 0;
-    SSL_get0_alpn_selected(stream.native_handle(), &protocol, &length);
-    return std::string_view(reinterpret_cast<const char*>(protocol), length) == "h2";
+    return selected_h2(stream.native_handle());
   } else {
     return false;
   }
+}
+
+/// `host` is an IP address, not a name: SNI never names one (RFC 6066, section 3).
+inline bool address_literal(const std::string& host) {
+  boost::system::error_code not_an_address;
+  (void)net::ip::make_address(host, not_an_address);
+  return !not_an_address;
 }
 
 /// Where a connection's local address and port come from.
@@ -169,9 +181,9 @@ net::awaitable<std::optional<OpenFailure>> open_stream(std::optional<Stream>& st
   boost::system::error_code ignored;
   socket.set_option(net::ip::tcp::no_delay(true), ignored);
   if constexpr (std::is_same_v<Stream, TlsStream>) {
-    boost::system::error_code not_an_address;
-    (void)net::ip::make_address(setup.host, not_an_address);
-    if (not_an_address) SSL_set_tlsext_host_name(stream->native_handle(), setup.host.c_str());
+    if (!address_literal(setup.host)) {
+      SSL_set_tlsext_host_name(stream->native_handle(), setup.host.c_str());
+    }
     stream->set_verify_callback(net::ssl::host_name_verification(setup.host));
     const auto [shake_error] =
         co_await stream->async_handshake(net::ssl::stream_base::client, as_tuple);

@@ -5,13 +5,11 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/asio/write.hpp>
+#include <type_traits>
 #include <utility>
 
-#include <openssl/bio.h>
-#include <openssl/ssl.h>
-
 #include "server/client/connect.hpp"
+#include "server/client/tls_socket.hpp"
 
 namespace stampede::client {
 
@@ -22,24 +20,18 @@ constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
 /// A read: a few users' responses at a time (h2load reads 8 KiB).
 constexpr std::size_t input_size = 16 * 1024;
 
-/// A whole TLS record read from the socket waits in OpenSSL, so the next read returns at once.
-/// Why the reader asks: Asio's TLS stream hands over one record a read, and nginx sends one
-/// a response, so writing after each would send each user's next request apart (one TLS
-/// record and one send a request); the reader writes once the socket's bytes are all read.
-/// A record only partly there does not count: its rest may be slow to come.
-bool record_waiting(const TlsStream& stream) {
-  auto* ssl = const_cast<TlsStream&>(stream).native_handle();
-  if (SSL_pending(ssl) > 0) return true;
-  char* data = nullptr;  // peeks at the bytes of the BIO pair Asio feeds OpenSSL through
-  const int available = BIO_nread0(SSL_get_rbio(ssl), &data);
-  constexpr int header = 5;  // type, version, length
-  if (available < header) return false;
-  const int length =
-      (static_cast<unsigned char>(data[3]) << 8) | static_cast<unsigned char>(data[4]);
-  return available >= header + length;
-}
+/// What a read that would block waits for: over TCP, readability; over TLS, what OpenSSL
+/// asked for (a read may have to write first).
+TcpStream::wait_type read_wait(const TcpStream&) { return TcpStream::wait_read; }
+TcpStream::wait_type read_wait(const TlsSocket& stream) { return stream.read_wait(); }
 
-bool record_waiting(const TcpStream&) { return false; }
+/// What a write that would block waits for, likewise.
+TcpStream::wait_type write_wait(const TcpStream&) { return TcpStream::wait_write; }
+TcpStream::wait_type write_wait(const TlsSocket& stream) { return stream.write_wait(); }
+
+/// Over TLS, close_notify before the close that ends our goodbye; over TCP, nothing.
+void notify_close(TcpStream&) {}
+void notify_close(TlsSocket& stream) { stream.notify_close(); }
 
 }  // namespace
 
@@ -72,6 +64,7 @@ net::awaitable<void> H2Connection<Stream>::run(std::shared_ptr<H2Connection> sel
 /// gave up meanwhile, to another waiting), so that each connection opened counts once.
 template <class Stream>
 net::awaitable<bool> H2Connection<Stream>::connect(std::chrono::nanoseconds connect_timeout) {
+  constexpr bool tls = std::is_same_v<Stream, TlsSocket>;
   const auto start = Clock::now();
   const auto limit = connect_timeout.count() > 0
                          ? std::min<std::chrono::nanoseconds>(connect_timeout, setup_.timeout)
@@ -83,33 +76,31 @@ net::awaitable<bool> H2Connection<Stream>::connect(std::chrono::nanoseconds conn
     fail(failure->error, failure->phase);
     co_return false;
   }
-  if constexpr (std::is_same_v<Stream, TlsStream>) {
-    if (!alpn_selected_h2(*stream_)) {
-      http1_ = true;  // its calls fail, and their users go over HTTP/1.1
-      fail(net::error::no_protocol_option, Phase::handshake);
-      co_return false;
-    }
+  if (tls && !alpn_selected_h2(*stream_)) {
+    http1_ = true;  // its calls fail, and their users go over HTTP/1.1
+    fail(net::error::no_protocol_option, Phase::handshake);
+    co_return false;
   }
-  if constexpr (std::is_same_v<Stream, TcpStream>) {
-    boost::system::error_code ignored;  // reads and writes go straight to the socket first
-    stream_->non_blocking(true, ignored);
-  }
+  boost::system::error_code ignored;  // reads and writes go straight to the socket first
+  tcp_socket(*stream_).non_blocking(true, ignored);
   connected_ = true;
   if (auto* first = opener_ != nullptr ? opener_ : streams_.some_call()) {
     first->response->new_connection = true;
-    first->response->negotiated =
-        std::is_same_v<Stream, TlsStream> ? model::Negotiated::h2 : model::Negotiated::h2c;
+    first->response->negotiated = tls ? model::Negotiated::h2 : model::Negotiated::h2c;
     first->response->connect = Clock::now() - start;
   }
   opener_ = nullptr;
   co_return true;
 }
 
+/// Reads until the connection ends. Bytes that came with an error (over TLS, the records
+/// before the server's close) are the server's: the session gets them first, and what the users
+/// it resumes submit fails with the connection, unwritten (as a write would).
 template <class Stream>
 net::awaitable<void> H2Connection<Stream>::read_all() {
   for (;;) {
     const auto [error, bytes] = co_await receive();
-    if (ended_) co_return;
+    if (ended_ || (!bytes.empty() && !take(bytes, !error))) co_return;
     if (error) {
       if (closing_) {
         end();
@@ -118,53 +109,49 @@ net::awaitable<void> H2Connection<Stream>::read_all() {
       }
       co_return;
     }
-    settling_ = true;  // the calls that end in input() are resumed by settle(), not posted
-    if (!streams_.input(bytes.data(), bytes.size())) {
-      settling_ = false;
-      fail(streams_.error(), Phase::read);
-      co_return;
-    }
-    // Resumes the users whose streams ended, then writes what they and nghttp2 have; over
-    // TLS, once the records that came with this read are all read.
-    const bool more = record_waiting(*stream_);
-    settle(!more);
-    if (more) owe_flush();
-    if (!closing_ && !streams_.accepting() && streams_.calls() == 0) {
-      end();  // the server's GOAWAY, and every stream it left us is over
-      co_return;
-    }
   }
 }
 
-/// The next bytes from the connection. Over TCP they are read into the thread's buffer, which
-/// the reader hands to nghttp2 before anything else runs, so that a connection waiting for its
-/// server holds no buffer of its own (16 KiB a connection was most of stampede's memory beside
-/// h2load's): it waits for the socket to be readable, then reads. That costs no syscall more
-/// than a read that finds nothing: Asio re-arms the socket in epoll for the wait instead.
+/// Feeds `bytes` to the session, resumes the users whose streams ended, then (if `write`)
+/// writes what they and nghttp2 have. False once the connection is over.
+template <class Stream>
+bool H2Connection<Stream>::take(std::string_view bytes, bool write) {
+  settling_ = true;  // the calls that end in input() are resumed by settle(), not posted
+  if (!streams_.input(bytes.data(), bytes.size())) {
+    settling_ = false;
+    fail(streams_.error(), Phase::read);
+    return false;
+  }
+  settle(write);
+  if (!closing_ && !streams_.accepting() && streams_.calls() == 0) {
+    end();  // the server's GOAWAY, and every stream it left us is over
+  }
+  return !ended_;
+}
+
+/// The next bytes from the connection, read into the thread's buffer, which the reader hands
+/// to nghttp2 before anything else runs, so that a connection waiting for its server holds no
+/// buffer of its own (16 KiB a connection was most of stampede's memory beside h2load's): it
+/// waits for the socket to be readable, then reads. That costs no syscall more than a read that
+/// finds nothing: Asio re-arms the socket in epoll for the wait instead. Over TLS a read takes
+/// every record that arrived (TlsSocket::read_some), so that what the users it resumes submit
+/// goes out in one write, not one a response.
 template <class Stream>
 net::awaitable<std::pair<boost::system::error_code, std::string_view>>
 H2Connection<Stream>::receive() {
-  if constexpr (std::is_same_v<Stream, TlsStream>) {  // the TLS stream reads for OpenSSL itself
-    // Not zeroed: only the pages a record fills count in memory (a response is a few hundred
-    // bytes).
-    if (!input_) input_ = std::make_unique_for_overwrite<char[]>(input_size);
-    const auto [error, n] =
-        co_await stream_->async_read_some(net::buffer(input_.get(), input_size), as_tuple);
-    co_return std::pair{error, std::string_view(input_.get(), n)};
-  } else {
-    auto& buffer = thread_.read_buffer;
-    if (buffer.empty()) buffer.resize(input_size);
-    for (;;) {
-      if (!readable_) {
-        const auto [error] = co_await stream_->async_wait(TcpStream::wait_read, as_tuple);
-        if (error) co_return std::pair{error, std::string_view()};
-      }
-      boost::system::error_code error;
-      const auto n = stream_->read_some(net::buffer(buffer), error);
-      readable_ = !error && n == buffer.size();  // a shorter read emptied the socket
-      if (error != net::error::would_block) {
-        co_return std::pair{error, std::string_view(buffer.data(), n)};
-      }
+  auto& buffer = thread_.read_buffer;
+  if (buffer.empty()) buffer.resize(input_size);
+  for (;;) {
+    if (!readable_) {
+      const auto wait = read_wait(*stream_);
+      const auto [error] = co_await tcp_socket(*stream_).async_wait(wait, as_tuple);
+      if (error) co_return std::pair{error, std::string_view()};
+    }
+    boost::system::error_code error;
+    const auto n = stream_->read_some(net::buffer(buffer), error);
+    readable_ = !error && n == buffer.size();  // a shorter read emptied the socket
+    if (error != net::error::would_block) {
+      co_return std::pair{error, std::string_view(buffer.data(), n)};
     }
   }
 }
@@ -227,8 +214,8 @@ void H2Connection<Stream>::call_done(H2Call& call) {
 }
 
 /// Resumes each user whose call is over, in place; what they submit meanwhile goes out in one
-/// write after (unless `write` is false: the reader writes it later). A resumed user may end
-/// another call here (its connection's goodbye): the loop takes the calls added while it runs.
+/// write after (unless `write` is false). A resumed user may end another call here (its
+/// connection's goodbye): the loop takes the calls added while it runs.
 template <class Stream>
 void H2Connection<Stream>::settle(bool write) {
   settling_ = true;
@@ -238,19 +225,6 @@ void H2Connection<Stream>::settle(bool write) {
   ready_.clear();
   settling_ = false;
   if (write) flush();
-}
-
-/// The reader put off writing because the next read returns at once: it writes then. In case
-/// that read waits after all (the record held no data), a flush comes after it anyway: posted
-/// from a posted handler, it runs after the read's completion, which that read posts now.
-template <class Stream>
-void H2Connection<Stream>::owe_flush() {
-  flush_owed_ = true;
-  net::post(thread_.executor, [self = this->shared_from_this()] {
-    net::post(self->thread_.executor, [self] {
-      if (self->flush_owed_) self->flush();
-    });
-  });
 }
 
 /// A call was submitted or withdrawn: a settling reader writes it soon, else one posted flush.
@@ -264,11 +238,10 @@ void H2Connection<Stream>::kick() {
   });
 }
 
-/// Writes what the session has to send: over TCP straight from the socket as far as it takes
-/// it, the rest (and anything over TLS) with one async write at a time.
+/// Writes what the session has to send straight to the socket (over TLS, through OpenSSL) as
+/// far as it takes it; the rest once it is writable, one write at a time.
 template <class Stream>
 void H2Connection<Stream>::flush() {
-  flush_owed_ = false;
   if (writing_ || ended_ || !connected_) return;
   for (;;) {
     const auto output = streams_.output();
@@ -277,38 +250,52 @@ void H2Connection<Stream>::flush() {
       return;
     }
     if (output.empty()) {
-      if (closing_ && streams_.finished()) end();  // our GOAWAY went out
+      if (closing_ && streams_.finished()) {  // our GOAWAY went out
+        notify_close(*stream_);
+        end();
+      }
       return;
     }
-    std::size_t sent = 0;
-    if constexpr (std::is_same_v<Stream, TcpStream>) {
-      boost::system::error_code error;
-      sent = stream_->write_some(net::buffer(output), error);
-      if (error && error != net::error::would_block) {
-        fail(error, Phase::write);
-        return;
-      }
-      if (sent == output.size()) continue;
+    const auto sent = write_now(output);
+    if (ended_) return;
+    if (sent != output.size()) {
+      write_rest(output.substr(sent));
+      return;
     }
-    write_rest(output.substr(sent));
-    return;
   }
 }
 
-/// What the socket did not take, with an async write; flush() again after. `rest` points into
-/// the session's output, which stays as it is until the next output(), after this write.
+/// Writes `output` as far as the socket takes it, and says how far; a failure fails the
+/// connection (ended_).
+template <class Stream>
+std::size_t H2Connection<Stream>::write_now(std::string_view output) {
+  boost::system::error_code error;
+  const auto sent = stream_->write_some(net::buffer(output), error);
+  if (error && error != net::error::would_block) fail(error, Phase::write);
+  return sent;
+}
+
+/// What the socket did not take, once it can take more; flush() again after. `rest` points
+/// into the session's output, which stays as it is until the next output(), after this write
+/// (over TLS it must: OpenSSL holds the first record of it and is handed it again).
 template <class Stream>
 void H2Connection<Stream>::write_rest(std::string_view rest) {
   writing_ = true;
-  net::async_write(
-      *stream_, net::buffer(rest),
-      [self = this->shared_from_this()](const boost::system::error_code& error, std::size_t) {
+  tcp_socket(*stream_).async_wait(
+      write_wait(*stream_),
+      [self = this->shared_from_this(), rest](const boost::system::error_code& error) {
         self->writing_ = false;
         if (self->ended_) return;
         if (error) {
           self->fail(error, Phase::write);
-        } else {
+          return;
+        }
+        const auto sent = self->write_now(rest);
+        if (self->ended_) return;
+        if (sent == rest.size()) {
           self->flush();
+        } else {
+          self->write_rest(rest.substr(sent));
         }
       });
 }
@@ -348,8 +335,8 @@ net::awaitable<void> H2Shared<Stream>::leave() {
 }
 
 template class H2Connection<TcpStream>;
-template class H2Connection<TlsStream>;
+template class H2Connection<TlsSocket>;
 template class H2Shared<TcpStream>;
-template class H2Shared<TlsStream>;
+template class H2Shared<TlsSocket>;
 
 }  // namespace stampede::client

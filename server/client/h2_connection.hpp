@@ -30,10 +30,13 @@ struct H2Waiter : H2Call {
 /// epoll_wait(0), and a steady_timer per user and one for the writer made about two of each
 /// per request, with the kernel's share of the CPU at 60%. So the reader, once it has fed what
 /// arrived to the session, resumes the users whose streams ended in place (they submit their
-/// next requests there), then writes all those requests at once, over TCP straight from the
-/// socket when it takes them; only what the socket does not take waits for an async write.
+/// next requests there), then writes all those requests at once, straight from the socket
+/// when it takes them; only what the socket does not take waits for it to be writable.
 /// Calls submitted outside the reader (a user's first request, a user back from a timer)
 /// share one posted flush.
+///
+/// `Stream` is a TcpStream, or over TLS a TlsSocket (OpenSSL on the socket itself, see why
+/// there); both read and write without waiting, and say would_block when they must wait.
 ///
 /// It keeps itself alive (its reader and pending handlers own it) while connecting or open;
 /// the slot only points at it. Calls submitted while it connects wait in the session.
@@ -74,12 +77,13 @@ class H2Connection final : public std::enable_shared_from_this<H2Connection<Stre
                                   std::chrono::nanoseconds connect_timeout);
   net::awaitable<bool> connect(std::chrono::nanoseconds connect_timeout);
   net::awaitable<void> read_all();
+  bool take(std::string_view bytes, bool write);
   net::awaitable<std::pair<boost::system::error_code, std::string_view>> receive();
   static void call_done(H2Call& call);
   void settle(bool write = true);
-  void owe_flush();
   void kick();
   void flush();
+  std::size_t write_now(std::string_view output);
   void write_rest(std::string_view rest);
   void fail(const boost::system::error_code& error, Phase phase);
   void end();
@@ -88,17 +92,15 @@ class H2Connection final : public std::enable_shared_from_this<H2Connection<Stre
   ThreadContext& thread_;
   std::optional<Stream> stream_;
   H2Streams streams_;
-  H2Call* opener_ = nullptr;       ///< the call that made it connect, told the connect time
-  net::steady_timer gone_;         ///< goodbye() waits on it until the connection ends
-  std::unique_ptr<char[]> input_;  ///< TLS only: TCP reads into the thread's buffer
-  std::vector<H2Waiter*> ready_;   ///< calls over, their users not yet resumed
+  H2Call* opener_ = nullptr;      ///< the call that made it connect, told the connect time
+  net::steady_timer gone_;        ///< goodbye() waits on it until the connection ends
+  std::vector<H2Waiter*> ready_;  ///< calls over, their users not yet resumed
   Clock::time_point deadline_ = Clock::time_point::max();
   bool connected_ = false;
   bool settling_ = false;       ///< resuming users: their submits wait for one flush after
   bool settle_posted_ = false;  ///< calls ended outside the reader: one posted settle
   bool flush_posted_ = false;   ///< calls submitted outside the reader: one posted flush
-  bool flush_owed_ = false;     ///< the reader put off a write until its next read
-  bool readable_ = true;        ///< TCP: no short read since the last wait for readability
+  bool readable_ = true;        ///< no short read since the last wait for readability
   bool writing_ = false;        ///< an async write is under way; the output waits for it
   bool ended_ = false;          ///< closed or failed: nothing more to read or write
   bool closing_ = false;        ///< our GOAWAY: the close that follows is no failure

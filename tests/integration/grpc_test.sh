@@ -110,6 +110,12 @@ case_tls() {  # grpcs://: h2 by ALPN
     -data '{"name":"tls"}' --output json
   expect_rc 0
   json_assert "$OUT" 'g("requests.succeeded") == 10 and g("connections.protocols") == {"h2": 2}'
+  # -m: 8 users on one TLS connection (OpenSSL on the socket, not Asio's stream)
+  run_stampede tls-m -c 8 -n 5 -m 1 --insecure -u "grpcs://127.0.0.1:$SERVER_PORT/$SAY" --proto "$PROTO" \
+    -data '{"name":"tls-m"}' --output json
+  expect_rc 0
+  json_assert "$OUT" 'g("requests.succeeded") == 40 and g("connections.protocols") == {"h2": 1}'
+  assert_eq 40 "$(calls_logged tls-m)" "tls-m: calls the server logged"
 }
 
 case_stream() {  # a server-streaming method: its answers are whole whatever their number

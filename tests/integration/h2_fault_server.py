@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """A misbehaving HTTP/2 (h2c) server for http2_fault_test.sh: one fault per port (stdlib only).
 
-Usage: h2_fault_server.py PORTS_FILE LOG_FILE [LIFETIME_SECONDS=90]
+Usage: h2_fault_server.py PORTS_FILE LOG_FILE [LIFETIME_SECONDS=90] [CERT KEY]
+With CERT and KEY it speaks TLS (h2 by ALPN) on every port, each fault as below; it closes without
+close_notify (a FIN or RST under the TLS stream), as a server that dies mid-stream does.
 Listens on 127.0.0.1, one free port per fault below, writes "fault port" lines to PORTS_FILE once
 all listen, and appends a line "<fault>" to LOG_FILE for each request (a HEADERS frame) it reads,
 and "<fault> ping" for each PING (not an ACK). It exits by itself after LIFETIME_SECONDS, or on
@@ -32,6 +34,7 @@ race the client's last writes, and its kernel's RST could reach the client befor
 import os
 import signal
 import socket
+import ssl
 import struct
 import sys
 import threading
@@ -164,7 +167,18 @@ def serve(sock, fault, log_fd):
                     sock.settimeout(IDLE_SECONDS)
 
 
-def listen(fault, log_fd):
+def serve_tls(conn, fault, log_fd, tls):
+    """serve() once the TLS handshake is done; a handshake that fails (a client that gave up)
+    ends the connection."""
+    try:
+        conn = tls.wrap_socket(conn, server_side=True)
+    except (OSError, ssl.SSLError):
+        conn.close()
+        return
+    serve(conn, fault, log_fd)
+
+
+def listen(fault, log_fd, tls):
     server = socket.socket()
     server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     server.bind(("127.0.0.1", 0))
@@ -173,7 +187,11 @@ def listen(fault, log_fd):
     def accept_loop():
         while True:
             conn, _ = server.accept()
-            threading.Thread(target=serve, args=(conn, fault, log_fd), daemon=True).start()
+            if tls is None:
+                target, args = serve, (conn, fault, log_fd)
+            else:
+                target, args = serve_tls, (conn, fault, log_fd, tls)
+            threading.Thread(target=target, args=args, daemon=True).start()
 
     threading.Thread(target=accept_loop, daemon=True).start()
     return server.getsockname()[1]
@@ -182,11 +200,16 @@ def listen(fault, log_fd):
 def main():
     ports_file, log_file = sys.argv[1], sys.argv[2]
     lifetime = float(sys.argv[3]) if len(sys.argv) > 3 else 90
+    tls = None
+    if len(sys.argv) > 5:
+        tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        tls.load_cert_chain(sys.argv[4], sys.argv[5])
+        tls.set_alpn_protocols(["h2"])
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     log_fd = os.open(log_file, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
     faults = ["ok", "rst_stream", "goaway", "reset", "short_body", "bad_frame", "stall",
               "silent", "no_ping_ack", "goaway_idle", "close_idle", "ping_idle"]
-    lines = "".join("%s %d\n" % (fault, listen(fault, log_fd)) for fault in faults)
+    lines = "".join("%s %d\n" % (fault, listen(fault, log_fd, tls)) for fault in faults)
     with open(ports_file + ".tmp", "w") as f:
         f.write(lines)
     os.rename(ports_file + ".tmp", ports_file)

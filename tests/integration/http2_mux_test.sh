@@ -3,7 +3,9 @@
 # time, against nghttpd (h2c and TLS; SETTINGS_MAX_CONCURRENT_STREAMS 1 and 5, never exceeded)
 # and nginx (its access log counts the requests and the connections; GOAWAY after 10 streams:
 # the streams it refused are failures of kind `closed`, never resent, and the run goes on); -t
-# against stampede serve's /delay resets one stream and leaves its neighbours alone.
+# against stampede serve's /delay resets one stream and leaves its neighbours alone. Over TLS
+# (OpenSSL on the socket): large bodies in many records, a certificate refused without
+# --insecure, nginx's GOAWAY.
 source "$(dirname "$0")/lib.sh" "$@"
 command -v nghttpd >/dev/null || fail "'nghttpd' is not installed (apt-get install nghttp2-server)"
 
@@ -52,6 +54,40 @@ case_tls() {  # ALPN h2; --connections is -m's long form
   start_nghttpd tls --tls
   run_stampede tls -c 20 -n 10 --connections 2 -http2 --insecure -u "https://127.0.0.1:$H2_PORT/file.txt" --output json
   check_mux tls 20 10 2 10 h2
+}
+
+case_tls_big() {  # 200 KB bodies: many TLS records a read, reads that fill the buffer, WINDOW_UPDATEs
+  head -c 200000 /dev/zero | tr '\0' 'y' >"$TEST_TMP/htdocs/big.txt"
+  start_nghttpd tls_big --tls
+  run_stampede tls_big -c 10 -n 5 -m 2 -http2 --insecure -u "https://127.0.0.1:$H2_PORT/big.txt" --output json
+  expect_all_ok 50 2 h2 $((50 * 200000))
+}
+
+case_tls_strict() {  # a certificate the client must refuse: every request a tls failure, counted
+  start_nginx --tls --h2 "$TEST_TMP/nginx-strict"
+  run_stampede tls_strict -c 4 -n 5 -m 2 -http2 -u "$HTTPS_URL/?run=strict" --output json
+  expect_rc 0
+  json_check "$OUT" <<'PYEOF'
+g("requests.total") == 20 and g("requests.failed") == 20 and g("requests.succeeded") == 0
+g("errors.tls") == 20 ## each request's connection failed its handshake
+PYEOF
+  grep -q -- "certificate verify failed.*use --insecure" "$ERR" ||
+    fail "tls_strict: stderr does not suggest --insecure: $(head -c 2000 "$ERR")"
+  assert_eq 0 "$(count_requests "$ACCESS_LOG" 'run=strict')" "tls_strict: requests nginx saw"
+}
+
+case_tls_goaway() {  # nginx's GOAWAY after 10 streams, over TLS: refused streams are `closed`
+  start_nginx --tls --h2 "$TEST_TMP/nginx-tls-goaway" "keepalive_requests 10;"
+  run_stampede tls_goaway -c 8 -n 25 -m 2 -cpuNumber 1 -http2 --insecure -u "$HTTPS_URL/?run=goaway" --output json
+  expect_rc 0
+  local ok
+  ok=$(json_eval "$OUT" 'g("requests.succeeded")')
+  json_check "$OUT" <<'PYEOF'
+g("requests.total") == 200 and g("requests.succeeded") >= 100
+g("requests.failed") == g("errors.closed") ## refused streams, counted, never resent
+g("connections.opened") >= 200 // 10 // 2 and g("connections.protocols") == {"h2": g("connections.opened")}
+PYEOF
+  assert_eq "$ok" "$(count_requests "$ACCESS_LOG" '"GET /?run=goaway HTTP/2.0"')" "tls_goaway: requests nginx answered"
 }
 
 case_max5() {  # the server allows 5 streams: 10 users a connection queue for them
@@ -125,5 +161,6 @@ case_usage() {  # -m needs -http2, and does not go with --hold
   grep -q -- "-m must be" "$ERR" || fail "usage-range: $(head -c 500 "$ERR")"
 }
 
-run_cases "${MUX_CASES:-}" h2c tls max5 max1 more_than_users nginx goaway timeout usage
+run_cases "${MUX_CASES:-}" h2c tls tls_big tls_strict tls_goaway max5 max1 more_than_users nginx goaway \
+  timeout usage
 pass

@@ -504,6 +504,18 @@ json_check() {
   "$PYTHON" -c "$_JSON_PY" check "$1" || fail "$_LAST_RUN: its JSON report does not meet the expectations above"
 }
 
+# expect_all_ok TOTAL CONNECTIONS PROTOCOL BODY_BYTES: the last run exited 0 and its JSON report
+# has TOTAL requests, every one a 200, on CONNECTIONS connections that spoke PROTOCOL, and
+# BODY_BYTES of bodies in all.
+expect_all_ok() {
+  expect_rc 0
+  json_check "$OUT" <<EOF
+g("requests.succeeded") == $1 and g("requests.failed") == 0 and g("status_codes") == {"200": $1}
+g("connections.opened") == $2 and g("connections.protocols") == {"$3": $2}
+g("bytes.body_received") == $4
+EOF
+}
+
 # text_field FILE LABEL: the value after "LABEL:" in an ab-style text report ("Complete requests").
 text_field() {
   sed -nE "s/^[[:space:]]*$2:[[:space:]]*([^[:space:]]+).*/\1/p" "$1" | head -n 1

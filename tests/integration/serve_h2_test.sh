@@ -218,6 +218,11 @@ g("bytes.body_received") == 1000 * 15
 EOF
     if grep -qE "did not select HTTP/2|no HTTP/2" "$ERR"; then fail "stampede_h2 $url: not HTTP/2: $(head -c 500 "$ERR")"; fi
   done
+  # -m over TLS (OpenSSL on the socket): short answers, and 100 KB ones in many TLS records
+  run_stampede stampede_tls_mux -c 20 -n 50 -m 2 -http2 --insecure -u "$S/" --output json
+  expect_all_ok 1000 2 h2 $((1000 * 15))
+  run_stampede stampede_tls_mux_big -c 10 -n 10 -m 2 -http2 --insecure -u "$S/bytes/100000" --output json
+  expect_all_ok 100 2 h2 $((100 * 100000))
   run_stampede stampede_tls_h1 -c 4 -n 50 -k --insecure -u "$S/json" --output json
   expect_rc 0
   json_check "$OUT" <<'EOF'

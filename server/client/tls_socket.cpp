@@ -1,0 +1,273 @@
+// TlsSocket: the handshake, reads, writes and errors of OpenSSL driven on the socket itself.
+#include "server/client/tls_socket.hpp"
+
+#include <openssl/err.h>
+#include <openssl/x509_vfy.h>
+
+#include <sys/socket.h>
+#include <algorithm>
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/ssl/error.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <cerrno>
+#include <climits>
+#include <cstdint>
+#include <utility>
+
+namespace stampede::client {
+
+namespace {
+
+constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
+
+/// The socket BIO OpenSSL's SSL_set_fd() would make writes with write(2), which raises SIGPIPE
+/// on a connection the server has reset, and SIGPIPE kills the run. This one sends with
+/// MSG_NOSIGNAL, as Asio's own sends do, so such a write fails with EPIPE, a failure of that
+/// connection alone; and it leaves SIGPIPE's disposition to the process (`stampede | head`).
+/// The descriptor is the BIO's data; the socket, not the BIO, closes it.
+int descriptor(BIO* bio) {
+  return static_cast<int>(reinterpret_cast<std::intptr_t>(BIO_get_data(bio)));
+}
+
+/// Marks `bio` to be retried when `n` is a would-block failure, as a socket BIO does; errno is
+/// left as send() or recv() set it, for SSL_ERROR_SYSCALL.
+int retried(BIO* bio, ssize_t n, void (*mark)(BIO*)) {
+  BIO_clear_retry_flags(bio);
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) mark(bio);
+  return static_cast<int>(n);
+}
+
+int bio_write(BIO* bio, const char* data, int size) {
+  const auto n = ::send(descriptor(bio), data, static_cast<std::size_t>(size), MSG_NOSIGNAL);
+  return retried(bio, n, [](BIO* b) { BIO_set_retry_write(b); });
+}
+
+int bio_read(BIO* bio, char* data, int size) {
+  const auto n = ::recv(descriptor(bio), data, static_cast<std::size_t>(size), 0);
+  if (n == 0) BIO_set_flags(bio, BIO_FLAGS_IN_EOF);  // so that OpenSSL tells a truncation apart
+  return retried(bio, n, [](BIO* b) { BIO_set_retry_read(b); });
+}
+
+/// A flush succeeds (there is nothing to flush) and EOF says whether recv() saw one; OpenSSL's
+/// other queries (kTLS, peer addresses, pending bytes) read a 0 as "not offered".
+long bio_ctrl(BIO* bio, int command, long /*number*/, void* /*pointer*/) {
+  if (command == BIO_CTRL_FLUSH) return 1;
+  if (command == BIO_CTRL_EOF) return BIO_test_flags(bio, BIO_FLAGS_IN_EOF) != 0 ? 1 : 0;
+  return 0;
+}
+
+const BIO_METHOD* socket_method() {
+  static BIO_METHOD* const method = [] {
+    auto* made = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK | BIO_TYPE_DESCRIPTOR,
+                              "stampede socket");
+    if (made != nullptr) {
+      BIO_meth_set_write(made, bio_write);
+      BIO_meth_set_read(made, bio_read);
+      BIO_meth_set_ctrl(made, bio_ctrl);
+    }
+    return made;
+  }();
+  return method;
+}
+
+/// A BIO on descriptor `fd` for SSL_set_bio(); nullptr when OpenSSL could not make one.
+BIO* socket_bio(int fd) {
+  const auto* method = socket_method();
+  BIO* bio = method != nullptr ? BIO_new(method) : nullptr;
+  if (bio == nullptr) return nullptr;
+  BIO_set_data(bio, reinterpret_cast<void*>(static_cast<std::intptr_t>(fd)));
+  BIO_set_init(bio, 1);
+  return bio;
+}
+
+/// At most what one SSL_read or SSL_write takes (an int).
+int clamp(std::size_t n) { return static_cast<int>(std::min<std::size_t>(n, INT_MAX)); }
+
+/// The first error OpenSSL queued, as Asio's stream reports it (its category, ERR_get_error's
+/// value); empty if none.
+boost::system::error_code queued_error() {
+  const auto code = ERR_get_error();
+  if (code == 0) return {};
+  return {static_cast<int>(code), net::error::get_ssl_category()};
+}
+
+}  // namespace
+
+TlsSocket::~TlsSocket() {
+  if (ssl_ != nullptr) SSL_free(ssl_);  // the socket, closed after it, owns the descriptor
+}
+
+net::awaitable<std::optional<OpenFailure>> TlsSocket::open(const ClientSetup& setup) {
+  const auto error = co_await connect_socket(socket_, setup);
+  if (error) co_return OpenFailure{Phase::connect, error};
+  boost::system::error_code ignored;
+  socket_.set_option(net::ip::tcp::no_delay(true), ignored);
+  socket_.non_blocking(true, ignored);
+  const auto shake_error = co_await shake_hands(setup);
+  if (shake_error) co_return OpenFailure{Phase::handshake, shake_error};
+  co_return std::nullopt;
+}
+
+/// SSL_connect until it is done, waiting for the socket whenever it needs it.
+net::awaitable<boost::system::error_code> TlsSocket::shake_hands(const ClientSetup& setup) {
+  if (const auto error = prepare(setup)) co_return error;
+  for (;;) {
+    // Closed after the wait completed, before this resumed: as if closed under the wait.
+    if (!socket_.is_open()) co_return net::error::operation_aborted;
+    const int result = call([this] { return SSL_connect(ssl_); });
+    if (result == 1) co_return boost::system::error_code();
+    auto wait = Socket::wait_read;
+    const auto error = failure(result, wait);
+    if (error != net::error::would_block) co_return error;
+    const auto [wait_error] = co_await socket_.async_wait(wait, as_tuple);
+    if (wait_error) co_return wait_error;  // the watchdog closed the socket: operation_aborted
+  }
+}
+
+/// The SSL object on the socket, told whom it talks to: what open_stream() tells Asio's stream
+/// (SNI, host_name_verification), here through the verify parameters: the same checks
+/// (X509_check_host, X509_check_ip_asc on the leaf certificate), the same failure
+/// (certificate verify failed), and only when the context verifies at all.
+boost::system::error_code TlsSocket::prepare(const ClientSetup& setup) {
+  ERR_clear_error();
+  ssl_ = SSL_new(setup.tls->native_handle());
+  if (ssl_ == nullptr) return queued_error();
+  // Each buffer is freed once no record is under way in it; a partial write is a record's worth
+  // taken, and its rest may be written again from wherever it then is (our output may move).
+  SSL_set_mode(ssl_, SSL_MODE_RELEASE_BUFFERS | SSL_MODE_ENABLE_PARTIAL_WRITE |
+                         SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+  // One read() takes every record that arrived, not a record's header and then its body.
+  SSL_set_read_ahead(ssl_, 1);
+  // HTTP/2 forbids renegotiation (RFC 9113, 9.2.1), the usual reason a write would have to read.
+  SSL_set_options(ssl_, SSL_OP_NO_RENEGOTIATION);
+  const bool address = address_literal(setup.host);
+  bool named = address || SSL_set_tlsext_host_name(ssl_, setup.host.c_str()) == 1;
+  if (named && SSL_get_verify_mode(ssl_) != SSL_VERIFY_NONE) {
+    auto* param = SSL_get0_param(ssl_);
+    named = address ? X509_VERIFY_PARAM_set1_ip_asc(param, setup.host.c_str()) == 1
+                    : X509_VERIFY_PARAM_set1_host(param, setup.host.c_str(), 0) == 1;
+  }
+  BIO* bio = named ? socket_bio(socket_.native_handle()) : nullptr;
+  if (bio == nullptr) {
+    const auto error = queued_error();
+    return error ? error : net::ssl::error::unspecified_system_error;
+  }
+  SSL_set_bio(ssl_, bio, bio);  // ssl_ owns it now
+  return {};
+}
+
+std::size_t TlsSocket::read_some(net::mutable_buffer buffer, boost::system::error_code& error) {
+  if (!usable(error)) return 0;
+  auto* data = static_cast<char*>(buffer.data());
+  const auto n = transfer(buffer.size(), read_wait_, error, [&](std::size_t done) {
+    return SSL_read(ssl_, data + done, clamp(buffer.size() - done));
+  });
+  if (n > 0 && error == net::error::would_block) error = {};
+  return n;
+}
+
+std::size_t TlsSocket::write_some(net::const_buffer data, boost::system::error_code& error) {
+  if (!usable(error)) return 0;
+  const auto* bytes = static_cast<const char*>(data.data());
+  return transfer(data.size(), write_wait_, error, [&](std::size_t done) {
+    return SSL_write(ssl_, bytes + done, clamp(data.size() - done));
+  });
+}
+
+/// Calls `step(done)` (an SSL_read or SSL_write of what is left after `done` bytes; a partial
+/// write returns after each record) until `size` bytes went through or it fails: how many went
+/// through, and in `error` why it stopped (`wait` says what a would_block waits for).
+template <class Step>
+std::size_t TlsSocket::transfer(std::size_t size, Socket::wait_type& wait,
+                                boost::system::error_code& error, Step step) {
+  std::size_t done = 0;
+  while (done < size) {
+    const int n = call([&] { return step(done); });
+    if (n <= 0) {
+      error = failure(n, wait);
+      remember(error);
+      break;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  return done;
+}
+
+void TlsSocket::notify_close() {
+  boost::system::error_code error;
+  if (ssl_ == nullptr || !usable(error)) return;
+  (void)call([this] { return SSL_shutdown(ssl_); });  // what it would wait for is not waited for
+  ERR_clear_error();
+}
+
+bool TlsSocket::alpn_selected_h2() const { return ssl_ != nullptr && selected_h2(ssl_); }
+
+/// False, with `error` set, when OpenSSL must not be called: the socket was closed under us
+/// (OpenSSL would use whatever descriptor now has its number), or a call failed for good (no
+/// I/O after a fatal error, OpenSSL says; a later call would fail with an empty error queue,
+/// which reads as a mere EOF), whose error every later call then repeats.
+bool TlsSocket::usable(boost::system::error_code& error) const {
+  error = socket_.is_open() ? fatal_ : net::error::bad_descriptor;
+  return !error;
+}
+
+/// Keeps a read's or write's error if it is fatal: any but would_block and eof (the server's
+/// close_notify, after which we may still write).
+void TlsSocket::remember(const boost::system::error_code& error) {
+  if (error != net::error::would_block && error != net::error::eof) fatal_ = error;
+}
+
+/// Calls OpenSSL with a clear error queue, as Asio's engine does, so that failure() reads this
+/// call's errors only, and notes errno for it.
+template <class Call>
+int TlsSocket::call(Call call) {
+  ERR_clear_error();
+  errno = 0;
+  const int result = call();
+  errno_ = errno;
+  return result;
+}
+
+/// What a call that returned `result` means, as Asio's stream says it: would_block (the socket
+/// is to be waited for as `wait` then says); eof for the server's close_notify; a TCP EOF
+/// without one is stream_truncated (OpenSSL 3's "unexpected eof while reading", which Asio's
+/// stream never lets OpenSSL see); a socket error as the socket's own (connection_reset, ...);
+/// any other, OpenSSL's first queued error in Asio's SSL category (so a certificate that did
+/// not verify reads as SSL_R_CERTIFICATE_VERIFY_FAILED, for the --insecure hint).
+boost::system::error_code TlsSocket::failure(int result, Socket::wait_type& wait) const {
+  switch (SSL_get_error(ssl_, result)) {
+    case SSL_ERROR_WANT_READ:
+      wait = Socket::wait_read;
+      return net::error::would_block;
+    case SSL_ERROR_WANT_WRITE:
+      wait = Socket::wait_write;
+      return net::error::would_block;
+    case SSL_ERROR_ZERO_RETURN:
+      return net::error::eof;
+    case SSL_ERROR_SSL:
+    case SSL_ERROR_SYSCALL: {
+      const auto code = ERR_peek_error();
+      if (ERR_GET_LIB(code) == ERR_LIB_SSL &&
+          ERR_GET_REASON(code) == SSL_R_UNEXPECTED_EOF_WHILE_READING) {
+        return net::ssl::error::stream_truncated;
+      }
+      if (ERR_SYSTEM_ERROR(code)) {  // errno, queued: the socket's error, as for errno_
+        return {ERR_GET_REASON(code), boost::system::system_category()};
+      }
+      if (const auto error = queued_error()) return error;
+      if (errno_ != 0) return {errno_, boost::system::system_category()};
+      return net::ssl::error::stream_truncated;  // a syscall's EOF (OpenSSL 1.1's way)
+    }
+    default:
+      return net::ssl::error::unspecified_system_error;
+  }
+}
+
+net::awaitable<std::optional<OpenFailure>> open_stream(std::optional<TlsSocket>& stream,
+                                                       net::any_io_executor executor,
+                                                       const ClientSetup& setup) {
+  stream.emplace(executor);
+  co_return co_await stream->open(setup);
+}
+
+}  // namespace stampede::client

@@ -1,0 +1,100 @@
+// TLS for the HTTP/2 connections users share (-m): OpenSSL straight on the non-blocking socket.
+#pragma once
+
+#include <openssl/ssl.h>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/buffer.hpp>
+#include <boost/system/error_code.hpp>
+#include <cstddef>
+#include <optional>
+
+#include "server/client/client.hpp"
+#include "server/client/connect.hpp"
+
+namespace stampede::client {
+
+/// A TLS client connection whose SSL object reads and writes the TCP socket itself (a socket BIO),
+/// where Asio's ssl::stream passes every byte through a BIO pair and its own buffers.
+///
+/// Why, for the connections many users share: Asio's stream holds two 17 KiB buffers of its own
+/// and OpenSSL's BIO pair two more, on top of OpenSSL's record buffers, about 150 KB a connection
+/// with the reader's; here OpenSSL's record buffers are the only ones, and SSL_MODE_RELEASE_BUFFERS
+/// frees them whenever no record is under way, so an idle connection holds none. And the stream
+/// hands over one record a read, each a completion of its own, and every write is an async
+/// operation; here a read decrypts every record that arrived at once and a write goes straight to
+/// the socket, waiting only when the socket does not take it.
+///
+/// Not thread-safe: one thread's connection. Reads and writes may interleave (OpenSSL allows it),
+/// each retried after would_block once the socket is ready for what it asked (read_wait(),
+/// write_wait()): a read may need to write (a TLS 1.3 KeyUpdate's answer), a write to read.
+/// Errors are the error_codes Asio's stream gives for the same events (see failure()), so that
+/// classify() and the failure log read them alike.
+class TlsSocket {
+ public:
+  using Socket = net::ip::tcp::socket;
+
+  explicit TlsSocket(const net::any_io_executor& executor) : socket_(executor) {}
+  ~TlsSocket();
+  TlsSocket(const TlsSocket&) = delete;
+  TlsSocket& operator=(const TlsSocket&) = delete;
+
+  /// Connects to `setup`'s server as open_stream() does (source addresses, TCP_NODELAY), then
+  /// shakes hands: SNI for a host name, the certificate checked against the host when the
+  /// context verifies, ALPN as the context offers it. Nullopt on success.
+  net::awaitable<std::optional<OpenFailure>> open(const ClientSetup& setup);
+
+  /// The TCP socket, the one the watchdog closes; closing it ends every wait on it.
+  Socket& socket() { return socket_; }
+  /// The server selected "h2" by ALPN.
+  [[nodiscard]] bool alpn_selected_h2() const;
+
+  /// Decrypts what has arrived into `buffer`, record after record, until it is full or OpenSSL
+  /// needs the socket: would_block (see read_wait()) only when nothing was read. Unlike a
+  /// socket's read_some, an error (the server's close, say) may come with bytes read before it:
+  /// they are still the server's.
+  std::size_t read_some(net::mutable_buffer buffer, boost::system::error_code& error);
+  /// Encrypts and sends `data` as far as the socket takes it; would_block (see write_wait())
+  /// when it took less. The rest must be written next, as it is (OpenSSL holds its first record).
+  std::size_t write_some(net::const_buffer data, boost::system::error_code& error);
+  /// What the last read that would block waits for: readable, or writable.
+  [[nodiscard]] Socket::wait_type read_wait() const { return read_wait_; }
+  /// What the last write that would block waits for: writable, or readable.
+  [[nodiscard]] Socket::wait_type write_wait() const { return write_wait_; }
+
+  /// Sends close_notify if the socket takes it now, without waiting for the server's.
+  void notify_close();
+
+ private:
+  net::awaitable<boost::system::error_code> shake_hands(const ClientSetup& setup);
+  boost::system::error_code prepare(const ClientSetup& setup);
+  template <class Step>
+  std::size_t transfer(std::size_t size, Socket::wait_type& wait, boost::system::error_code& error,
+                       Step step);
+  template <class Call>
+  int call(Call call);
+  boost::system::error_code failure(int result, Socket::wait_type& wait) const;
+  [[nodiscard]] bool usable(boost::system::error_code& error) const;
+  void remember(const boost::system::error_code& error);
+
+  Socket socket_;
+  SSL* ssl_ = nullptr;
+  int errno_ = 0;                    ///< errno right after the last SSL call
+  boost::system::error_code fatal_;  ///< the error a read or write failed with for good
+  Socket::wait_type read_wait_ = Socket::wait_read;
+  Socket::wait_type write_wait_ = Socket::wait_write;
+};
+
+/// open_stream() for a TlsSocket: makes it, connects and shakes hands. Nullopt on success.
+net::awaitable<std::optional<OpenFailure>> open_stream(std::optional<TlsSocket>& stream,
+                                                       net::any_io_executor executor,
+                                                       const ClientSetup& setup);
+
+/// The TCP socket under `stream`, the one the watchdog closes.
+inline TcpStream& tcp_socket(TlsSocket& stream) { return stream.socket(); }
+
+/// The server selected "h2" by ALPN on `stream` (not const: so that it, not the template for
+/// Asio's streams, is the better match).
+inline bool alpn_selected_h2(TlsSocket& stream) { return stream.alpn_selected_h2(); }
+
+}  // namespace stampede::client
