@@ -57,7 +57,7 @@ net::awaitable<void> H2Connection<Stream>::run(std::shared_ptr<H2Connection> sel
   const bool connected = co_await self->connect(connect_timeout);
   if (!connected) co_return;
   self->flush();  // the preface, and the calls submitted while it connected
-  co_await self->read_all();
+  self->read();   // from here on the reader's handlers keep it alive
 }
 
 /// TCP, then TLS: the connect time goes to the call that made it connect (or, if that call
@@ -93,22 +93,51 @@ net::awaitable<bool> H2Connection<Stream>::connect(std::chrono::nanoseconds conn
   co_return true;
 }
 
-/// Reads until the connection ends. Bytes that came with an error (over TLS, the records
-/// before the server's close) are the server's: the session gets them first, and what the users
-/// it resumes submit fails with the connection, unwritten (as a write would).
+/// Reads until the connection ends, with no coroutine of its own: a coroutine waiting to read
+/// keeps its frames (about 1.7 KB a connection, where h2load's connection costs 1 KB beside
+/// nghttp2's session), a wait's handler about a hundred bytes, from Asio's recycling allocator.
+///
+/// It reads into the thread's buffer, which it hands to nghttp2 before anything else runs, so
+/// that a connection waiting for its server holds no buffer of its own (16 KiB a connection was
+/// most of stampede's memory beside h2load's): it waits for the socket to be readable, then
+/// reads. That costs no syscall more than a read that finds nothing: Asio re-arms the socket in
+/// epoll for the wait instead. Over TLS a read takes every record that arrived
+/// (TlsSocket::read_some), so that what the users it resumes submit goes out in one write, not
+/// one a response. Bytes that came with an error (over TLS, the records before the server's
+/// close) are the server's: the session gets them first, and what the users it resumes submit
+/// fails with the connection, unwritten (as a write would).
 template <class Stream>
-net::awaitable<void> H2Connection<Stream>::read_all() {
-  for (;;) {
-    const auto [error, bytes] = co_await receive();
-    if (ended_ || (!bytes.empty() && !take(bytes, !error))) co_return;
-    if (error) {
-      if (closing_) {
-        end();
-      } else {
-        fail(error, Phase::read);
-      }
-      co_return;
+void H2Connection<Stream>::read() {
+  auto& buffer = thread_.read_buffer;
+  if (buffer.empty()) buffer.resize(input_size);
+  while (!ended_) {
+    if (!readable_) {
+      tcp_socket(*stream_).async_wait(
+          read_wait(*stream_),
+          [self = this->shared_from_this()](const boost::system::error_code& error) {
+            if (error) return self->read_failed(error);
+            self->readable_ = true;
+            self->read();
+          });
+      return;
     }
+    boost::system::error_code error;
+    const auto n = stream_->read_some(net::buffer(buffer), error);
+    readable_ = !error && n == buffer.size();  // a shorter read emptied the socket
+    if (error == net::error::would_block) continue;
+    if (n > 0 && !take(std::string_view(buffer.data(), n), !error)) return;
+    if (error) return read_failed(error);
+  }
+}
+
+/// The read ended with `error`: the close that follows our GOAWAY, or the connection failed.
+template <class Stream>
+void H2Connection<Stream>::read_failed(const boost::system::error_code& error) {
+  if (ended_) return;
+  if (closing_) {
+    end();
+  } else {
+    fail(error, Phase::read);
   }
 }
 
@@ -127,33 +156,6 @@ bool H2Connection<Stream>::take(std::string_view bytes, bool write) {
     end();  // the server's GOAWAY, and every stream it left us is over
   }
   return !ended_;
-}
-
-/// The next bytes from the connection, read into the thread's buffer, which the reader hands
-/// to nghttp2 before anything else runs, so that a connection waiting for its server holds no
-/// buffer of its own (16 KiB a connection was most of stampede's memory beside h2load's): it
-/// waits for the socket to be readable, then reads. That costs no syscall more than a read that
-/// finds nothing: Asio re-arms the socket in epoll for the wait instead. Over TLS a read takes
-/// every record that arrived (TlsSocket::read_some), so that what the users it resumes submit
-/// goes out in one write, not one a response.
-template <class Stream>
-net::awaitable<std::pair<boost::system::error_code, std::string_view>>
-H2Connection<Stream>::receive() {
-  auto& buffer = thread_.read_buffer;
-  if (buffer.empty()) buffer.resize(input_size);
-  for (;;) {
-    if (!readable_) {
-      const auto wait = read_wait(*stream_);
-      const auto [error] = co_await tcp_socket(*stream_).async_wait(wait, as_tuple);
-      if (error) co_return std::pair{error, std::string_view()};
-    }
-    boost::system::error_code error;
-    const auto n = stream_->read_some(net::buffer(buffer), error);
-    readable_ = !error && n == buffer.size();  // a shorter read emptied the socket
-    if (error != net::error::would_block) {
-      co_return std::pair{error, std::string_view(buffer.data(), n)};
-    }
-  }
 }
 
 template <class Stream>

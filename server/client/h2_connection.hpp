@@ -76,9 +76,9 @@ class H2Connection final : public std::enable_shared_from_this<H2Connection<Stre
   static net::awaitable<void> run(std::shared_ptr<H2Connection> self,
                                   std::chrono::nanoseconds connect_timeout);
   net::awaitable<bool> connect(std::chrono::nanoseconds connect_timeout);
-  net::awaitable<void> read_all();
+  void read();
+  void read_failed(const boost::system::error_code& error);
   bool take(std::string_view bytes, bool write);
-  net::awaitable<std::pair<boost::system::error_code, std::string_view>> receive();
   static void call_done(H2Call& call);
   void settle(bool write = true);
   void kick();
