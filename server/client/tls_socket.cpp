@@ -24,10 +24,8 @@ constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
 /// on a connection the server has reset, and SIGPIPE kills the run. This one sends with
 /// MSG_NOSIGNAL, as Asio's own sends do, so such a write fails with EPIPE, a failure of that
 /// connection alone; and it leaves SIGPIPE's disposition to the process (`stampede | head`).
-/// The descriptor is the BIO's data; the socket, not the BIO, closes it.
-int descriptor(BIO* bio) {
-  return static_cast<int>(reinterpret_cast<std::intptr_t>(BIO_get_data(bio)));
-}
+/// Its data is the TlsSocket's TlsWire (the descriptor, which the socket closes, not the BIO).
+TlsWire& wire(BIO* bio) { return *static_cast<TlsWire*>(BIO_get_data(bio)); }
 
 /// Marks `bio` to be retried when `n` is a would-block failure, as a socket BIO does; errno is
 /// left as send() or recv() set it, for SSL_ERROR_SYSCALL.
@@ -38,13 +36,22 @@ int retried(BIO* bio, ssize_t n, void (*mark)(BIO*)) {
 }
 
 int bio_write(BIO* bio, const char* data, int size) {
-  const auto n = ::send(descriptor(bio), data, static_cast<std::size_t>(size), MSG_NOSIGNAL);
+  const auto n = ::send(wire(bio).descriptor, data, static_cast<std::size_t>(size), MSG_NOSIGNAL);
   return retried(bio, n, [](BIO* b) { BIO_set_retry_write(b); });
 }
 
+/// A recv() shorter than asked emptied the socket: until the caller waits for it again, a read
+/// would find nothing, so the next one would-blocks without the syscall. (With read-ahead
+/// OpenSSL asks for a whole buffer, so a short read is the common case.)
 int bio_read(BIO* bio, char* data, int size) {
-  const auto n = ::recv(descriptor(bio), data, static_cast<std::size_t>(size), 0);
+  auto& state = wire(bio);
+  if (state.drained) {
+    errno = EAGAIN;
+    return retried(bio, -1, [](BIO* b) { BIO_set_retry_read(b); });
+  }
+  const auto n = ::recv(state.descriptor, data, static_cast<std::size_t>(size), 0);
   if (n == 0) BIO_set_flags(bio, BIO_FLAGS_IN_EOF);  // so that OpenSSL tells a truncation apart
+  state.drained = n > 0 && n < size;
   return retried(bio, n, [](BIO* b) { BIO_set_retry_read(b); });
 }
 
@@ -70,12 +77,12 @@ const BIO_METHOD* socket_method() {
   return method;
 }
 
-/// A BIO on descriptor `fd` for SSL_set_bio(); nullptr when OpenSSL could not make one.
-BIO* socket_bio(int fd) {
+/// A BIO on `wire` for SSL_set_bio(); nullptr when OpenSSL could not make one.
+BIO* socket_bio(TlsWire& wire) {
   const auto* method = socket_method();
   BIO* bio = method != nullptr ? BIO_new(method) : nullptr;
   if (bio == nullptr) return nullptr;
-  BIO_set_data(bio, reinterpret_cast<void*>(static_cast<std::intptr_t>(fd)));
+  BIO_set_data(bio, &wire);
   BIO_set_init(bio, 1);
   return bio;
 }
@@ -114,6 +121,7 @@ net::awaitable<boost::system::error_code> TlsSocket::shake_hands(const ClientSet
   for (;;) {
     // Closed after the wait completed, before this resumed: as if closed under the wait.
     if (!socket_.is_open()) co_return net::error::operation_aborted;
+    wire_.drained = false;  // the wait says it may have filled since
     const int result = call([this] { return SSL_connect(ssl_); });
     if (result == 1) co_return boost::system::error_code();
     auto wait = Socket::wait_read;
@@ -147,7 +155,8 @@ boost::system::error_code TlsSocket::prepare(const ClientSetup& setup) {
     named = address ? X509_VERIFY_PARAM_set1_ip_asc(param, setup.host.c_str()) == 1
                     : X509_VERIFY_PARAM_set1_host(param, setup.host.c_str(), 0) == 1;
   }
-  BIO* bio = named ? socket_bio(socket_.native_handle()) : nullptr;
+  wire_.descriptor = socket_.native_handle();
+  BIO* bio = named ? socket_bio(wire_) : nullptr;
   if (bio == nullptr) {
     const auto error = queued_error();
     return error ? error : net::ssl::error::unspecified_system_error;
@@ -157,7 +166,7 @@ boost::system::error_code TlsSocket::prepare(const ClientSetup& setup) {
 }
 
 std::size_t TlsSocket::read_some(net::mutable_buffer buffer, boost::system::error_code& error) {
-  if (!usable(error)) return 0;
+  if (!begin(error)) return 0;
   auto* data = static_cast<char*>(buffer.data());
   const auto n = transfer(buffer.size(), read_wait_, error, [&](std::size_t done) {
     return SSL_read(ssl_, data + done, clamp(buffer.size() - done));
@@ -167,7 +176,7 @@ std::size_t TlsSocket::read_some(net::mutable_buffer buffer, boost::system::erro
 }
 
 std::size_t TlsSocket::write_some(net::const_buffer data, boost::system::error_code& error) {
-  if (!usable(error)) return 0;
+  if (!begin(error)) return 0;
   const auto* bytes = static_cast<const char*>(data.data());
   return transfer(data.size(), write_wait_, error, [&](std::size_t done) {
     return SSL_write(ssl_, bytes + done, clamp(data.size() - done));
@@ -195,19 +204,21 @@ std::size_t TlsSocket::transfer(std::size_t size, Socket::wait_type& wait,
 
 void TlsSocket::notify_close() {
   boost::system::error_code error;
-  if (ssl_ == nullptr || !usable(error)) return;
+  if (ssl_ == nullptr || !begin(error)) return;
   (void)call([this] { return SSL_shutdown(ssl_); });  // what it would wait for is not waited for
   ERR_clear_error();
 }
 
 bool TlsSocket::alpn_selected_h2() const { return ssl_ != nullptr && selected_h2(ssl_); }
 
-/// False, with `error` set, when OpenSSL must not be called: the socket was closed under us
-/// (OpenSSL would use whatever descriptor now has its number), or a call failed for good (no
-/// I/O after a fatal error, OpenSSL says; a later call would fail with an empty error queue,
-/// which reads as a mere EOF), whose error every later call then repeats.
-bool TlsSocket::usable(boost::system::error_code& error) const {
+/// Starts a read, write or close: false, with `error` set, when OpenSSL must not be called: the
+/// socket was closed under us (OpenSSL would use whatever descriptor now has its number), or a
+/// call failed for good (no I/O after a fatal error, OpenSSL says; a later call would fail with
+/// an empty error queue, which reads as a mere EOF), whose error every later call then repeats.
+/// Else the socket may have filled since the last step, which may have drained it.
+bool TlsSocket::begin(boost::system::error_code& error) {
   error = socket_.is_open() ? fatal_ : net::error::bad_descriptor;
+  wire_.drained = false;
   return !error;
 }
 

@@ -14,6 +14,15 @@
 
 namespace stampede::client {
 
+/// What a TlsSocket's socket BIO reads and writes: the descriptor, and whether a recv() since
+/// the socket's current read, write or handshake step began came back short. The socket was
+/// empty then, so the BIO says would-block without asking it again: a read used to end with a
+/// recv() that found nothing, one syscall of about four a wake-up.
+struct TlsWire {
+  int descriptor = -1;
+  bool drained = false;
+};
+
 /// A TLS client connection whose SSL object reads and writes the TCP socket itself (a socket BIO),
 /// where Asio's ssl::stream passes every byte through a BIO pair and its own buffers.
 ///
@@ -74,10 +83,11 @@ class TlsSocket {
   template <class Call>
   int call(Call call);
   boost::system::error_code failure(int result, Socket::wait_type& wait) const;
-  [[nodiscard]] bool usable(boost::system::error_code& error) const;
+  [[nodiscard]] bool begin(boost::system::error_code& error);
   void remember(const boost::system::error_code& error);
 
   Socket socket_;
+  TlsWire wire_;
   SSL* ssl_ = nullptr;
   int errno_ = 0;                    ///< errno right after the last SSL call
   boost::system::error_code fatal_;  ///< the error a read or write failed with for good
