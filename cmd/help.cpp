@@ -57,7 +57,7 @@ Usage:
 Examples:
   stampede -c 100 -n 1000 -k -u http://127.0.0.1:8080/api
   stampede -c 50 -n 200 -u https://localhost:8443/ -H 'Authorization: Bearer x' -data '{"a":1}' -v json
-  stampede -c 10 -n 0 -timeout 30 -k -u http://127.0.0.1:8080/   (as many as fit in 30 s)
+  stampede -c 100 -z 30s -k -u http://127.0.0.1:8080/              (as many as fit in 30 s)
   stampede -c 50 -n 200 -u grpc://127.0.0.1:50051/helloworld.Greeter/SayHello --proto hello.proto -data '{"name":"x"}'
   stampede serve --port 8080                                      (the built-in target)
   stampede serve --port 8080 --tls-port 8443   (HTTP/1.1, h2c, and over TLS h2 or HTTP/1.1 by
@@ -120,10 +120,13 @@ How hard:
                            connection to each server, so open files, memory and local ports
                            (per source address) bound it: a run that cannot fit is refused
   -n, --requests N         requests per user, 0 to 10^12 (default 1; c x n in all;
-                           0 = until -timeout)
+                           0 = until -z or -timeout)
+  -z, --duration D         each user sends until D is up (30s, 2m, 500ms, 1h, or seconds),
+                           then the requests in flight finish within -t and are counted
   -t, --request-timeout S  seconds for one request, connect included, 0.01 to 31536000
                            (default 30)
-  -timeout S               stop the whole run after S seconds (default and 0: no limit)
+  -timeout S               stop the whole run after S seconds, abandoning the requests in
+                           flight (default and 0: no limit)
   -cpuNumber N             threads, 0 to 1024 (default and 0: every core)
   --interval S             each user sends S seconds apart, send to send (default: back to
                            back); --interval 1 --hold is go-stress-testing's WebSocket cadence

@@ -4,7 +4,9 @@
 #include <array>
 #include <boost/algorithm/string/predicate.hpp>
 #include <boost/program_options.hpp>
+#include <chrono>
 
+#include "cmd/duration_flag.hpp"
 #include "cmd/go_flags.hpp"
 #include "cmd/limits.hpp"
 #include "model/http_syntax.hpp"
@@ -30,6 +32,7 @@ po::options_description describe(Options& o) {
   add("keepalive,k", po::value(&o.keep_alive));
   add("request-timeout,t", po::value(&o.request_timeout_s));
   add("timeout", po::value(&o.run_timeout_s));
+  add("duration,z", po::value(&o.duration));
   add("cpuNumber", po::value(&o.threads));
   add("verify,v", po::value(&o.verify));
   add("code", po::value(&o.code));
@@ -145,13 +148,35 @@ bool grpc_url(std::string_view url) {
          (boost::iequals(scheme, "grpc") || boost::iequals(scheme, "grpcs"));
 }
 
+/// -z against -n and -timeout: one thing ends the run, and the hard stop not before it.
+void check_duration(const Options& o) {
+  if (o.duration.empty()) {
+    if (o.requests == 0 && o.run_timeout_s == 0) {
+      throw UsageError(
+          "-n 0 needs -z or -timeout (-n 0 sends requests until the time is up or the run is "
+          "stopped)");
+    }
+    return;
+  }
+  const auto duration = parse_duration(o.duration, "-z");
+  if (o.has_requests && o.requests != 0) {
+    throw UsageError(
+        "-z and -n both say when the run ends: give one (with -z each user sends "
+        "requests until the time is up)");
+  }
+  const auto hard_stop = std::chrono::duration<double>(o.run_timeout_s);
+  if (o.run_timeout_s > 0 && hard_stop < duration) {
+    throw UsageError(
+        "-timeout is shorter than -z: it would stop the run before its time is up "
+        "(drop -timeout, or make it longer)");
+  }
+}
+
 void check_ranges(const Options& o) {
   for (const auto& range : ranges) {
     if (!range.ok(o)) throw UsageError(std::string(range.rule));
   }
-  if (o.requests == 0 && o.run_timeout_s == 0) {
-    throw UsageError("-n 0 needs -timeout (-n 0 sends requests until -timeout stops the run)");
-  }
+  check_duration(o);
   const auto* kind = verify::find_verifier_kind(o.verify);
   if (kind == nullptr) {
     throw UsageError("unknown verifier '" + o.verify + "' (use " + verify::verifier_choices() +
@@ -233,6 +258,7 @@ Options parse_options(std::span<const char* const> args) {
     po::notify(values);
     options.has_data = values.count("data") > 0;
     options.has_request_timeout = values.count("request-timeout") > 0;
+    options.has_requests = values.count("requests") > 0;
     options.has_code = values.count("code") > 0;
     has_method = values.count("method") > 0;
   } catch (const po::error& error) {

@@ -26,10 +26,14 @@ struct Options {
   std::vector<std::string> headers;  ///< -H 'Name: value', repeatable
   std::string data;                  ///< -data, "@file" reads a file
   bool has_data = false;
-  std::string method;                  ///< -X; empty: GET, or POST with -data
-  bool keep_alive = false;             ///< -k
-  double request_timeout_s = 30;       ///< -t
-  double run_timeout_s = 0;            ///< -timeout; 0: no limit
+  std::string method;             ///< -X; empty: GET, or POST with -data
+  bool keep_alive = false;        ///< -k
+  double request_timeout_s = 30;  ///< -t
+  double run_timeout_s = 0;       ///< -timeout; 0: no limit
+  /// -z, --duration: users start requests for this long (500ms, 30s, 2m, bare seconds), then
+  /// finish those in flight; empty: -n decides.
+  std::string duration;
+  bool has_requests = false;           ///< -n was given (-z with a count of requests is refused)
   std::int64_t threads = 0;            ///< -cpuNumber; 0: every core
   std::string verify = "statusCode";   ///< -v
   int code = 200;                      ///< -code

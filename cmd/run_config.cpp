@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "cmd/curl_steps.hpp"
+#include "cmd/duration_flag.hpp"
 #include "cmd/header_flag.hpp"
 #include "cmd/source_ips.hpp"
 #include "curl/url.hpp"
@@ -53,6 +54,11 @@ model::Plan make_plan(const Options& options) {
   plan.connect_rate = static_cast<std::uint64_t>(options.connect_rate);
   plan.listen = options.listen;
   plan.connections = static_cast<std::uint64_t>(options.connections);
+  // -z: each user sends until the time is up.
+  if (!options.duration.empty()) {
+    plan.duration = parse_duration(options.duration, "-z");
+    plan.rounds_per_user = 0;
+  }
   // --listen without -data sends nothing: it only counts what the server pushes.
   if (options.listen && !options.has_data) plan.rounds_per_user = 0;
   // An empty --source-ips is Go's empty string flag: the default, the kernel picks.

@@ -17,7 +17,10 @@ struct Plan {
   unsigned threads = 1;                               ///< io_context threads (-cpuNumber)
   std::chrono::milliseconds request_timeout{30'000};  ///< one exchange, connect included (-t)
   std::chrono::milliseconds run_timeout{0};           ///< whole run; 0 means no limit (-timeout)
-  unsigned debug_exchanges = 0;                       ///< how many exchanges to log in full (-d)
+  /// -z: users start requests for this long, then the run ends once those in flight are over
+  /// (within -t), each counted; 0: rounds_per_user decides.
+  std::chrono::milliseconds duration{0};
+  unsigned debug_exchanges = 0;  ///< how many exchanges to log in full (-d)
   /// --hold: how long each user keeps its long-lived connections (WebSocket; HTTP/2 held)
   /// open after its requests; 0: not at all; max(): until the run is stopped (-timeout, Ctrl-C).
   std::chrono::milliseconds hold{0};

@@ -55,8 +55,8 @@ std::string server_block(const Summary& summary) {
 }
 
 std::string stop_line(const Summary& summary) {
-  if (summary.stop_reason == StopReason::completed) {
-    return "";
+  if (summary.stop_reason == StopReason::completed || summary.stop_reason == StopReason::duration) {
+    return "";  // -z's end is the run's own: its requests in flight were all counted
   }
   const char* why =
       summary.stop_reason == StopReason::interrupted ? "interrupted" : "time limit reached";

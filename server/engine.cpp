@@ -182,6 +182,14 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
       net::post(users_done.get_executor(), [&users_done] { users_done.cancel(); });
     }
   };
+  // -z: the window is counted from here, where the users start (and the clock of the run).
+  const auto start = Clock::now();
+  const auto window_end =
+      plan_.duration.count() > 0 ? start + plan_.duration : Clock::time_point::max();
+  for (auto& shard : shards) {
+    shard.run_start = start;
+    shard.window_end = window_end;
+  }
   std::uint64_t first_user = 0;  // thread i's users are numbered on from thread i - 1's
   for (unsigned i = 0; i < threads; ++i) {
     const auto users = plan_.users / threads + (i < plan_.users % threads ? 1 : 0);
@@ -216,13 +224,12 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
                                    static_cast<std::int64_t>(plan_.connect_rate)
                              : std::chrono::nanoseconds(0);
     const auto* starting = task.counted_starting ? &shards[i].users_starting : nullptr;
-    net::co_spawn(pool.context(i), start_users(users, std::move(start_one), spacing, starting),
+    net::co_spawn(pool.context(i),
+                  start_users(users, std::move(start_one), spacing, starting, window_end),
                   net::detached);
     first_user += users;
   }
 
-  const auto start = Clock::now();
-  for (auto& shard : shards) shard.run_start = start;
   pool.start();
   net::co_spawn(main, collector.run(), net::detached);
   std::optional<StopReason> reason;
@@ -239,6 +246,8 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
   if (*reason != StopReason::completed && (flow_.long_lived() || plan_.connections > 0)) {
     let_users_say_goodbye(pool, shards, watchdogs, users_left, main);
   }
+  // -z: the users ended once the time was up and their requests were over.
+  if (*reason == StopReason::completed && plan_.duration.count() > 0) reason = StopReason::duration;
   const auto elapsed = Clock::now() - start;
   pool.stop();  // in-flight requests are abandoned: never recorded, counted in `abandoned`
   // Ticks the threads sent before stopping reach the collector, then its loop ends.

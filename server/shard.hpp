@@ -24,6 +24,8 @@ struct Shard {
   /// more and do not hold.
   bool stopping = false;
   std::chrono::steady_clock::time_point run_start;  ///< set before the threads start
+  /// -z: from then on no request starts (and no hold lasts); set with run_start.
+  std::chrono::steady_clock::time_point window_end = std::chrono::steady_clock::time_point::max();
 
   /// Now, since the run's start.
   [[nodiscard]] std::chrono::nanoseconds since_start() const {

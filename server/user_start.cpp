@@ -12,14 +12,18 @@ namespace stampede::server {
 namespace net = boost::asio;
 
 net::awaitable<void> start_users(std::uint64_t users, std::function<void(std::uint64_t)> start_one,
-                                 std::chrono::nanoseconds spacing, const std::uint64_t* starting) {
+                                 std::chrono::nanoseconds spacing, const std::uint64_t* starting,
+                                 std::chrono::steady_clock::time_point until) {
   const auto executor = co_await net::this_coro::executor;
   if (spacing.count() > 0) {
     net::steady_timer timer(executor);
     const auto first = std::chrono::steady_clock::now();
     for (std::uint64_t user = 0; user < users; ++user) {
-      timer.expires_at(first + spacing * static_cast<std::int64_t>(user));
-      co_await timer.async_wait(net::as_tuple(net::use_awaitable));
+      const auto at = first + spacing * static_cast<std::int64_t>(user);
+      if (at < until) {
+        timer.expires_at(at);
+        co_await timer.async_wait(net::as_tuple(net::use_awaitable));
+      }
       start_one(user);
     }
     co_return;

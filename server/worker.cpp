@@ -60,10 +60,17 @@ bool note_opened_within(Shard& shard, const model::Response& response, bool was_
   return was_open;
 }
 
-/// When the user's long-lived connections are held (--hold) until.
-std::chrono::steady_clock::time_point hold_until(std::chrono::milliseconds hold) {
-  if (hold == std::chrono::milliseconds::max()) return std::chrono::steady_clock::time_point::max();
-  return std::chrono::steady_clock::now() + hold;
+/// When the user's long-lived connections are held (--hold) until: -z's end at the latest.
+std::chrono::steady_clock::time_point hold_until(std::chrono::milliseconds hold,
+                                                 const Shard& shard) {
+  if (hold == std::chrono::milliseconds::max()) return shard.window_end;
+  return std::min(std::chrono::steady_clock::now() + hold, shard.window_end);
+}
+
+/// -z: the time is up, so the user starts no more requests (those in flight are counted).
+bool window_over(const UserTask& task) {
+  const auto end = task.shard->window_end;
+  return end != std::chrono::steady_clock::time_point::max() && task.now() >= end;
 }
 
 /// Opens `client`'s connection for `request` and counts the connection, or its failure (which
@@ -181,7 +188,7 @@ net::awaitable<void> listen(std::vector<std::unique_ptr<client::Client>>& client
                             const UserTask& task, model::Response& response) {
   Shard& shard = *task.shard;
   const auto until =
-      hold_until(task.hold.count() == 0 ? std::chrono::milliseconds::max() : task.hold);
+      hold_until(task.hold.count() == 0 ? std::chrono::milliseconds::max() : task.hold, shard);
   for (auto& client : clients) {
     // A stop during an earlier hold ends this one before it starts: only the goodbye is left.
     if (!client->is_open() || shard.stopping) continue;
@@ -210,7 +217,7 @@ net::awaitable<void> end_user(std::vector<std::unique_ptr<client::Client>>& clie
   }
   starting.done();
   if (task.hold.count() > 0 && !task.listen && !shard.stopping) {
-    std::make_shared<HeldUser>(std::move(clients), task)->start(hold_until(task.hold));
+    std::make_shared<HeldUser>(std::move(clients), task)->start(hold_until(task.hold, shard));
     co_return;  // the HeldUser ends the user
   }
   co_await say_goodbyes(clients, shard, task.on_finish);
@@ -246,16 +253,17 @@ net::awaitable<void> run_user(UserTask task) {
   const auto& steps = task.flow->steps();
   // With --listen, -n 0 sends nothing: the listening is what lasts until the run stops.
   const bool endless = task.rounds == 0 && !task.listen;
-  for (std::uint64_t round = 0; (endless || round < task.rounds) && !shard.stopping; ++round) {
-    for (std::size_t step = 0; step < steps.size() && !shard.stopping; ++step) {
+  const auto going = [&] { return !shard.stopping && !window_over(task); };
+  for (std::uint64_t round = 0; (endless || round < task.rounds) && going(); ++round) {
+    for (std::size_t step = 0; step < steps.size() && going(); ++step) {
       const auto destination = steps[step].destination;
       auto& client = *clients[destination];
       const auto& prepared = steps[step].prepared;
       if (pause) {  // go-stress-testing's ticker: one send per interval, or at once if late
-        pause->expires_at(next_send);
+        pause->expires_at(std::min(next_send, shard.window_end));  // -z's end comes first
         co_await pause->async_wait(net::as_tuple(net::use_awaitable));
         next_send = std::max(next_send + task.interval, std::chrono::steady_clock::now());
-        if (shard.stopping) break;
+        if (!going()) break;
       }
       ++shard.in_flight;
       const bool was_open = client.is_open();

@@ -58,6 +58,8 @@ const char* to_string(StopReason reason) {
       return "interrupted";
     case StopReason::time_limit:
       return "time_limit";
+    case StopReason::duration:
+      return "duration";
   }
   return "unknown";  // only for a value outside the enum
 }

@@ -44,8 +44,9 @@ struct Second {
   std::uint64_t resident_bytes = 0;  ///< 0 when it could not be read
 };
 
-/// Why the run ended.
-enum class StopReason : unsigned char { completed, interrupted, time_limit };
+/// Why the run ended: every user sent its requests, Ctrl-C, -timeout's hard stop, or -z's time
+/// was up (and the requests in flight then were all over).
+enum class StopReason : unsigned char { completed, interrupted, time_limit, duration };
 
 /// Everything a reporter may print; reporters are pure functions of it.
 struct Summary {

@@ -150,6 +150,24 @@ TEST(Options, HoldTakesSecondsOnlyWhenANumberFollows) {
   EXPECT_EQ(url_next.url, "ws://h/");
 }
 
+TEST(Options, DurationSpellingsAndWhatItCannotGoWith) {
+  EXPECT_EQ(parse({"-z", "30s", "-u", "http://h/"}).duration, "30s");
+  EXPECT_EQ(parse({"--duration", "2m", "http://h/"}).duration, "2m");
+  EXPECT_EQ(parse({"-duration=1.5", "http://h/"}).duration, "1.5");
+  EXPECT_EQ(parse({"-z", "1", "-n", "0", "http://h/"}).requests, 0);  // -n 0: until the time is up
+  EXPECT_EQ(parse({"-z", "10s", "-timeout", "10", "http://h/"}).run_timeout_s, 10);
+  EXPECT_EQ(usage_error({"-z", "0", "http://h/"}),
+            "-z takes a length of time from 1 ms to a year: 500ms, 30s, 2m, 1h, or a number of "
+            "seconds (got '0')");
+  EXPECT_EQ(usage_error({"-z", "30s", "-n", "10", "http://h/"}),
+            "-z and -n both say when the run ends: give one (with -z each user sends requests "
+            "until the time is up)");
+  EXPECT_EQ(usage_error({"-z", "30s", "-timeout", "29.9", "http://h/"}),
+            "-timeout is shorter than -z: it would stop the run before its time is up (drop "
+            "-timeout, or make it longer)");
+  EXPECT_EQ(usage_error({"-u", "http://h/", "-z"}), "flag -z needs a value (see stampede --help)");
+}
+
 TEST(Options, UrlMayBeTheLastWord) {
   EXPECT_EQ(parse({"-c", "2", "http://h:81/x"}).url, "http://h:81/x");
 }
@@ -164,7 +182,7 @@ TEST(Options, HelpAndVersionSkipValidation) {
 TEST(Options, UsageErrorsSayWhatAndHow) {
   EXPECT_EQ(usage_error({"-x"}), "unknown flag '-x' (see stampede --help)");
   EXPECT_NE(usage_error({"--bogus", "1"}).find("unknown flag"), std::string::npos);
-  EXPECT_NE(usage_error({"-n", "0"}).find("-n 0 needs -timeout"), std::string::npos);
+  EXPECT_NE(usage_error({"-n", "0"}).find("-n 0 needs -z or -timeout"), std::string::npos);
   EXPECT_NE(usage_error({"-v", "xml"}).find("-v statusCode or -v json"), std::string::npos);
   EXPECT_NE(usage_error({"--output", "xml"}).find("--output text"), std::string::npos);
   EXPECT_EQ(usage_error({"-c"}), "flag -c needs a value (see stampede --help)");

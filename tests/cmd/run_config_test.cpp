@@ -46,6 +46,17 @@ TEST(MakeRunConfig, ExplicitMethodWinsAndPlanComesFromFlags) {
   EXPECT_EQ(config.plan.request_timeout, std::chrono::milliseconds(1500));
 }
 
+TEST(MakeRunConfig, DurationMakesUsersLoopUntilTheTimeIsUp) {
+  Options options;
+  options.url = "http://h/";
+  options.duration = "2m";
+  const auto config = make_run_config(options);
+  EXPECT_EQ(config.plan.duration, std::chrono::minutes(2));
+  EXPECT_EQ(config.plan.rounds_per_user, 0U);  // until the time is up
+  options.duration.clear();
+  EXPECT_EQ(make_run_config(options).plan.duration, std::chrono::milliseconds(0));
+}
+
 /// A curl file in the test's temp dir.
 std::string curl_file(const std::string& name, const std::string& text) {
   const auto path = testing::TempDir() + name;

@@ -25,6 +25,9 @@ usage_error directory_body_file -c 1 -n 1 -u "$HTTP_URL/?run=directory_body_file
 usage_error huge_users -c 4294967297 -n 1 -u "$HTTP_URL/?run=huge_users"
 usage_error status_code_range -c 1 -n 1 -code 99999 -u "$HTTP_URL/?run=status_code_range"
 usage_error tiny_request_timeout -c 1 -n 1 -t 0.001 -u "$HTTP_URL/?run=tiny_request_timeout"
+usage_error zero_duration -c 1 -z 0 -u "$HTTP_URL/?run=zero_duration"
+usage_error duration_and_count -c 1 -z 1s -n 5 -u "$HTTP_URL/?run=duration_and_count"
+usage_error duration_past_hard_stop -c 1 -z 10s -timeout 5 -u "$HTTP_URL/?run=duration_past_hard_stop"
 # What would be sent as something else than typed.
 usage_error method_two_words -c 1 -n 1 -X 'GET X' -u "$HTTP_URL/?run=method_two_words"
 usage_error empty_method -c 1 -n 1 -X '' -u "$HTTP_URL/?run=empty_method"

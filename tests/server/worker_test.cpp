@@ -108,6 +108,20 @@ TEST(UserLoop, AFailedExchangeCountsByKindWithoutLatency) {
   EXPECT_EQ(run.shard.metrics.latency.max(), 2'000'000U);
 }
 
+// -z: no request starts once the time is up; the one in flight then is counted.
+TEST(UserLoop, ATimedUserStartsNoRequestPastTheWindowAndCountsTheLastOne) {
+  const Flow flow({request("/")}, model::Plan{}, false);
+  FakeServer server;
+  server.script = [](std::size_t) { return Answer{5ms, model::ErrorKind::none, 200}; };
+  const UserRun run(flow, server, 0, verify::make_verifier("statusCode", 200), [](UserTask& task) {
+    task.shard->window_end = FakeClock::now_ + 12ms;  // starts at 0, 5 and 10 ms; not at 15
+  });
+  EXPECT_EQ(server.sent.size(), 3U);
+  EXPECT_EQ(run.shard.metrics.succeeded, 3U);
+  EXPECT_EQ(run.shard.in_flight, 0U);
+  EXPECT_EQ(run.finished, 1);
+}
+
 // Long-lived connections (WebSocket): the user opens them apart from its messages, counts how
 // they end, holds them with --hold and says goodbye; the fake client scripts each step.
 

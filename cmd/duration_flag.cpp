@@ -1,0 +1,50 @@
+// parse_duration(): a number and its unit, checked against the range a run's lengths take.
+#include "cmd/duration_flag.hpp"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <string>
+
+#include "cmd/limits.hpp"
+#include "cmd/options.hpp"
+
+namespace stampede::cmd {
+
+namespace {
+
+struct Unit {
+  std::string_view suffix;
+  double seconds;
+};
+
+/// Longest suffix first where one ends another ("ms" before "s").
+constexpr std::array units{Unit{"ms", 0.001}, Unit{"s", 1}, Unit{"m", 60}, Unit{"h", 3600},
+                           Unit{"", 1}};
+
+[[noreturn]] void refuse(std::string_view text, std::string_view flag) {
+  throw UsageError(std::string(flag) +
+                   " takes a length of time from 1 ms to a year: 500ms, 30s, 2m, 1h, or a number "
+                   "of seconds (got '" +
+                   std::string(text) + "')");
+}
+
+}  // namespace
+
+std::chrono::milliseconds parse_duration(std::string_view text, std::string_view flag) {
+  double value = 0;
+  const auto* const end = text.data() + text.size();
+  const auto [rest, error] = std::from_chars(text.data(), end, value);
+  if (error != std::errc()) refuse(text, flag);
+  const std::string_view suffix(rest, static_cast<std::size_t>(end - rest));
+  for (const auto& unit : units) {
+    if (suffix != unit.suffix) continue;
+    const double seconds = value * unit.seconds;
+    // Written so that NaN fails too; rounded to the millisecond the plan counts in.
+    if (!(seconds >= limits::min_run_timeout_s && seconds <= limits::max_seconds)) break;
+    return std::chrono::milliseconds(std::llround(seconds * 1000));
+  }
+  refuse(text, flag);
+}
+
+}  // namespace stampede::cmd

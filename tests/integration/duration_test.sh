@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# -z: users send until the time is up, and the requests in flight then finish and are counted
+# (never abandoned, as -timeout's hard stop abandons them): exact counts from serve's /delay and
+# nginx's log.
+source "$(dirname "$0")/lib.sh" "$@"
+start_serve
+start_nginx "$TEST_TMP/nginx"
+SERVE_URL="http://127.0.0.1:$SERVE_PORT"
+
+# Each request takes 0.7 s: a user starts at 0 and 0.7 s, not at 1.4 s, so 4 users send 8, and the
+# run ends when the last of them is answered, at about 1.4 s.
+run_stampede delay -c 4 -z 1 -k -t 3 -u "$SERVE_URL/delay/700" --output json
+expect_rc 0
+json_check "$OUT" <<'EOF2'
+g("requests.total") == 8 ## two requests a user: at 0 and 0.7 s, none at 1.4 s
+g("requests.succeeded") == 8 and g("requests.abandoned") == 0 ## the ones in flight at 1 s were answered and counted
+g("stop_reason") == "duration"
+1.35 <= g("duration_s") <= 2.0 ## the run waited for the last answers, and no longer
+EOF2
+
+# A request in flight when the time is up ends as it would: here by -t. Starts at 0, 0.3, 0.6 and
+# 0.9 s: 16 timeouts recorded, none abandoned, where -timeout 1 would abandon the last 4.
+run_stampede timeouts -c 4 -z 1 -k -t 0.3 -u "$SERVE_URL/delay/700" --output json
+expect_rc 0
+json_check "$OUT" <<'EOF2'
+g("requests.total") == 16 and g("errors.timeout") == 16 ## four a user, each cut by -t
+g("requests.abandoned") == 0
+g("stop_reason") == "duration"
+1.15 <= g("duration_s") <= 1.8
+EOF2
+
+# Against nginx, as fast as it answers: every request nginx logged is in the report, and the
+# other way round; -n 0 says the same as no -n; and the text report says nothing stopped early.
+run_stampede nginx -c 4 -n 0 -z 2s -k -u "$HTTP_URL/?run=z" --output json
+expect_rc 0
+json_check "$OUT" <<'EOF2'
+g("requests.total") > 100 and g("requests.failed") == 0
+g("requests.abandoned") == 0
+g("stop_reason") == "duration"
+2.0 <= g("duration_s") <= 2.5
+EOF2
+total=$(json_eval "$OUT" 'g("requests.total")')
+assert_eq "$total" "$(count_requests "$ACCESS_LOG" 'GET /?run=z HTTP/1.1')" "requests nginx logged"
+
+run_stampede text -c 2 -z 500ms -k -u "$HTTP_URL/?run=text"
+expect_rc 0
+grep -q "Stopped early" "$OUT" && fail "a -z run's end is its own, yet the report says: $(grep 'Stopped early' "$OUT")"
+complete=$(text_field "$OUT" "Complete requests")
+assert_eq "$complete" "$(count_requests "$ACCESS_LOG" 'GET /?run=text HTTP/1.1')" "requests of the text run nginx logged"
+pass
