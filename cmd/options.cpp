@@ -159,7 +159,7 @@ void check_duration(const Options& o) {
     return;
   }
   const auto duration = parse_duration(o.duration, "-z");
-  if (o.has_requests && o.requests != 0) {
+  if (o.has_requests && o.requests != 0 && !o.listen) {  // --listen: -n messages, then listen
     throw UsageError(
         "-z and -n both say when the run ends: give one (with -z each user sends "
         "requests until the time is up)");

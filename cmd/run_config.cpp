@@ -54,10 +54,11 @@ model::Plan make_plan(const Options& options) {
   plan.connect_rate = static_cast<std::uint64_t>(options.connect_rate);
   plan.listen = options.listen;
   plan.connections = static_cast<std::uint64_t>(options.connections);
-  // -z: each user sends until the time is up.
+  // -z: each user sends until the time is up; with --listen, its -n messages, then it listens
+  // until the time is up.
   if (!options.duration.empty()) {
     plan.duration = parse_duration(options.duration, "-z");
-    plan.rounds_per_user = 0;
+    if (!options.listen) plan.rounds_per_user = 0;
   }
   // --listen without -data sends nothing: it only counts what the server pushes.
   if (options.listen && !options.has_data) plan.rounds_per_user = 0;

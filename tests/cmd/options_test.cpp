@@ -156,6 +156,7 @@ TEST(Options, DurationSpellingsAndWhatItCannotGoWith) {
   EXPECT_EQ(parse({"-duration=1.5", "http://h/"}).duration, "1.5");
   EXPECT_EQ(parse({"-z", "1", "-n", "0", "http://h/"}).requests, 0);  // -n 0: until the time is up
   EXPECT_EQ(parse({"-z", "10s", "-timeout", "10", "http://h/"}).run_timeout_s, 10);
+  EXPECT_EQ(parse({"-z", "10s", "--listen", "-n", "2", "ws://h/"}).requests, 2);  // then listens
   EXPECT_EQ(usage_error({"-z", "0", "http://h/"}),
             "-z takes a length of time from 1 ms to a year: 500ms, 30s, 2m, 1h, or a number of "
             "seconds (got '0')");

@@ -53,6 +53,12 @@ TEST(MakeRunConfig, DurationMakesUsersLoopUntilTheTimeIsUp) {
   const auto config = make_run_config(options);
   EXPECT_EQ(config.plan.duration, std::chrono::minutes(2));
   EXPECT_EQ(config.plan.rounds_per_user, 0U);  // until the time is up
+  options.listen = true;  // --listen: the -n messages first, then listening until the time is up
+  options.has_data = true;
+  options.data = "hi";
+  options.url = "ws://h/";
+  options.requests = 3;
+  EXPECT_EQ(make_run_config(options).plan.rounds_per_user, 3U);
   options.duration.clear();
   EXPECT_EQ(make_run_config(options).plan.duration, std::chrono::milliseconds(0));
 }
