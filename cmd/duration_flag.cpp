@@ -47,4 +47,19 @@ std::chrono::milliseconds parse_duration(std::string_view text, std::string_view
   refuse(text, flag);
 }
 
+DurationRange parse_duration_range(std::string_view text, std::string_view flag) {
+  const auto dash = text.find('-', 1);  // a leading '-' is a sign, which parse_duration refuses
+  if (dash == std::string_view::npos) {
+    const auto both = parse_duration(text, flag);
+    return {both, both};
+  }
+  const DurationRange range{parse_duration(text.substr(0, dash), flag),
+                            parse_duration(text.substr(dash + 1), flag)};
+  if (range.min > range.max) {
+    throw UsageError(std::string(flag) + " " + std::string(text) +
+                     ": the shorter length of time comes first (A-B, from A to B)");
+  }
+  return range;
+}
+
 }  // namespace stampede::cmd

@@ -130,6 +130,8 @@ How hard:
   -cpuNumber N             threads, 0 to 1024 (default and 0: every core)
   --interval S             each user sends S seconds apart, send to send (default: back to
                            back); --interval 1 --hold is go-stress-testing's WebSocket cadence
+  --think D | A-B          each user pauses between its requests, D or from A to B
+                           (--think 200ms-1s), never in a latency; not with --interval
   --connect-rate N         start N users (so N new connections) a second (default: all at
                            once, in parallel)
   --source-ips SPEC        bind connections to these local addresses in turn, each adding a

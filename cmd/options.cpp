@@ -50,6 +50,7 @@ po::options_description describe(Options& o) {
   add("hold", po::value(&o.hold_s)->implicit_value(Options::hold_forever));
   add("ping", po::value(&o.ping_s));
   add("interval", po::value(&o.interval_s));
+  add("think", po::value(&o.think));
   add("connect-rate", po::value(&o.connect_rate));
   add("listen", po::value(&o.listen));
   add("source-ips", po::value(&o.source_ips));
@@ -177,6 +178,12 @@ void check_ranges(const Options& o) {
     if (!range.ok(o)) throw UsageError(std::string(range.rule));
   }
   check_duration(o);
+  if (!o.think.empty()) {
+    (void)parse_duration_range(o.think, "--think");
+    if (o.interval_s > 0) {
+      throw UsageError("--think and --interval both pace a user's requests: give one");
+    }
+  }
   const auto* kind = verify::find_verifier_kind(o.verify);
   if (kind == nullptr) {
     throw UsageError("unknown verifier '" + o.verify + "' (use " + verify::verifier_choices() +

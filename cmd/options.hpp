@@ -52,6 +52,7 @@ struct Options {
   double hold_s = 0;
   double ping_s = 0;      ///< --ping S: ping a silent held connection every S seconds; 0: never
   double interval_s = 0;  ///< --interval S: a user's sends S seconds apart; 0: back to back
+  std::string think;      ///< --think D or A-B: a user's pause between its requests; empty: none
   std::int64_t connect_rate = 0;  ///< --connect-rate N: users started per second; 0: no limit
   bool listen = false;  ///< --listen: count what the server sends (after -data's messages)
   /// Not a number one can mistype: `--hold=-1` is out of range, `--hold=inf` means the same.

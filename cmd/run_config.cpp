@@ -51,6 +51,11 @@ model::Plan make_plan(const Options& options) {
                   : milliseconds(static_cast<long long>(options.hold_s * 1000));
   plan.ping = milliseconds(static_cast<long long>(options.ping_s * 1000));
   plan.interval = milliseconds(static_cast<long long>(options.interval_s * 1000));
+  if (!options.think.empty()) {
+    const auto think = parse_duration_range(options.think, "--think");
+    plan.think_min = think.min;
+    plan.think_max = think.max;
+  }
   plan.connect_rate = static_cast<std::uint64_t>(options.connect_rate);
   plan.listen = options.listen;
   plan.connections = static_cast<std::uint64_t>(options.connections);

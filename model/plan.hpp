@@ -30,6 +30,10 @@ struct Plan {
   bool listen = false;
   /// --interval: a user sends its requests this far apart (from send to send); 0: back to back.
   std::chrono::milliseconds interval{0};
+  /// --think: a user pauses between its requests (from one's end to the next's start, so never
+  /// in a latency) for a time drawn from [think_min, think_max]; both 0: no pause.
+  std::chrono::milliseconds think_min{0};
+  std::chrono::milliseconds think_max{0};
   /// --connect-rate: users (and so their connections) started per second; 0: as fast as the
   /// threads can, in parallel.
   std::uint64_t connect_rate = 0;

@@ -202,6 +202,8 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
     task.rounds = plan_.rounds_per_user;
     task.hold = plan_.hold;
     task.interval = plan_.interval;
+    task.think_min = plan_.think_min;
+    task.think_max = plan_.think_max;
     task.listen = plan_.listen;
     task.on_finish = on_finish;
     // Long-lived connections open as fast as the machine allows, through a window of users

@@ -12,6 +12,9 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <memory>
 #include <optional>
+#include <utility>
+
+#include "server/think_time.hpp"
 
 namespace stampede::server {
 
@@ -247,8 +250,10 @@ net::awaitable<void> run_user(UserTask task) {
   model::Response response;
   Shard& shard = *task.shard;
   StartingUser starting(shard, task.counted_starting);
-  std::optional<net::steady_timer> pause;  // --interval only: the next send's time
-  if (task.interval.count() > 0) pause.emplace(co_await net::this_coro::executor);
+  ThinkTime think(task.think_min, task.think_max, task.user);
+  std::optional<net::steady_timer> pause;  // --interval or --think only: the next send's time
+  if (task.interval.count() > 0 || !think.none()) pause.emplace(co_await net::this_coro::executor);
+  bool first = true;  // --think pauses between requests, not before the first
   auto next_send = std::chrono::steady_clock::now();
   const auto& steps = task.flow->steps();
   // With --listen, -n 0 sends nothing: the listening is what lasts until the run stops.
@@ -263,6 +268,12 @@ net::awaitable<void> run_user(UserTask task) {
         pause->expires_at(std::min(next_send, shard.window_end));  // -z's end comes first
         co_await pause->async_wait(net::as_tuple(net::use_awaitable));
         next_send = std::max(next_send + task.interval, std::chrono::steady_clock::now());
+        if (!going()) break;
+      }
+      if (!think.none() && !std::exchange(first, false)) {  // as a person between two pages
+        pause->expires_at(std::min(std::chrono::steady_clock::now() + think.next(),
+                                   shard.window_end));  // -z's end comes first
+        co_await pause->async_wait(net::as_tuple(net::use_awaitable));
         if (!going()) break;
       }
       ++shard.in_flight;

@@ -37,6 +37,10 @@ struct UserTask {
   bool listen = false;
   /// --interval: from one send to the next (Plan::interval); 0: back to back.
   std::chrono::milliseconds interval{0};
+  /// --think: the pause between the user's requests, drawn from [think_min, think_max]
+  /// (Plan::think_min, think_max); both 0: none.
+  std::chrono::milliseconds think_min{0};
+  std::chrono::milliseconds think_max{0};
 
   std::uint64_t rounds = 0;  ///< rounds of the flow's steps; 0: until the run is stopped
   /// The user counts in Shard::users_starting until its first exchange is over.

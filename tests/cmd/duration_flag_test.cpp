@@ -42,5 +42,28 @@ TEST(ParseDuration, RefusesWhatIsNotALengthOfTimeInRange) {
   }
 }
 
+TEST(ParseDurationRange, OneLengthOrAFromToSpan) {
+  const auto fixed = parse_duration_range("500ms", "--think");
+  EXPECT_EQ(fixed.min, milliseconds(500));
+  EXPECT_EQ(fixed.max, milliseconds(500));
+  const auto span = parse_duration_range("200ms-1s", "--think");
+  EXPECT_EQ(span.min, milliseconds(200));
+  EXPECT_EQ(span.max, milliseconds(1000));
+  EXPECT_EQ(parse_duration_range("1-2", "--think").max, milliseconds(2000));
+}
+
+TEST(ParseDurationRange, RefusesABackwardSpanOrABadSide) {
+  try {
+    (void)parse_duration_range("1s-200ms", "--think");
+    FAIL() << "a backward span was taken";
+  } catch (const UsageError& error) {
+    EXPECT_STREQ(error.what(),
+                 "--think 1s-200ms: the shorter length of time comes first (A-B, from A to B)");
+  }
+  for (const auto* bad : {"-1s", "1s-", "-", "1s-2s-3s", "0-1s", "1s-x"}) {
+    EXPECT_THROW((void)parse_duration_range(bad, "--think"), UsageError) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace stampede::cmd

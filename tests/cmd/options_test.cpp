@@ -169,6 +169,15 @@ TEST(Options, DurationSpellingsAndWhatItCannotGoWith) {
   EXPECT_EQ(usage_error({"-u", "http://h/", "-z"}), "flag -z needs a value (see stampede --help)");
 }
 
+TEST(Options, ThinkTakesALengthOrASpanAndNotInterval) {
+  EXPECT_EQ(parse({"--think", "200ms-1s", "http://h/"}).think, "200ms-1s");
+  EXPECT_EQ(parse({"-think=1", "http://h/"}).think, "1");
+  EXPECT_EQ(usage_error({"--think", "1s", "--interval", "1", "http://h/"}),
+            "--think and --interval both pace a user's requests: give one");
+  EXPECT_NE(usage_error({"--think", "soon", "http://h/"}).find("--think takes a length of time"),
+            std::string::npos);
+}
+
 TEST(Options, UrlMayBeTheLastWord) {
   EXPECT_EQ(parse({"-c", "2", "http://h:81/x"}).url, "http://h:81/x");
 }

@@ -63,6 +63,15 @@ TEST(MakeRunConfig, DurationMakesUsersLoopUntilTheTimeIsUp) {
   EXPECT_EQ(make_run_config(options).plan.duration, std::chrono::milliseconds(0));
 }
 
+TEST(MakeRunConfig, ThinkIsASpanOfPauses) {
+  Options options;
+  options.url = "http://h/";
+  options.think = "200ms-1s";
+  const auto plan = make_run_config(options).plan;
+  EXPECT_EQ(plan.think_min, std::chrono::milliseconds(200));
+  EXPECT_EQ(plan.think_max, std::chrono::seconds(1));
+}
+
 /// A curl file in the test's temp dir.
 std::string curl_file(const std::string& name, const std::string& text) {
   const auto path = testing::TempDir() + name;

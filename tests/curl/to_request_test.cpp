@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 #include "curl/parse.hpp"
 #include "tests/curl/error_text.hpp"
@@ -15,7 +16,11 @@ namespace {
 class ToRequest : public testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::path(testing::TempDir()) / "stampede_curl_to_request";
+    // A directory a test: ctest runs each test in a process of its own, in parallel, and one
+    // rewriting a file another reads made that one read it empty.
+    dir_ = std::filesystem::path(testing::TempDir()) /
+           ("stampede_curl_to_request_" +
+            std::string(testing::UnitTest::GetInstance()->current_test_info()->name()));
     std::filesystem::create_directories(dir_);
     write("note.txt", "one\r\ntwo\n");
     write("pic.PNG", "\x89PNG");

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # -z: users send until the time is up, and the requests in flight then finish and are counted
-# (never abandoned, as -timeout's hard stop abandons them): exact counts from serve's /delay and
-# nginx's log.
+# (never abandoned, as -timeout's hard stop abandons them); --think pauses between requests:
+# exact counts from serve's /delay and nginx's log.
 source "$(dirname "$0")/lib.sh" "$@"
 start_serve
 start_nginx "$TEST_TMP/nginx"
@@ -41,6 +41,15 @@ g("stop_reason") == "duration"
 EOF2
 total=$(json_eval "$OUT" 'g("requests.total")')
 assert_eq "$total" "$(count_requests "$ACCESS_LOG" 'GET /?run=z HTTP/1.1')" "requests nginx logged"
+
+# --think 500ms: a user sends at 0, 0.5, 1, 1.5 and 2 s, and pauses outside its latencies.
+run_stampede think -c 4 -z 2.2s --think 500ms -k -u "$HTTP_URL/?run=think" --output json
+expect_rc 0
+json_check "$OUT" <<'EOF2'
+g("requests.total") == 20 and g("requests.failed") == 0 ## five requests a user, 0.5 s apart
+g("latency_ms.max") < 250 ## the pauses are not in the latencies
+EOF2
+assert_eq 20 "$(count_requests "$ACCESS_LOG" 'GET /?run=think HTTP/1.1')" "requests of the think run nginx logged"
 
 run_stampede text -c 2 -z 500ms -k -u "$HTTP_URL/?run=text"
 expect_rc 0
