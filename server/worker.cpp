@@ -254,7 +254,7 @@ net::awaitable<void> run_user(UserTask task) {
   std::optional<net::steady_timer> pause;  // --interval or --think only: the next send's time
   if (task.interval.count() > 0 || !think.none()) pause.emplace(co_await net::this_coro::executor);
   bool first = true;  // --think pauses between requests, not before the first
-  auto next_send = std::chrono::steady_clock::now();
+  auto next_send = std::chrono::steady_clock::now();  // --interval's ticker
   const auto& steps = task.flow->steps();
   // With --listen, -n 0 sends nothing: the listening is what lasts until the run stops.
   const bool endless = task.rounds == 0 && !task.listen;
@@ -264,17 +264,16 @@ net::awaitable<void> run_user(UserTask task) {
       const auto destination = steps[step].destination;
       auto& client = *clients[destination];
       const auto& prepared = steps[step].prepared;
-      if (pause) {  // go-stress-testing's ticker: one send per interval, or at once if late
-        pause->expires_at(std::min(next_send, shard.window_end));  // -z's end comes first
-        co_await pause->async_wait(net::as_tuple(net::use_awaitable));
+      if (pause) {  // --interval's ticker (at once if late), or --think's pause after the last
+        const auto now = std::chrono::steady_clock::now();
+        auto at = next_send;
+        if (!think.none()) at = std::exchange(first, false) ? now : now + think.next();
+        if (at > now) {
+          pause->expires_at(std::min(at, shard.window_end));  // -z's end comes first
+          co_await pause->async_wait(net::as_tuple(net::use_awaitable));
+          if (!going()) break;
+        }
         next_send = std::max(next_send + task.interval, std::chrono::steady_clock::now());
-        if (!going()) break;
-      }
-      if (!think.none() && !std::exchange(first, false)) {  // as a person between two pages
-        pause->expires_at(std::min(std::chrono::steady_clock::now() + think.next(),
-                                   shard.window_end));  // -z's end comes first
-        co_await pause->async_wait(net::as_tuple(net::use_awaitable));
-        if (!going()) break;
       }
       ++shard.in_flight;
       const bool was_open = client.is_open();
