@@ -101,6 +101,23 @@ void check_memory(const Demand& demand, std::uint64_t memory_bytes) {
 
 }  // namespace
 
+std::uint64_t most_users(const Demand& shape, const Machine& machine) {
+  const auto servers = std::max<std::uint64_t>(1, shape.servers);
+  std::uint64_t most = UINT64_MAX;
+  if (shape.shared == 0 && machine.local_ports) {
+    most =
+        std::min(most, *machine.local_ports * std::max<std::uint64_t>(1, shape.source_addresses));
+  }
+  if (shape.shared == 0 && machine.open_files) {
+    most = std::min(
+        most, (*machine.open_files - std::min(*machine.open_files, reserved_files)) / servers);
+  }
+  if (machine.memory_bytes) {
+    most = std::min(most, *machine.memory_bytes / (servers * bytes_per_connection));
+  }
+  return most;
+}
+
 void check_fits(const Demand& demand, const Machine& machine) {
   if (machine.local_ports) check_ports(demand, *machine.local_ports);
   if (machine.open_files) check_open_files(demand, *machine.open_files);

@@ -41,6 +41,10 @@ struct Demand {
   }
 };
 
+/// The most users a run shaped as `shape` (its users aside) fits in `machine`: what check_fits
+/// would accept.
+std::uint64_t most_users(const Demand& shape, const Machine& machine);
+
 /// Throws UsageError, naming the limit and what to change, when `demand` cannot fit in
 /// `machine`: local ports (per server, times the source addresses), open files, memory.
 void check_fits(const Demand& demand, const Machine& machine);

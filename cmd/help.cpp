@@ -58,6 +58,7 @@ Examples:
   stampede -c 100 -n 1000 -k -u http://127.0.0.1:8080/api
   stampede -c 50 -n 200 -u https://localhost:8443/ -H 'Authorization: Bearer x' -data '{"a":1}' -v json
   stampede -c 100 -z 30s -k -u http://127.0.0.1:8080/              (as many as fit in 30 s)
+  stampede --rate 5000 -c 200 -z 60s -k -u http://127.0.0.1:8080/  (5000 a second, on a schedule)
   stampede -c 50 -n 200 -u grpc://127.0.0.1:50051/helloworld.Greeter/SayHello --proto hello.proto -data '{"name":"x"}'
   stampede serve --port 8080                                      (the built-in target)
   stampede serve --port 8080 --tls-port 8443   (HTTP/1.1, h2c, and over TLS h2 or HTTP/1.1 by
@@ -132,6 +133,11 @@ How hard:
                            back); --interval 1 --hold is go-stress-testing's WebSocket cadence
   --think D | A-B          each user pauses between its requests, D or from A to B
                            (--think 200ms-1s), never in a latency; not with --interval
+  --rate R                 start R requests a second on a schedule, whatever the responses
+                           (0.001 to 10^7); -c caps those in flight (default: R x 10, as
+                           many as fit), -n is the total; latency counts from each one's
+                           due time (service time and lag beside it); not with --think or
+                           --interval
   --connect-rate N         start N users (so N new connections) a second (default: all at
                            once, in parallel)
   --source-ips SPEC        bind connections to these local addresses in turn, each adding a

@@ -25,6 +25,9 @@ constexpr double max_seconds = 365.0 * 24 * 3600;
 /// --max-message: a WebSocket reply is held whole in a user's buffer, so more than a GiB per
 /// user is a mistake.
 constexpr std::int64_t max_message_bytes = std::int64_t{1} << 30;
+/// --rate: below one request in 1000 s is a typo; above ten million a second no machine sends.
+constexpr double min_rate = 0.001;
+constexpr double max_rate = 10'000'000;
 /// -cpuNumber: threads, one io_context each.
 constexpr std::int64_t max_threads = 1024;
 

@@ -52,6 +52,7 @@ po::options_description describe(Options& o) {
   add("interval", po::value(&o.interval_s));
   add("think", po::value(&o.think));
   add("connect-rate", po::value(&o.connect_rate));
+  add("rate", po::value(&o.rate));
   add("listen", po::value(&o.listen));
   add("source-ips", po::value(&o.source_ips));
   add("connections,m", po::value(&o.connections));
@@ -117,6 +118,10 @@ constexpr std::array ranges{
           "--connect-rate must be 0 (no limit) or a whole number of connections per second from "
           "1 to 10000000",
           [](const Options& o) { return o.connect_rate >= 0 && o.connect_rate <= 10'000'000; }},
+    Range{"rate", "--rate must be a number of requests per second from 0.001 to 10000000",
+          [](const Options& o) {
+            return !o.has_rate || (o.rate >= limits::min_rate && o.rate <= limits::max_rate);
+          }},
     Range{
         "connections",
         "-m must be 0 (each user its own connection) or a whole number from 1 to 10000000 "
@@ -173,11 +178,32 @@ void check_duration(const Options& o) {
   }
 }
 
+/// --rate decides when requests start: no other pace with it, and something must end the run.
+void check_rate(const Options& o) {
+  if (!o.has_rate) return;
+  if (!o.think.empty() || o.interval_s > 0) {
+    throw UsageError(
+        "--rate sets when requests start; --think and --interval pace each user instead: give "
+        "one");
+  }
+  if (o.listen) throw UsageError("--rate sends on a schedule; --listen only receives: give one");
+  if (o.connect_rate > 0) {
+    throw UsageError(
+        "--connect-rate does nothing with --rate (users start as the rate needs them)");
+  }
+  if (o.duration.empty() && !o.has_requests) {
+    throw UsageError(
+        "--rate needs -z (for how long) or -n (how many requests in all), as in --rate 100 "
+        "-z 30s");
+  }
+}
+
 void check_ranges(const Options& o) {
   for (const auto& range : ranges) {
     if (!range.ok(o)) throw UsageError(std::string(range.rule));
   }
   check_duration(o);
+  check_rate(o);
   if (!o.think.empty()) {
     (void)parse_duration_range(o.think, "--think");
     if (o.interval_s > 0) {
@@ -267,6 +293,8 @@ Options parse_options(std::span<const char* const> args) {
     options.has_request_timeout = values.count("request-timeout") > 0;
     options.has_requests = values.count("requests") > 0;
     options.has_code = values.count("code") > 0;
+    options.has_rate = values.count("rate") > 0;
+    options.has_users = values.count("concurrency") > 0;
     has_method = values.count("method") > 0;
   } catch (const po::error& error) {
     rethrow_as_usage(error, words);

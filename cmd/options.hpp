@@ -54,7 +54,12 @@ struct Options {
   double interval_s = 0;  ///< --interval S: a user's sends S seconds apart; 0: back to back
   std::string think;      ///< --think D or A-B: a user's pause between its requests; empty: none
   std::int64_t connect_rate = 0;  ///< --connect-rate N: users started per second; 0: no limit
-  bool listen = false;  ///< --listen: count what the server sends (after -data's messages)
+  /// --rate R: requests started per second on a schedule (the open model); -c caps those in
+  /// flight, -n is then the run's total.
+  double rate = 0;
+  bool has_rate = false;
+  bool has_users = false;  ///< -c was given (--rate's default cap is otherwise the machine's)
+  bool listen = false;     ///< --listen: count what the server sends (after -data's messages)
   /// Not a number one can mistype: `--hold=-1` is out of range, `--hold=inf` means the same.
   static constexpr double hold_forever = std::numeric_limits<double>::infinity();
   std::string source_ips;  ///< --source-ips: local addresses to bind (A-B, A/len, A, lists)

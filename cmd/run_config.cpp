@@ -65,6 +65,9 @@ model::Plan make_plan(const Options& options) {
     plan.duration = parse_duration(options.duration, "-z");
     if (!options.listen) plan.rounds_per_user = 0;
   }
+  // --rate: -n is the run's total (with -z, the time decides).
+  plan.rate = options.rate;
+  if (options.has_rate && options.duration.empty()) plan.rate_rounds = plan.rounds_per_user;
   // --listen without -data sends nothing: it only counts what the server pushes.
   if (options.listen && !options.has_data) plan.rounds_per_user = 0;
   // An empty --source-ips is Go's empty string flag: the default, the kernel picks.

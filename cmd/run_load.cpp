@@ -1,6 +1,8 @@
 // run_load(): parse, build the run, let the engine work, print the rows and the report.
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <set>
 #include <string>
@@ -48,15 +50,23 @@ int run_load(std::span<const char* const> args) {
     print_requests(config);
     return 0;
   }
-  check_fits({config.plan.users, servers_of(config.steps), config.plan.source_addresses.size(),
-              config.plan.connections},
-             this_machine());
+  Demand demand{config.plan.users, servers_of(config.steps), config.plan.source_addresses.size(),
+                config.plan.connections};
+  const auto machine = this_machine();
+  if (options.has_rate && !options.has_users) {
+    // --rate without -c: enough users for the rate at 10 s a request (Little's law), as many as
+    // fit. They start only as the schedule needs them, so a fast server sees few.
+    const auto wanted = static_cast<std::uint64_t>(std::ceil(options.rate * 10));
+    demand.users = std::clamp<std::uint64_t>(wanted, 1, most_users(demand, machine));
+    config.plan.users = demand.users;
+  }
+  check_fits(demand, machine);
   const report::Format& format = *report::find_format(options.output);  // parse_options checked it
   // A format a program reads (JSON) has stdout to itself; its live rows go to stderr.
   FILE* rows = format.rows_on_stdout ? stdout : stderr;
   const bool connections = config.long_lived;
   server::Engine engine(std::move(config.steps), config.plan, std::move(config.verifier));
-  std::fputs(report::live_header(connections).c_str(), rows);
+  std::fputs(report::live_header(connections, config.plan.rate > 0).c_str(), rows);
   std::fflush(rows);
   const auto summary = engine.run([rows, connections](const statistics::Summary& now) {
     std::fputs(report::live_row(now, connections).c_str(), rows);

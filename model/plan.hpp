@@ -34,6 +34,12 @@ struct Plan {
   /// in a latency) for a time drawn from [think_min, think_max]; both 0: no pause.
   std::chrono::milliseconds think_min{0};
   std::chrono::milliseconds think_max{0};
+  /// --rate: rounds (one request, or a flow's steps) started per second on a schedule, whatever
+  /// the responses (the open model); users are started as needed, at most `users` (the cap on
+  /// rounds in flight). 0: the closed model, each user's rounds back to back.
+  double rate = 0;
+  /// --rate with -n: rounds in all; 0: until -z's end or the run is stopped.
+  std::uint64_t rate_rounds = 0;
   /// --connect-rate: users (and so their connections) started per second; 0: as fast as the
   /// threads can, in parallel.
   std::uint64_t connect_rate = 0;

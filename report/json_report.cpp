@@ -151,6 +151,16 @@ Json connections_json(const Summary& summary) {
   return json;
 }
 
+/// --rate's figures: the rate asked and started, the cap and what it held back, the lag.
+Json rate_json(const Summary& summary) {
+  const auto& rate = summary.total.rate;
+  return {
+      {"asked", rounded(summary.info.rate, 3)},
+      {"started", rounded(summary.achieved_rate(), 3)},
+      {"scheduled", rate.scheduled},
+      {"cap", {{"users", summary.info.users}, {"capped", rate.capped}, {"missed", rate.missed}}}};
+}
+
 Json server_json(const Summary& summary) {
   return {{"software", summary.total.server_software()},
           {"scheme", summary.info.origin.scheme_name()},
@@ -178,6 +188,13 @@ std::string json_report(const Summary& summary) {
   json["keep_alive"] = summary.info.keep_alive;
   json["stop_reason"] = to_string(summary.stop_reason);
   json["latency_ms"] = latency_json(total.latency);
+  if (summary.info.rate > 0) {  // latency_ms is then counted from each request's due time
+    json["service_time_ms"] = latency_json(total.rate.service_time);
+    json["lag_ms"] = {{"p50", ms(total.rate.lag.percentile(50))},
+                      {"p99", ms(total.rate.lag.percentile(99))},
+                      {"max", ms(total.rate.lag.max())}};
+    json["rate"] = rate_json(summary);
+  }
   json["phases_ms"] = {{"connect", phase_json(total.connect)},
                        {"processing", phase_json(total.processing)},
                        {"waiting", phase_json(total.waiting)},

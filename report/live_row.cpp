@@ -23,6 +23,10 @@ constexpr std::array<const char*, 8> headings{"elapsed", "users",  "success", "f
 constexpr std::array<std::size_t, 6> connection_widths{9, 7, 7, 8, 8, 8};
 constexpr std::array<const char*, 6> connection_headings{"open",     "+open/s",  "fail/s",
                                                          "closed/s", "in KiB/s", "KiB/conn"};
+// --rate's columns: the generator's lag at p99 so far (ms, as the latencies) and the requests
+// the cap held back so far (9 digits).
+constexpr std::array<std::size_t, 2> rate_widths{8, 9};
+constexpr std::array<const char*, 2> rate_headings{"lag p99", "capped"};
 constexpr const char* bar = "\u2502";    // │ between columns
 constexpr const char* cross = "\u253c";  // ┼ in the separator
 constexpr const char* rule = "\u2500";   // ─
@@ -70,12 +74,16 @@ std::array<std::string, 6> connection_cells(const Summary& summary) {
 
 }  // namespace
 
-std::string live_header(bool connections) {
+std::string live_header(bool connections, bool rate) {
   std::string heading;
   std::string separator;
   for (std::size_t i = 0; i < widths.size(); ++i) {
     heading += pad_left(headings[i], widths[i]) + bar;
     separator += repeat(rule, widths[i]) + cross;
+  }
+  for (std::size_t i = 0; rate && i < rate_widths.size(); ++i) {
+    heading += pad_left(rate_headings[i], rate_widths[i]) + bar;
+    separator += repeat(rule, rate_widths[i]) + cross;
   }
   for (std::size_t i = 0; connections && i < connection_widths.size(); ++i) {
     heading += pad_left(connection_headings[i], connection_widths[i]) + bar;
@@ -102,6 +110,11 @@ std::string live_row(const Summary& summary, bool connections) {
   std::string row;
   for (std::size_t i = 0; i < cells.size(); ++i) {
     row += pad_left(cells[i], widths[i]) + bar;
+  }
+  if (summary.info.rate > 0) {
+    const auto lag = static_cast<double>(total.rate.lag.percentile(99));
+    row += pad_left(format_fixed(to_ms(lag), 2), rate_widths[0]) + bar;
+    row += pad_left(std::to_string(total.rate.capped), rate_widths[1]) + bar;
   }
   if (connections) {
     const auto more = connection_cells(summary);

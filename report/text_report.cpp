@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "report/rate_text.hpp"
 #include "report/report_format.hpp"
 
 namespace stampede::report {
@@ -62,7 +63,8 @@ std::string stop_line(const Summary& summary) {
       summary.stop_reason == StopReason::interrupted ? "interrupted" : "time limit reached";
   std::string text = std::string(why) + "; " + std::to_string(summary.abandoned) +
                      " in-flight requests abandoned (not counted)";
-  if (summary.users_started < summary.info.users) {
+  // --rate starts users only as they are needed.
+  if (summary.users_started < summary.info.users && summary.info.rate == 0) {
     text += "; " + std::to_string(summary.info.users - summary.users_started) + " of " +
             std::to_string(summary.info.users) + " users had not started";
   }
@@ -137,7 +139,11 @@ std::string shared_streams_line(const Metrics& total) {
 
 std::string counts_block(const Summary& summary) {
   const Metrics& total = summary.total;
-  std::string text = line("Concurrency Level:", std::to_string(summary.info.users));
+  std::string concurrency = std::to_string(summary.info.users);
+  if (summary.info.rate > 0) {  // a cap: users start only as the schedule needs them
+    concurrency += " at most (-c), " + std::to_string(summary.users_started) + " started";
+  }
+  std::string text = line("Concurrency Level:", concurrency);
   text += line("Time taken for tests:", format_fixed(to_seconds(summary.elapsed), 3) + " seconds");
   text += stop_line(summary);
   text += line("Complete requests:", std::to_string(total.completed()));
@@ -174,8 +180,12 @@ std::string rates_block(const Summary& summary) {
   const auto users = static_cast<double>(summary.info.users);
   std::string text =
       line("Requests per second:", format_fixed(summary.rps(), 2) + " [#/sec] (mean)");
-  text += line("Time per request:",
-               format_fixed(ratio(users * seconds * 1000, completed), 3) + " [ms] (mean)");
+  // ab's mean is concurrency x time / requests, a closed loop's latency; under --rate, -c is
+  // only a cap, so the mean latency itself.
+  text += summary.info.rate > 0
+              ? line("Time per request:", ms3(total.latency.mean()) + " [ms] (mean, from due)")
+              : line("Time per request:",
+                     format_fixed(ratio(users * seconds * 1000, completed), 3) + " [ms] (mean)");
   text += line("Time per request:", format_fixed(ratio(seconds * 1000, completed), 3) +
                                         " [ms] (mean, across all concurrent requests)");
   const double received = ratio(static_cast<double>(total.bytes_received) / 1024, seconds);
@@ -268,6 +278,7 @@ std::string text_report(const Summary& summary) {
   text += server_block(summary);
   text += counts_block(summary);
   text += rates_block(summary);
+  text += rate_text(summary);
   if (summary.info.steps.size() > 1) text += steps_table(summary);
   if (summary.total.latency.count() == 0) {
     return text + "\nNo response arrived: no connection times or percentiles.\n";

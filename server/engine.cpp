@@ -16,6 +16,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "server/pacing/rate_schedule.hpp"
+#include "server/rate_pacer.hpp"
 #include "server/thread_pool.hpp"
 #include "server/user_start.hpp"
 
@@ -114,11 +116,14 @@ net::awaitable<StopReason> supervise(Supervision s) {
 /// held connections say goodbye, and all of it gets a second at most.
 void let_users_say_goodbye(ThreadPool& pool, std::vector<Shard>& shards,
                            const std::vector<std::unique_ptr<client::Watchdog>>& watchdogs,
+                           const std::vector<std::unique_ptr<RatePacer>>& pacers,
                            const std::atomic<std::uint64_t>& users_left, net::io_context& main) {
   for (std::size_t i = 0; i < shards.size(); ++i) {
-    net::post(pool.context(i), [shard = &shards[i], watchdog = watchdogs[i].get()] {
+    net::post(pool.context(i), [shard = &shards[i], watchdog = watchdogs[i].get(),
+                                pacer = pacers.empty() ? nullptr : pacers[i].get()] {
       shard->stopping = true;
       watchdog->end_holds();
+      if (pacer != nullptr) pacer->stop();
     });
   }
   const auto give_up = Clock::now() + std::chrono::seconds(1);
@@ -127,11 +132,52 @@ void let_users_say_goodbye(ThreadPool& pool, std::vector<Shard>& shards,
   }
 }
 
+/// Starts `task`'s user on `executor`. A user counts as running once started: one the stop came
+/// before sent nothing.
+void spawn_user(const UserTask& task, const net::any_io_executor& executor) {
+  ++task.shard->users_running;
+  ++task.shard->users_started;
+  if (task.counted_starting) ++task.shard->users_starting;
+  net::co_spawn(executor, run_user(task), [task](const std::exception_ptr& error) {
+    if (error) end_crashed_user(task, error);
+  });
+}
+
+/// A thread's place among the run's threads.
+struct ThreadSlot {
+  unsigned index;
+  unsigned count;
+};
+
+/// --rate: thread `slot`'s pacer, running: it starts the thread's `users` (numbered from
+/// `first_user`) as the schedule needs them, each as `task` with its first request.
+std::unique_ptr<RatePacer> start_rate_pacer(const model::Plan& plan, ThreadSlot slot, UserTask task,
+                                            std::uint64_t first_user, std::uint64_t users,
+                                            const net::any_io_executor& executor) {
+  task.rounds = 0;  // the schedule says when a user is done
+  const pacing::RateSchedule schedule(plan.rate, slot.count, slot.index, plan.rate_rounds,
+                                      plan.duration);
+  auto pacer = std::make_unique<RatePacer>(
+      executor, schedule, static_cast<std::uint32_t>(users), *task.shard,
+      [task, first_user, executor](RatePacer& pacer, std::uint32_t local, RateStart first) mutable {
+        task.user = first_user + local;
+        task.pace.rate = &pacer;
+        task.pace.local = local;
+        task.pace.first = first;
+        spawn_user(task, executor);
+      },
+      task.on_finish);
+  net::co_spawn(executor, pacer->run(), net::detached);
+  return pacer;
+}
+
 statistics::RunInfo run_info(const Flow& flow, const model::Plan& plan, unsigned threads) {
   const auto& first = flow.steps().front().request;
   statistics::RunInfo info{first.origin, first.target,     plan.users, plan.rounds_per_user,
                            threads,      first.keep_alive, {}};
   for (const auto& step : flow.steps()) info.steps.push_back(step.name);
+  info.rate = plan.rate;
+  info.window = plan.duration;
   return info;
 }
 
@@ -162,6 +208,9 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
   std::vector<std::unique_ptr<client::Watchdog>> watchdogs;
   std::vector<client::ThreadContext> contexts;
   ThreadPool pool(threads);
+  // --rate: a pacer a thread. After the pool: their timers go before the threads' io_contexts,
+  // and nothing a coroutine frame destroys with the pool touches them.
+  std::vector<std::unique_ptr<RatePacer>> pacers(plan_.rate > 0 ? threads : 0);
   for (unsigned i = 0; i < threads; ++i) {
     watchdogs.push_back(
         std::make_unique<client::Watchdog>(flow_.shortest_timeout(plan_.request_timeout)));
@@ -173,7 +222,8 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
          {},
          {}});
   }
-  std::atomic<std::uint64_t> users_left{plan_.users};
+  // --rate: each pacer counts as one more, so the run ends only once it has counted its misses.
+  std::atomic<std::uint64_t> users_left{plan_.users + pacers.size()};
   net::steady_timer users_done(main, Clock::time_point::max());
   // Two references: small enough for std::function to keep without allocating (each user
   // keeps a copy, for as long as it holds its connections).
@@ -201,24 +251,23 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
     task.make_client = &make_client_;
     task.rounds = plan_.rounds_per_user;
     task.hold = plan_.hold;
-    task.interval = plan_.interval;
-    task.think_min = plan_.think_min;
-    task.think_max = plan_.think_max;
+    task.pace.interval = plan_.interval;
+    task.pace.think_min = plan_.think_min;
+    task.pace.think_max = plan_.think_max;
     task.listen = plan_.listen;
     task.on_finish = on_finish;
     // Long-lived connections open as fast as the machine allows, through a window of users
     // starting at once (start_window), unless --connect-rate paces them.
     task.counted_starting = flow_.long_lived() && plan_.connect_rate == 0;
-    // A user counts as running once started: one the stop came before sent nothing.
-    auto start_one = [task, first_user,
-                      executor = pool.context(i).get_executor()](std::uint64_t local) mutable {
-      ++task.shard->users_running;
-      ++task.shard->users_started;
-      if (task.counted_starting) ++task.shard->users_starting;
+    const auto executor = pool.context(i).get_executor();
+    if (plan_.rate > 0) {
+      pacers[i] = start_rate_pacer(plan_, {i, threads}, task, first_user, users, executor);
+      first_user += users;
+      continue;
+    }
+    auto start_one = [task, first_user, executor](std::uint64_t local) mutable {
       task.user = first_user + local;
-      net::co_spawn(executor, run_user(task), [task](const std::exception_ptr& error) {
-        if (error) end_crashed_user(task, error);
-      });
+      spawn_user(task, executor);
     };
     // --connect-rate N: each of the T threads starts a user every T/N seconds.
     const auto spacing = plan_.connect_rate > 0
@@ -246,7 +295,7 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
   signals.clear();  // a second Ctrl-C kills at once
   // Shared HTTP/2 connections (-m) too: their waiting streams are reset and a GOAWAY ends each.
   if (*reason != StopReason::completed && (flow_.long_lived() || plan_.connections > 0)) {
-    let_users_say_goodbye(pool, shards, watchdogs, users_left, main);
+    let_users_say_goodbye(pool, shards, watchdogs, pacers, users_left, main);
   }
   // -z: the users ended once the time was up and their requests were over.
   if (*reason == StopReason::completed && plan_.duration.count() > 0) reason = StopReason::duration;

@@ -7,14 +7,10 @@
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <memory>
-#include <optional>
 #include <utility>
-
-#include "server/think_time.hpp"
 
 namespace stampede::server {
 
@@ -250,31 +246,22 @@ net::awaitable<void> run_user(UserTask task) {
   model::Response response;
   Shard& shard = *task.shard;
   StartingUser starting(shard, task.counted_starting);
-  ThinkTime think(task.think_min, task.think_max, task.user);
-  std::optional<net::steady_timer> pause;  // --interval or --think only: the next send's time
-  if (task.interval.count() > 0 || !think.none()) pause.emplace(co_await net::this_coro::executor);
-  bool first = true;  // --think pauses between requests, not before the first
-  auto next_send = std::chrono::steady_clock::now();  // --interval's ticker
+  PaceSetup setup = task.pace;
+  setup.seed = task.user;
+  setup.now = task.now;
+  UserPace pace(setup, shard, co_await net::this_coro::executor);
+  bool paced = true;  // false once the pace has no request left for the user
   const auto& steps = task.flow->steps();
   // With --listen, -n 0 sends nothing: the listening is what lasts until the run stops.
   const bool endless = task.rounds == 0 && !task.listen;
-  const auto going = [&] { return !shard.stopping && !window_over(task); };
+  const auto going = [&] { return paced && !shard.stopping && !window_over(task); };
   for (std::uint64_t round = 0; (endless || round < task.rounds) && going(); ++round) {
     for (std::size_t step = 0; step < steps.size() && going(); ++step) {
       const auto destination = steps[step].destination;
       auto& client = *clients[destination];
       const auto& prepared = steps[step].prepared;
-      if (pause) {  // --interval's ticker (at once if late), or --think's pause after the last
-        const auto now = std::chrono::steady_clock::now();
-        auto at = next_send;
-        if (!think.none()) at = std::exchange(first, false) ? now : now + think.next();
-        if (at > now) {
-          pause->expires_at(std::min(at, shard.window_end));  // -z's end comes first
-          co_await pause->async_wait(net::as_tuple(net::use_awaitable));
-          if (!going()) break;
-        }
-        next_send = std::max(next_send + task.interval, std::chrono::steady_clock::now());
-      }
+      paced = co_await pace.wait(step == 0);  // not in the if: GCC 12 miscompiles co_await there
+      if (!paced) break;
       ++shard.in_flight;
       const bool was_open = client.is_open();
       bool ready = true;
@@ -284,8 +271,8 @@ net::awaitable<void> run_user(UserTask task) {
       }
       const auto start = task.now();
       if (ready) co_await client.exchange(prepared, response);
-      const auto latency = task.now() - start;  // the clock stops before verification
-      if (response.cut_short) {  // abandoned: in_flight keeps it, and the stop ends the loops
+      const auto end = task.now();  // the clock stops before verification
+      if (response.cut_short) {     // abandoned: in_flight keeps it, and the stop ends the loops
         note_if_ended(shard, client, model::ErrorKind::none);
         continue;
       }
@@ -295,7 +282,13 @@ net::awaitable<void> run_user(UserTask task) {
       if (ready) note_if_ended(shard, client, response.error);
       starting.done();
       --shard.in_flight;
-      const auto result = to_result(response, latency, *task.verifier);
+      auto result = to_result(response, end - start, *task.verifier);
+      if (const auto& due = pace.scheduled()) {  // --rate: counted from when it was due
+        result.scheduled = true;
+        result.service = result.latency;
+        result.latency = end - due->due;
+        result.lag = pace.lag();
+      }
       if (result.error == model::ErrorKind::verify) {
         log_first_rejection(destinations[destination]->setup, *task.verifier, response);
       }

@@ -10,6 +10,7 @@
 #include "server/client/client.hpp"
 #include "server/flow.hpp"
 #include "server/shard.hpp"
+#include "server/user_pace.hpp"
 #include "verify/verifier.hpp"
 
 namespace stampede::server {
@@ -18,9 +19,6 @@ namespace stampede::server {
 /// in tests of the user loop.
 using ClientFactory = std::function<std::unique_ptr<client::Client>(
     const client::ClientSetup&, client::ThreadContext&, client::UserId)>;
-
-/// The clock latencies are read from: steady_clock in a run, a fake in tests.
-using ClockNow = std::chrono::steady_clock::time_point (*)();
 
 /// Everything a user needs; the engine owns all of it for longer than any user runs.
 struct UserTask {
@@ -35,22 +33,21 @@ struct UserTask {
   std::chrono::milliseconds hold{0};
   /// --listen: after its rounds, the user records each message the server sends (Plan::listen).
   bool listen = false;
-  /// --interval: from one send to the next (Plan::interval); 0: back to back.
-  std::chrono::milliseconds interval{0};
-  /// --think: the pause between the user's requests, drawn from [think_min, think_max]
-  /// (Plan::think_min, think_max); both 0: none.
-  std::chrono::milliseconds think_min{0};
-  std::chrono::milliseconds think_max{0};
+  /// --interval, --think or --rate: when the user's requests start (its seed and clock are
+  /// set from `user` and `now`); back to back when none is set.
+  PaceSetup pace;
 
-  std::uint64_t rounds = 0;  ///< rounds of the flow's steps; 0: until the run is stopped
+  /// Rounds of the flow's steps; 0: until the run is stopped or the pace ends it (--rate).
+  std::uint64_t rounds = 0;
   /// The user counts in Shard::users_starting until its first exchange is over.
   bool counted_starting = false;
   std::function<void()> on_finish;  ///< called on the user's thread when it is done
 };
 
-/// The user loop: for each step of the flow in turn, exchange -> measure -> verify -> record;
-/// `rounds` rounds. A long-lived connection (WebSocket) is opened before its exchange and
-/// counted apart, so latency is the message alone; at the end each client says goodbye.
+/// The user loop: for each step of the flow in turn, pace -> exchange -> measure -> verify ->
+/// record; `rounds` rounds. Under --rate a round's latency counts from when it was due. A
+/// long-lived connection (WebSocket) is opened before its exchange and counted apart, so latency is
+/// the message alone; at the end each client says goodbye.
 boost::asio::awaitable<void> run_user(UserTask task);
 
 /// The Result the statistics keep for one exchange: latency is the exchange alone, and a

@@ -28,10 +28,18 @@ void Metrics::add(const model::Result& result) {
   if (result.grpc_status >= 0 && model::comes_with_status(result.error)) {
     ++grpc_codes[result.grpc_status];
   }
-  if (result.error == model::ErrorKind::none || result.error == model::ErrorKind::verify) {
+  const bool whole =
+      result.error == model::ErrorKind::none || result.error == model::ErrorKind::verify;
+  if (whole) {
     latency.record(ns(result.latency));
-    processing.record(ns(result.latency - result.connect));
+    // ab's Processing is the exchange's own: under --rate, the service time.
+    processing.record(ns((result.scheduled ? result.service : result.latency) - result.connect));
     note_server(result.server);
+  }
+  if (result.scheduled) {
+    ++rate.scheduled;
+    rate.lag.record(ns(result.lag));
+    if (whole) rate.service_time.record(ns(result.service));
   }
   if (result.new_connection) {
     connect.record(ns(result.connect));
@@ -87,13 +95,15 @@ void Metrics::merge(const Metrics& other) {
   for (std::size_t i = 0; i < negotiated.size(); ++i) negotiated[i] += other.negotiated[i];
   keep_alive_responses += other.keep_alive_responses;
   long_lived.merge(other.long_lived);
+  rate.merge(other.rate);
 }
 
 std::size_t Metrics::memory_bytes() const {
   // A std::map node: three pointers and a colour word (libstdc++), then the key and value.
   constexpr std::size_t map_node = 4 * sizeof(void*) + sizeof(std::pair<const int, std::uint64_t>);
   std::size_t bytes = sizeof(*this) + (status_codes.size() + grpc_codes.size()) * map_node;
-  for (const Histogram* histogram : {&latency, &connect, &processing, &waiting, &queueing}) {
+  for (const Histogram* histogram :
+       {&latency, &connect, &processing, &waiting, &queueing, &rate.service_time, &rate.lag}) {
     bytes += histogram->memory_bytes() - sizeof(Histogram);
   }
   bytes += servers.entries().capacity() * sizeof(servers.entries().front());
@@ -119,6 +129,9 @@ void Metrics::reset() {
   servers.clear();
   document_lengths.clear();
   long_lived = {};
+  rate.service_time.reset();
+  rate.lag.reset();
+  rate.scheduled = rate.capped = rate.missed = 0;
 }
 
 }  // namespace stampede::statistics

@@ -12,6 +12,7 @@
 #include "model/result.hpp"
 #include "server/statistics/connections.hpp"
 #include "server/statistics/histogram.hpp"
+#include "server/statistics/rate_counts.hpp"
 #include "server/statistics/value_counts.hpp"
 
 namespace stampede::statistics {
@@ -41,6 +42,7 @@ struct Metrics {
   ValueCounts<std::uint64_t> document_lengths;  ///< body lengths of successes, by length
   ConnectionCounts long_lived;                  ///< connections opened apart (WebSocket)
   StreamCounts streams;                         ///< -m: streams on shared connections
+  RateCounts rate;                              ///< --rate: service time, lag, capped, missed
 
   /// Count one request.
   void add(const model::Result& result);

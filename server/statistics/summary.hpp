@@ -22,6 +22,10 @@ struct RunInfo {
   bool keep_alive = false;
   /// Each step of a flow, as "METHOD URL"; one entry for a single request.
   std::vector<std::string> steps;
+  /// --rate: requests a second asked for; 0: the closed model (users back to back).
+  double rate = 0;
+  /// -z: how long requests were started for; 0: no window.
+  std::chrono::nanoseconds window{0};
 };
 
 /// One second of the run (one live row, one `per_second` JSON object).
@@ -70,6 +74,9 @@ struct Summary {
 
   /// Completed requests per wall-clock second since the start.
   [[nodiscard]] double rps() const;
+  /// --rate: requests started per second of the sending (-z's window, else the whole run),
+  /// those abandoned at a stop included, to set beside the rate asked for.
+  [[nodiscard]] double achieved_rate() const;
   /// Builds the Second that `interval` (this second's metrics, already merged into `total`)
   /// adds and appends it; `resident` is the generator's resident memory then.
   void add_second(const Metrics& interval, std::chrono::nanoseconds interval_length,

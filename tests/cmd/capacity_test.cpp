@@ -95,6 +95,21 @@ TEST(CheckFits, UnknownLimitsAreNotChecked) {
   EXPECT_EQ(refusal({10'000'000, 100}, Machine{}), "fits");
 }
 
+// --rate's default cap: the most users check_fits accepts, and not one more.
+TEST(MostUsers, IsTheLargestRunThatFits) {
+  const Machine files{20000, 28232, 8ULL << 30};
+  EXPECT_EQ(most_users({0, 1}, files), 19936U);
+  EXPECT_EQ(most_users({0, 2}, files), 9968U);
+  EXPECT_EQ(refusal({most_users({0, 2}, files), 2}, files), "fits");
+  EXPECT_NE(refusal({most_users({0, 2}, files) + 1, 2}, files), "fits");
+  const Machine ports{1'000'000, 28232, 64ULL << 30};
+  EXPECT_EQ(most_users({0, 1}, ports), 28232U);
+  EXPECT_EQ(most_users({0, 1, 3}, ports), 3 * 28232U);  // each source address a port range
+  const Machine memory{10'000'000, 65535, 256ULL << 20};
+  EXPECT_EQ(most_users({0, 2}, memory), 32768U);
+  EXPECT_EQ(most_users({0, 1, 0, 10}, Machine{}), UINT64_MAX);  // nothing known bounds it
+}
+
 TEST(ThisMachine, ReadsTheLimitsAndLiftsTheSoftOne) {
   const auto machine = this_machine();
   ASSERT_TRUE(machine.local_ports.has_value());  // Linux has /proc/sys/net/ipv4

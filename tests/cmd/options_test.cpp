@@ -178,6 +178,30 @@ TEST(Options, ThinkTakesALengthOrASpanAndNotInterval) {
             std::string::npos);
 }
 
+TEST(Options, RateIsRequestsASecondWithAnEndAndNoOtherPace) {
+  const auto options = parse({"--rate", "2500.5", "-z", "30s", "http://h/"});
+  EXPECT_EQ(options.rate, 2500.5);
+  EXPECT_TRUE(options.has_rate);
+  EXPECT_FALSE(options.has_users);
+  EXPECT_TRUE(parse({"-rate=10", "-n", "100", "-c", "5", "http://h/"}).has_users);
+  const std::string range = "--rate must be a number of requests per second from 0.001 to 10000000";
+  EXPECT_EQ(usage_error({"--rate", "-1", "-z", "1s", "http://h/"}), range);
+  EXPECT_EQ(usage_error({"--rate", "0", "-z", "1s", "http://h/"}), range);
+  EXPECT_EQ(usage_error({"--rate", "fast", "-z", "1s", "http://h/"}), range);
+  EXPECT_EQ(usage_error({"--rate", "nan", "-z", "1s", "http://h/"}), range);
+  EXPECT_EQ(usage_error({"--rate", "10", "http://h/"}),
+            "--rate needs -z (for how long) or -n (how many requests in all), as in --rate 100 "
+            "-z 30s");
+  EXPECT_EQ(usage_error({"--rate", "10", "-z", "1s", "--think", "1s", "http://h/"}),
+            "--rate sets when requests start; --think and --interval pace each user instead: "
+            "give one");
+  EXPECT_EQ(usage_error({"--rate", "10", "-n", "5", "--interval", "1", "http://h/"}),
+            "--rate sets when requests start; --think and --interval pace each user instead: "
+            "give one");
+  EXPECT_EQ(usage_error({"--rate", "10", "-z", "1s", "--connect-rate", "5", "http://h/"}),
+            "--connect-rate does nothing with --rate (users start as the rate needs them)");
+}
+
 TEST(Options, UrlMayBeTheLastWord) {
   EXPECT_EQ(parse({"-c", "2", "http://h:81/x"}).url, "http://h:81/x");
 }

@@ -72,6 +72,23 @@ TEST(MakeRunConfig, ThinkIsASpanOfPauses) {
   EXPECT_EQ(plan.think_max, std::chrono::seconds(1));
 }
 
+TEST(MakeRunConfig, RateWithNIsTheRunsTotalAndWithZTheWindows) {
+  Options options;
+  options.url = "http://h/";
+  options.rate = 250;
+  options.has_rate = true;
+  options.requests = 1000;
+  options.has_requests = true;
+  auto plan = make_run_config(options).plan;
+  EXPECT_EQ(plan.rate, 250);
+  EXPECT_EQ(plan.rate_rounds, 1000U);  // in all, not per user
+  options.has_requests = false;
+  options.duration = "10s";
+  plan = make_run_config(options).plan;
+  EXPECT_EQ(plan.rate_rounds, 0U);  // the window decides
+  EXPECT_EQ(plan.duration, std::chrono::seconds(10));
+}
+
 /// A curl file in the test's temp dir.
 std::string curl_file(const std::string& name, const std::string& text) {
   const auto path = testing::TempDir() + name;

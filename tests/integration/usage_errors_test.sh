@@ -28,6 +28,9 @@ usage_error tiny_request_timeout -c 1 -n 1 -t 0.001 -u "$HTTP_URL/?run=tiny_requ
 usage_error zero_duration -c 1 -z 0 -u "$HTTP_URL/?run=zero_duration"
 usage_error duration_and_count -c 1 -z 1s -n 5 -u "$HTTP_URL/?run=duration_and_count"
 usage_error duration_past_hard_stop -c 1 -z 10s -timeout 5 -u "$HTTP_URL/?run=duration_past_hard_stop"
+usage_error negative_rate --rate -1 -z 1s -u "$HTTP_URL/?run=negative_rate"
+usage_error rate_without_end --rate 10 -u "$HTTP_URL/?run=rate_without_end"
+usage_error rate_and_think --rate 10 -z 1s --think 1s -u "$HTTP_URL/?run=rate_and_think"
 # What would be sent as something else than typed.
 usage_error method_two_words -c 1 -n 1 -X 'GET X' -u "$HTTP_URL/?run=method_two_words"
 usage_error empty_method -c 1 -n 1 -X '' -u "$HTTP_URL/?run=empty_method"

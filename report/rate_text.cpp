@@ -1,0 +1,44 @@
+// rate_text(): what a reader of a --rate run needs to trust its latencies.
+#include "report/rate_text.hpp"
+
+#include "report/report_format.hpp"
+
+namespace stampede::report {
+
+using statistics::Histogram;
+using statistics::to_ms;
+namespace {
+
+std::string ms(std::uint64_t ns) { return format_fixed(to_ms(static_cast<double>(ns)), 3); }
+
+std::string line(const std::string& label, const std::string& value) {
+  return pad_right(label, 24) + value + '\n';
+}
+
+/// "p50 0.210, p99 1.503, max 4.000 ms".
+std::string spread(const Histogram& histogram) {
+  return "p50 " + ms(histogram.percentile(50)) + ", p99 " + ms(histogram.percentile(99)) +
+         ", max " + ms(histogram.max()) + " ms";
+}
+
+}  // namespace
+
+std::string rate_text(const statistics::Summary& summary) {
+  if (summary.info.rate <= 0) return "";
+  const auto& rate = summary.total.rate;
+  std::string text = line("Rate:", format_fixed(summary.info.rate, 2) + " requests/s asked, " +
+                                       format_fixed(summary.achieved_rate(), 2) + " started");
+  text += line("Latency:", "from each request's due time (corrected for coordinated omission)");
+  text += line("Service time:", spread(rate.service_time) + " (the exchange alone)");
+  text += line("Generator lag:", spread(rate.lag) + " (a free user to the send)");
+  text += line("Capped:", std::to_string(rate.capped) + " requests came due with all " +
+                              std::to_string(summary.info.users) +
+                              " users (-c) busy, and waited for one");
+  if (rate.missed > 0) {
+    text += line("Missed:", std::to_string(rate.missed) +
+                                " requests never sent: no user was free before -z's end");
+  }
+  return text;
+}
+
+}  // namespace stampede::report

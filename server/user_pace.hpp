@@ -1,0 +1,67 @@
+// UserPace: when a user's next request starts: back to back, --interval, --think or --rate.
+#pragma once
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+
+#include "server/rate_pacer.hpp"
+#include "server/shard.hpp"
+#include "server/think_time.hpp"
+
+namespace stampede::server {
+
+/// The clock latencies are read from: steady_clock in a run, a fake in tests.
+using ClockNow = std::chrono::steady_clock::time_point (*)();
+
+/// How a user paces its requests (UserTask's); at most one of the three models is set.
+struct PaceSetup {
+  /// --interval: from one send to the next; 0: back to back.
+  std::chrono::milliseconds interval{0};
+  /// --think: a pause drawn from [think_min, think_max] between requests; both 0: none.
+  std::chrono::milliseconds think_min{0};
+  std::chrono::milliseconds think_max{0};
+  /// --rate: the thread's pacer, the user's number on its thread and its first request.
+  RatePacer* rate = nullptr;
+  std::uint32_t local = 0;
+  RateStart first{};
+  std::uint64_t seed = 0;                          ///< --think's: the user's number in the run
+  ClockNow now = &std::chrono::steady_clock::now;  ///< for -z's window
+};
+
+/// The pacing of one user, apart from what it sends and when the run ends (the user loop asks
+/// it before each request), so every protocol's users follow the same models.
+class UserPace {
+ public:
+  UserPace(const PaceSetup& setup, Shard& shard, const boost::asio::any_io_executor& executor);
+
+  /// Waits until the user's next request may start; `round_start`: the first step of a round
+  /// (--rate paces rounds, a flow's steps follow one another). False: the user starts no more
+  /// (the run is stopping, -z's window is over, or --rate's schedule is).
+  boost::asio::awaitable<bool> wait(bool round_start);
+
+  /// --rate, for the first step of a round: when its request was meant to start and when a
+  /// user was free for it; nullopt otherwise.
+  [[nodiscard]] const std::optional<RateStart>& scheduled() const { return scheduled_; }
+  /// With scheduled(): from when a user was free for the request to when wait() returned, the
+  /// generator's own delay.
+  [[nodiscard]] std::chrono::nanoseconds lag() const { return lag_; }
+
+ private:
+  boost::asio::awaitable<bool> wait_until(std::chrono::steady_clock::time_point at);
+  [[nodiscard]] bool going() const;
+
+  PaceSetup setup_;
+  Shard& shard_;
+  ThinkTime think_;
+  std::optional<boost::asio::steady_timer> timer_;  // only for a pace that waits
+  bool first_ = true;
+  std::chrono::steady_clock::time_point next_send_;  // --interval's ticker
+  std::optional<RateStart> scheduled_;
+  std::chrono::nanoseconds lag_{0};
+};
+
+}  // namespace stampede::server

@@ -1,0 +1,83 @@
+// --rate through the engine on a fake client (real timers, no sockets): exact totals, the cap's
+// wait counted in latency, and requests the window left unsent.
+#include <gtest/gtest.h>
+
+#include "server/engine.hpp"
+#include "tests/server/fake_client.hpp"
+
+namespace stampede::server {
+namespace {
+
+using namespace std::chrono_literals;
+
+model::Request request() {
+  model::Request r;
+  r.origin.host = "127.0.0.1";
+  r.origin.port = 8080;  // the fake client never connects
+  r.target = "/";
+  return r;
+}
+
+/// A --rate run of `users` users on one thread whose exchanges take `service` of wall time.
+statistics::Summary run_at_rate(double rate, std::uint64_t total, std::chrono::milliseconds window,
+                                std::uint64_t users, std::chrono::milliseconds service) {
+  testing::FakeServer server;
+  server.wall_delay = service;
+  model::Plan plan;
+  plan.rate = rate;
+  plan.rate_rounds = total;
+  plan.duration = window;
+  plan.users = users;
+  plan.threads = 1;
+  Engine engine({request()}, plan, verify::make_verifier("statusCode", 200),
+                testing::fake_factory(server));
+  auto summary = engine.run([](const statistics::Summary&) {});
+  EXPECT_EQ(server.completed.load(), summary.total.completed());
+  return summary;
+}
+
+TEST(RateEngine, EveryRequestOfTheTotalIsSentOnceAndTimedFromWhenItWasDue) {
+  const auto summary = run_at_rate(1000, 40, 0ms, 50, 1ms);
+  const auto& total = summary.total;
+  EXPECT_EQ(total.succeeded, 40U);
+  EXPECT_EQ(total.rate.scheduled, 40U);
+  EXPECT_EQ(total.rate.service_time.count(), 40U);
+  EXPECT_EQ(total.rate.lag.count(), 40U);
+  EXPECT_EQ(total.rate.capped, 0U);  // 50 users for 40 requests
+  EXPECT_EQ(total.rate.missed, 0U);
+  EXPECT_EQ(summary.stop_reason, statistics::StopReason::completed);
+  EXPECT_EQ(summary.users_running, 0U);
+  EXPECT_LE(summary.users_started, 40U);  // started as needed, not all 50
+  // Each latency counts from the due time, so it is never below its own service time.
+  EXPECT_GE(total.latency.min(), total.rate.service_time.min());
+  EXPECT_GE(total.latency.max(), total.rate.service_time.max());
+}
+
+// One user, 5 ms a request, a request due every 0.5 ms: after the first, every request waits
+// for the user, and the last one's latency holds all the waiting before it.
+TEST(RateEngine, PastTheCapRequestsWaitAndTheirLatencyCountsTheWait) {
+  const auto summary = run_at_rate(2000, 20, 0ms, 1, 5ms);
+  const auto& total = summary.total;
+  EXPECT_EQ(total.succeeded, 20U);
+  EXPECT_EQ(total.rate.capped, 19U);
+  EXPECT_EQ(summary.users_started, 1U);
+  EXPECT_GE(total.rate.service_time.min(), 5'000'000U);
+  // The last, due at 9.5 ms, could start only after 19 requests of 5 ms or more each.
+  EXPECT_GE(total.latency.max(), 90'000'000U);
+  EXPECT_GT(total.latency.max(), 2 * total.rate.service_time.max());
+}
+
+// -z 50ms at 1000/s: 50 requests are due; one user of 30 ms a request sends a few, and the rest,
+// still waiting when the window closes, are missed: never sent, never lost.
+TEST(RateEngine, RequestsStillWaitingWhenTheWindowEndsAreMissed) {
+  const auto summary = run_at_rate(1000, 0, 50ms, 1, 30ms);
+  const auto& total = summary.total;
+  EXPECT_EQ(total.completed() + total.rate.missed + summary.abandoned, 50U);
+  EXPECT_GE(total.completed(), 1U);
+  EXPECT_GE(total.rate.missed, 1U);
+  EXPECT_EQ(total.rate.capped, 49U);
+  EXPECT_EQ(summary.stop_reason, statistics::StopReason::duration);
+}
+
+}  // namespace
+}  // namespace stampede::server
