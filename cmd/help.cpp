@@ -59,6 +59,7 @@ Examples:
   stampede -c 50 -n 200 -u https://localhost:8443/ -H 'Authorization: Bearer x' -data '{"a":1}' -v json
   stampede -c 100 -z 30s -k -u http://127.0.0.1:8080/              (as many as fit in 30 s)
   stampede --rate 5000 -c 200 -z 60s -k -u http://127.0.0.1:8080/  (5000 a second, on a schedule)
+  stampede --stages 30s:100,60s:500,30s:0 -k -u http://127.0.0.1:8080/  (ramp up, hold, down)
   stampede -c 50 -n 200 -u grpc://127.0.0.1:50051/helloworld.Greeter/SayHello --proto hello.proto -data '{"name":"x"}'
   stampede serve --port 8080                                      (the built-in target)
   stampede serve --port 8080 --tls-port 8443   (HTTP/1.1, h2c, and over TLS h2 or HTTP/1.1 by
@@ -138,6 +139,11 @@ How hard:
                            many as fit), -n is the total; latency counts from each one's
                            due time (service time and lag beside it); not with --think or
                            --interval
+  --ramp D                 the users start evenly over D (with --rate: the rate rises from 0
+                           to R over D); shorter than -z
+  --stages D:N,...         from 0, each stage moves the users in a straight line to N over D
+                           (--stages 30s:100,60s:500,30s:0); the run lasts the stages; D:N/s
+                           stages move --rate's requests a second instead (-c their cap)
   --connect-rate N         start N users (so N new connections) a second (default: all at
                            once, in parallel)
   --source-ips SPEC        bind connections to these local addresses in turn, each adding a

@@ -9,6 +9,7 @@
 #include "cmd/duration_flag.hpp"
 #include "cmd/go_flags.hpp"
 #include "cmd/limits.hpp"
+#include "cmd/stages_flag.hpp"
 #include "model/http_syntax.hpp"
 #include "report/formats.hpp"
 #include "verify/verifier.hpp"
@@ -53,6 +54,8 @@ po::options_description describe(Options& o) {
   add("think", po::value(&o.think));
   add("connect-rate", po::value(&o.connect_rate));
   add("rate", po::value(&o.rate));
+  add("ramp", po::value(&o.ramp));
+  add("stages", po::value(&o.stages));
   add("listen", po::value(&o.listen));
   add("source-ips", po::value(&o.source_ips));
   add("connections,m", po::value(&o.connections));
@@ -198,12 +201,52 @@ void check_rate(const Options& o) {
   }
 }
 
+/// --ramp and --stages shape how many users run (or, with --rate or N/s targets, the rate):
+/// against the flags that shape it too.
+void check_ramp_and_stages(const Options& o) {
+  if (!o.ramp.empty()) {
+    const auto ramp = parse_duration(o.ramp, "--ramp");
+    if (o.connect_rate > 0) {
+      throw UsageError("--ramp and --connect-rate both say when users start: give one");
+    }
+    if (!o.duration.empty() && parse_duration(o.duration, "-z") <= ramp) {
+      throw UsageError(
+          "--ramp is as long as -z or longer: the run would end before the ramp is over");
+    }
+  }
+  if (o.stages.empty()) return;
+  const bool per_second = parse_stages(o.stages).per_second;
+  if (o.has_rate) {
+    throw UsageError(
+        "--stages with --rate: the stages say the rate; write their targets as requests a "
+        "second, as in --stages 30s:1000/s,60s:1000/s");
+  }
+  // Rate stages keep -c as the cap on requests in flight.
+  const auto fixed = o.has_users && !per_second ? "-c"
+                     : o.has_requests           ? "-n"
+                     : !o.duration.empty()      ? "-z"
+                     : !o.ramp.empty()          ? "--ramp"
+                     : o.connect_rate > 0       ? "--connect-rate"
+                     : o.listen                 ? "--listen"
+                                                : "";
+  if (*fixed != '\0') {
+    throw UsageError(std::string("--stages sets the ") + (per_second ? "rate" : "users") +
+                     " and the run's length: drop " + fixed);
+  }
+  if (per_second && (!o.think.empty() || o.interval_s > 0)) {
+    throw UsageError(
+        "--stages in requests a second sets when requests start; --think and --interval pace "
+        "each user instead: give one");
+  }
+}
+
 void check_ranges(const Options& o) {
   for (const auto& range : ranges) {
     if (!range.ok(o)) throw UsageError(std::string(range.rule));
   }
   check_duration(o);
   check_rate(o);
+  check_ramp_and_stages(o);
   if (!o.think.empty()) {
     (void)parse_duration_range(o.think, "--think");
     if (o.interval_s > 0) {

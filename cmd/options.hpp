@@ -59,6 +59,8 @@ struct Options {
   double rate = 0;
   bool has_rate = false;
   bool has_users = false;  ///< -c was given (--rate's default cap is otherwise the machine's)
+  std::string ramp;        ///< --ramp D: users start evenly over D; empty: all at once
+  std::string stages;      ///< --stages D:U,...: users follow these stages; empty: -c all along
   bool listen = false;     ///< --listen: count what the server sends (after -data's messages)
   /// Not a number one can mistype: `--hold=-1` is out of range, `--hold=inf` means the same.
   static constexpr double hold_forever = std::numeric_limits<double>::infinity();

@@ -2,6 +2,7 @@
 #include "cmd/run_config.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -11,6 +12,7 @@
 #include "cmd/duration_flag.hpp"
 #include "cmd/header_flag.hpp"
 #include "cmd/source_ips.hpp"
+#include "cmd/stages_flag.hpp"
 #include "curl/url.hpp"
 #include "model/protocol.hpp"
 
@@ -50,7 +52,8 @@ model::Plan make_plan(const Options& options) {
                   ? milliseconds::max()
                   : milliseconds(static_cast<long long>(options.hold_s * 1000));
   plan.ping = milliseconds(static_cast<long long>(options.ping_s * 1000));
-  plan.interval = milliseconds(static_cast<long long>(options.interval_s * 1000));
+  // In microseconds: --interval 0.0025 is 2.5 ms, not 2.
+  plan.interval = std::chrono::microseconds(std::llround(options.interval_s * 1e6));
   if (!options.think.empty()) {
     const auto think = parse_duration_range(options.think, "--think");
     plan.think_min = think.min;
@@ -68,6 +71,25 @@ model::Plan make_plan(const Options& options) {
   // --rate: -n is the run's total (with -z, the time decides).
   plan.rate = options.rate;
   if (options.has_rate && options.duration.empty()) plan.rate_rounds = plan.rounds_per_user;
+  if (!options.ramp.empty()) plan.ramp = parse_duration(options.ramp, "--ramp");
+  // --stages: the users (or the rate) follow them, for their length; their peak is the users
+  // (or the rate: -c, if given, is then the cap on requests in flight).
+  if (!options.stages.empty()) {
+    auto [stages, per_second] = parse_stages(options.stages);
+    plan.stages = std::move(stages);
+    std::uint64_t peak = 0;
+    plan.duration = std::chrono::milliseconds(0);
+    for (const auto& stage : plan.stages) {
+      peak = std::max(peak, stage.target);
+      plan.duration += stage.duration;
+    }
+    if (per_second) {
+      plan.rate = static_cast<double>(peak);
+    } else {
+      plan.users = peak;
+    }
+    plan.rounds_per_user = 0;
+  }
   // --listen without -data sends nothing: it only counts what the server pushes.
   if (options.listen && !options.has_data) plan.rounds_per_user = 0;
   // An empty --source-ips is Go's empty string flag: the default, the kernel picks.

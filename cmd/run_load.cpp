@@ -53,10 +53,10 @@ int run_load(std::span<const char* const> args) {
   Demand demand{config.plan.users, servers_of(config.steps), config.plan.source_addresses.size(),
                 config.plan.connections};
   const auto machine = this_machine();
-  if (options.has_rate && !options.has_users) {
+  if (config.plan.rate > 0 && !options.has_users) {
     // --rate without -c: enough users for the rate at 10 s a request (Little's law), as many as
     // fit. They start only as the schedule needs them, so a fast server sees few.
-    const auto wanted = static_cast<std::uint64_t>(std::ceil(options.rate * 10));
+    const auto wanted = static_cast<std::uint64_t>(std::ceil(config.plan.rate * 10));
     demand.users = std::clamp<std::uint64_t>(wanted, 1, most_users(demand, machine));
     config.plan.users = demand.users;
   }

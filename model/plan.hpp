@@ -8,6 +8,12 @@
 
 namespace stampede::model {
 
+/// One stage of --stages: the users move in a straight line to `target` over `duration`.
+struct Stage {
+  std::chrono::milliseconds duration{0};
+  std::uint64_t target = 0;
+};
+
 /// The shape of a run; the pacing is back to back (each user sends its next request at once).
 struct Plan {
   std::uint64_t users = 1;  ///< concurrent virtual users (-c)
@@ -29,7 +35,7 @@ struct Plan {
   /// server sends on its long-lived connection, until --hold's time or the end of the run.
   bool listen = false;
   /// --interval: a user sends its requests this far apart (from send to send); 0: back to back.
-  std::chrono::milliseconds interval{0};
+  std::chrono::microseconds interval{0};
   /// --think: a user pauses between its requests (from one's end to the next's start, so never
   /// in a latency) for a time drawn from [think_min, think_max]; both 0: no pause.
   std::chrono::milliseconds think_min{0};
@@ -40,6 +46,14 @@ struct Plan {
   double rate = 0;
   /// --rate with -n: rounds in all; 0: until -z's end or the run is stopped.
   std::uint64_t rate_rounds = 0;
+  /// --ramp: the users start evenly over this long (then each runs as it would), or with
+  /// `rate` the rate rises evenly from 0 to it; 0: at once.
+  std::chrono::milliseconds ramp{0};
+  /// --stages: the users follow these stages from 0, started and stopped (after their request
+  /// in flight) as the level moves; `users` is then their peak and `duration` their length.
+  /// With `rate` (then their peak), the targets are requests a second instead, and `users` the
+  /// cap. Empty: `users` users (or `rate`) for the whole run.
+  std::vector<Stage> stages;
   /// --connect-rate: users (and so their connections) started per second; 0: as fast as the
   /// threads can, in parallel.
   std::uint64_t connect_rate = 0;

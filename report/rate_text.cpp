@@ -26,7 +26,9 @@ std::string spread(const Histogram& histogram) {
 std::string rate_text(const statistics::Summary& summary) {
   if (summary.info.rate <= 0) return "";
   const auto& rate = summary.total.rate;
-  std::string text = line("Rate:", format_fixed(summary.info.rate, 2) + " requests/s asked, " +
+  const auto* asked =
+      summary.info.rate_moves ? " requests/s asked on average, " : " requests/s asked, ";
+  std::string text = line("Rate:", format_fixed(summary.info.rate, 2) + asked +
                                        format_fixed(summary.achieved_rate(), 2) + " started");
   text += line("Latency:", "from each request's due time (corrected for coordinated omission)");
   text += line("Service time:", spread(rate.service_time) + " (the exchange alone)");

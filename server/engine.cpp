@@ -14,34 +14,12 @@
 #include <optional>
 #include <variant>
 
-#include <spdlog/spdlog.h>
-
-#include "server/pacing/rate_schedule.hpp"
-#include "server/rate_pacer.hpp"
 #include "server/thread_pool.hpp"
-#include "server/user_start.hpp"
+#include "server/user_launch.hpp"
 
 namespace stampede::server {
 
 namespace {
-
-/// A user whose coroutine threw (out of memory, say) ends as if it had finished, so the run
-/// does not wait for it forever; a request it had in flight is counted as abandoned. Named
-/// once per run on stderr.
-void end_crashed_user(const UserTask& task, const std::exception_ptr& error) {
-  static std::atomic_flag logged;
-  if (!logged.test_and_set()) {
-    try {
-      std::rethrow_exception(error);
-    } catch (const std::exception& e) {
-      spdlog::error("a user stopped early: {}", e.what());
-    } catch (...) {
-      spdlog::error("a user stopped early");
-    }
-  }
-  --task.shard->users_running;
-  task.on_finish();
-}
 
 namespace net = boost::asio;
 using Clock = std::chrono::steady_clock;
@@ -116,15 +94,15 @@ net::awaitable<StopReason> supervise(Supervision s) {
 /// held connections say goodbye, and all of it gets a second at most.
 void let_users_say_goodbye(ThreadPool& pool, std::vector<Shard>& shards,
                            const std::vector<std::unique_ptr<client::Watchdog>>& watchdogs,
-                           const std::vector<std::unique_ptr<RatePacer>>& pacers,
+                           std::vector<ThreadStarter>& starters,
                            const std::atomic<std::uint64_t>& users_left, net::io_context& main) {
   for (std::size_t i = 0; i < shards.size(); ++i) {
-    net::post(pool.context(i), [shard = &shards[i], watchdog = watchdogs[i].get(),
-                                pacer = pacers.empty() ? nullptr : pacers[i].get()] {
-      shard->stopping = true;
-      watchdog->end_holds();
-      if (pacer != nullptr) pacer->stop();
-    });
+    net::post(pool.context(i),
+              [shard = &shards[i], watchdog = watchdogs[i].get(), starter = &starters[i]] {
+                shard->stopping = true;
+                watchdog->end_holds();
+                starter->stop();
+              });
   }
   const auto give_up = Clock::now() + std::chrono::seconds(1);
   while (users_left.load() > 0 && Clock::now() < give_up) {
@@ -132,51 +110,13 @@ void let_users_say_goodbye(ThreadPool& pool, std::vector<Shard>& shards,
   }
 }
 
-/// Starts `task`'s user on `executor`. A user counts as running once started: one the stop came
-/// before sent nothing.
-void spawn_user(const UserTask& task, const net::any_io_executor& executor) {
-  ++task.shard->users_running;
-  ++task.shard->users_started;
-  if (task.counted_starting) ++task.shard->users_starting;
-  net::co_spawn(executor, run_user(task), [task](const std::exception_ptr& error) {
-    if (error) end_crashed_user(task, error);
-  });
-}
-
-/// A thread's place among the run's threads.
-struct ThreadSlot {
-  unsigned index;
-  unsigned count;
-};
-
-/// --rate: thread `slot`'s pacer, running: it starts the thread's `users` (numbered from
-/// `first_user`) as the schedule needs them, each as `task` with its first request.
-std::unique_ptr<RatePacer> start_rate_pacer(const model::Plan& plan, ThreadSlot slot, UserTask task,
-                                            std::uint64_t first_user, std::uint64_t users,
-                                            const net::any_io_executor& executor) {
-  task.rounds = 0;  // the schedule says when a user is done
-  const pacing::RateSchedule schedule(plan.rate, slot.count, slot.index, plan.rate_rounds,
-                                      plan.duration);
-  auto pacer = std::make_unique<RatePacer>(
-      executor, schedule, static_cast<std::uint32_t>(users), *task.shard,
-      [task, first_user, executor](RatePacer& pacer, std::uint32_t local, RateStart first) mutable {
-        task.user = first_user + local;
-        task.pace.rate = &pacer;
-        task.pace.local = local;
-        task.pace.first = first;
-        spawn_user(task, executor);
-      },
-      task.on_finish);
-  net::co_spawn(executor, pacer->run(), net::detached);
-  return pacer;
-}
-
 statistics::RunInfo run_info(const Flow& flow, const model::Plan& plan, unsigned threads) {
   const auto& first = flow.steps().front().request;
   statistics::RunInfo info{first.origin, first.target,     plan.users, plan.rounds_per_user,
                            threads,      first.keep_alive, {}};
   for (const auto& step : flow.steps()) info.steps.push_back(step.name);
-  info.rate = plan.rate;
+  info.rate = asked_rate(plan);
+  info.rate_moves = plan.rate > 0 && (plan.ramp.count() > 0 || !plan.stages.empty());
   info.window = plan.duration;
   return info;
 }
@@ -208,9 +148,9 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
   std::vector<std::unique_ptr<client::Watchdog>> watchdogs;
   std::vector<client::ThreadContext> contexts;
   ThreadPool pool(threads);
-  // --rate: a pacer a thread. After the pool: their timers go before the threads' io_contexts,
-  // and nothing a coroutine frame destroys with the pool touches them.
-  std::vector<std::unique_ptr<RatePacer>> pacers(plan_.rate > 0 ? threads : 0);
+  // --rate's pacers, --stages' drivers. After the pool: their timers go before the threads'
+  // io_contexts, and nothing a coroutine frame destroys with the pool touches them.
+  std::vector<ThreadStarter> starters(threads);
   for (unsigned i = 0; i < threads; ++i) {
     watchdogs.push_back(
         std::make_unique<client::Watchdog>(flow_.shortest_timeout(plan_.request_timeout)));
@@ -222,8 +162,7 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
          {},
          {}});
   }
-  // --rate: each pacer counts as one more, so the run ends only once it has counted its misses.
-  std::atomic<std::uint64_t> users_left{plan_.users + pacers.size()};
+  std::atomic<std::uint64_t> users_left{ends_to_wait_for(plan_, threads)};
   net::steady_timer users_done(main, Clock::time_point::max());
   // Two references: small enough for std::function to keep without allocating (each user
   // keeps a copy, for as long as it holds its connections).
@@ -259,25 +198,7 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
     // Long-lived connections open as fast as the machine allows, through a window of users
     // starting at once (start_window), unless --connect-rate paces them.
     task.counted_starting = flow_.long_lived() && plan_.connect_rate == 0;
-    const auto executor = pool.context(i).get_executor();
-    if (plan_.rate > 0) {
-      pacers[i] = start_rate_pacer(plan_, {i, threads}, task, first_user, users, executor);
-      first_user += users;
-      continue;
-    }
-    auto start_one = [task, first_user, executor](std::uint64_t local) mutable {
-      task.user = first_user + local;
-      spawn_user(task, executor);
-    };
-    // --connect-rate N: each of the T threads starts a user every T/N seconds.
-    const auto spacing = plan_.connect_rate > 0
-                             ? std::chrono::nanoseconds(std::chrono::seconds(threads)) /
-                                   static_cast<std::int64_t>(plan_.connect_rate)
-                             : std::chrono::nanoseconds(0);
-    const auto* starting = task.counted_starting ? &shards[i].users_starting : nullptr;
-    net::co_spawn(pool.context(i),
-                  start_users(users, std::move(start_one), spacing, starting, window_end),
-                  net::detached);
+    starters[i] = launch_users(plan_, {i, threads}, task, first_user, users, users_left);
     first_user += users;
   }
 
@@ -295,7 +216,7 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
   signals.clear();  // a second Ctrl-C kills at once
   // Shared HTTP/2 connections (-m) too: their waiting streams are reset and a GOAWAY ends each.
   if (*reason != StopReason::completed && (flow_.long_lived() || plan_.connections > 0)) {
-    let_users_say_goodbye(pool, shards, watchdogs, pacers, users_left, main);
+    let_users_say_goodbye(pool, shards, watchdogs, starters, users_left, main);
   }
   // -z: the users ended once the time was up and their requests were over.
   if (*reason == StopReason::completed && plan_.duration.count() > 0) reason = StopReason::duration;

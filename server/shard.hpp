@@ -23,6 +23,8 @@ struct Shard {
   /// The run is stopping gracefully (long-lived connections say goodbye): users send nothing
   /// more and do not hold.
   bool stopping = false;
+  /// --stages: the thread's users numbered from here on stop after their request in flight.
+  std::uint64_t user_limit = UINT64_MAX;
   std::chrono::steady_clock::time_point run_start;  ///< set before the threads start
   /// -z: from then on no request starts (and no hold lasts); set with run_start.
   std::chrono::steady_clock::time_point window_end = std::chrono::steady_clock::time_point::max();

@@ -22,7 +22,7 @@ UserPace::UserPace(const PaceSetup& setup, Shard& shard, const net::any_io_execu
 }
 
 bool UserPace::going() const {
-  return !shard_.stopping &&
+  return !shard_.stopping && setup_.local < shard_.user_limit &&
          (shard_.window_end == Clock::time_point::max() || setup_.now() < shard_.window_end);
 }
 

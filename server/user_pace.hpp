@@ -20,14 +20,15 @@ using ClockNow = std::chrono::steady_clock::time_point (*)();
 /// How a user paces its requests (UserTask's); at most one of the three models is set.
 struct PaceSetup {
   /// --interval: from one send to the next; 0: back to back.
-  std::chrono::milliseconds interval{0};
+  std::chrono::microseconds interval{0};
   /// --think: a pause drawn from [think_min, think_max] between requests; both 0: none.
   std::chrono::milliseconds think_min{0};
   std::chrono::milliseconds think_max{0};
-  /// --rate: the thread's pacer, the user's number on its thread and its first request.
+  /// --rate: the thread's pacer and the user's first request.
   RatePacer* rate = nullptr;
-  std::uint32_t local = 0;
   RateStart first{};
+  /// The user's number on its thread (--rate, --stages: a user past Shard::user_limit stops).
+  std::uint32_t local = 0;
   std::uint64_t seed = 0;                          ///< --think's: the user's number in the run
   ClockNow now = &std::chrono::steady_clock::now;  ///< for -z's window
 };
@@ -40,7 +41,8 @@ class UserPace {
 
   /// Waits until the user's next request may start; `round_start`: the first step of a round
   /// (--rate paces rounds, a flow's steps follow one another). False: the user starts no more
-  /// (the run is stopping, -z's window is over, or --rate's schedule is).
+  /// (the run is stopping, -z's window is over, --stages took the user out, or --rate's
+  /// schedule is over).
   boost::asio::awaitable<bool> wait(bool round_start);
 
   /// --rate, for the first step of a round: when its request was meant to start and when a

@@ -13,11 +13,12 @@ namespace net = boost::asio;
 
 net::awaitable<void> start_users(std::uint64_t users, std::function<void(std::uint64_t)> start_one,
                                  std::chrono::nanoseconds spacing, const std::uint64_t* starting,
-                                 std::chrono::steady_clock::time_point until) {
+                                 std::chrono::steady_clock::time_point until,
+                                 std::chrono::nanoseconds offset) {
   const auto executor = co_await net::this_coro::executor;
   if (spacing.count() > 0) {
     net::steady_timer timer(executor);
-    const auto first = std::chrono::steady_clock::now();
+    const auto first = std::chrono::steady_clock::now() + offset;
     for (std::uint64_t user = 0; user < users; ++user) {
       const auto at = first + spacing * static_cast<std::int64_t>(user);
       if (at < until) {

@@ -28,10 +28,13 @@ inline constexpr std::uint64_t start_window = 256;
 /// With `starting` (long-lived runs), each user waits to start until fewer than start_window of
 /// the thread's users are still starting: `*starting` counts them, raised by `start_one` and
 /// lowered by each user once it is under way.
-/// Spacing stops at `until` (-z's end): the users left start at once, and end at once.
+/// Spacing stops at `until` (-z's end): the users left start at once, and end at once. With
+/// spacing, the first user starts `offset` after the call (a thread's place among the threads,
+/// so that together they start users evenly).
 boost::asio::awaitable<void> start_users(
     std::uint64_t users, std::function<void(std::uint64_t)> start_one,
     std::chrono::nanoseconds spacing = {}, const std::uint64_t* starting = nullptr,
-    std::chrono::steady_clock::time_point until = std::chrono::steady_clock::time_point::max());
+    std::chrono::steady_clock::time_point until = std::chrono::steady_clock::time_point::max(),
+    std::chrono::nanoseconds offset = {});
 
 }  // namespace stampede::server

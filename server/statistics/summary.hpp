@@ -22,10 +22,13 @@ struct RunInfo {
   bool keep_alive = false;
   /// Each step of a flow, as "METHOD URL"; one entry for a single request.
   std::vector<std::string> steps;
-  /// --rate: requests a second asked for; 0: the closed model (users back to back).
+  /// --rate: requests a second asked for (on average over the run when it moves); 0: the
+  /// closed model (users back to back).
   double rate = 0;
   /// -z: how long requests were started for; 0: no window.
   std::chrono::nanoseconds window{0};
+  /// The rate moves along --ramp or --stages (`rate` is then its mean).
+  bool rate_moves = false;
 };
 
 /// One second of the run (one live row, one `per_second` JSON object).

@@ -1,5 +1,6 @@
 // CLI tests: go-stress-testing's spellings, long forms, defaults and one-line usage errors.
 #include "cmd/options.hpp"
+#include "cmd/stages_flag.hpp"
 
 #include <gtest/gtest.h>
 
@@ -200,6 +201,69 @@ TEST(Options, RateIsRequestsASecondWithAnEndAndNoOtherPace) {
             "give one");
   EXPECT_EQ(usage_error({"--rate", "10", "-z", "1s", "--connect-rate", "5", "http://h/"}),
             "--connect-rate does nothing with --rate (users start as the rate needs them)");
+}
+
+TEST(Options, RampAndStagesShapeTheUsersOrTheRateAlone) {
+  EXPECT_EQ(parse({"-c", "50", "--ramp", "30s", "-z", "2m", "http://h/"}).ramp, "30s");
+  EXPECT_EQ(parse({"--rate", "50", "--ramp", "30s", "-z", "2m", "http://h/"}).ramp, "30s");
+  EXPECT_EQ(parse({"-c", "9", "--stages", "1s:5/s", "http://h/"}).stages, "1s:5/s");
+  EXPECT_EQ(parse({"--stages", "30s:100,60s:500,30s:0", "http://h/"}).stages,
+            "30s:100,60s:500,30s:0");
+  EXPECT_EQ(usage_error({"-c", "5", "--ramp", "10s", "-z", "10s", "http://h/"}),
+            "--ramp is as long as -z or longer: the run would end before the ramp is over");
+  EXPECT_EQ(usage_error({"-c", "5", "--ramp", "1s", "--connect-rate", "5", "http://h/"}),
+            "--ramp and --connect-rate both say when users start: give one");
+  EXPECT_EQ(usage_error({"--stages", "10s:5", "-c", "5", "http://h/"}),
+            "--stages sets the users and the run's length: drop -c");
+  EXPECT_EQ(usage_error({"--stages", "10s:5", "-n", "5", "http://h/"}),
+            "--stages sets the users and the run's length: drop -n");
+  EXPECT_EQ(usage_error({"--stages", "10s:5", "-z", "20s", "http://h/"}),
+            "--stages sets the users and the run's length: drop -z");
+  EXPECT_EQ(usage_error({"--stages", "10s:5/s", "-z", "20s", "http://h/"}),
+            "--stages sets the rate and the run's length: drop -z");
+  EXPECT_EQ(usage_error({"--stages", "10s:5/s", "--rate", "5", "-z", "20s", "http://h/"}),
+            "--stages with --rate: the stages say the rate; write their targets as requests a "
+            "second, as in --stages 30s:1000/s,60s:1000/s");
+  EXPECT_EQ(usage_error({"--stages", "10s:5/s", "--think", "1s", "http://h/"}),
+            "--stages in requests a second sets when requests start; --think and --interval "
+            "pace each user instead: give one");
+}
+
+TEST(Options, StagesAreLengthColonUsersOrRates) {
+  const auto [stages, per_second] = parse_stages("500ms:3,1m:0");
+  EXPECT_FALSE(per_second);
+  ASSERT_EQ(stages.size(), 2U);
+  EXPECT_EQ(stages[0].duration, std::chrono::milliseconds(500));
+  EXPECT_EQ(stages[0].target, 3U);
+  EXPECT_EQ(stages[1].duration, std::chrono::minutes(1));
+  EXPECT_EQ(stages[1].target, 0U);
+  const auto rates = parse_stages("2s:2000/s,1s:0/s");
+  EXPECT_TRUE(rates.per_second);
+  ASSERT_EQ(rates.stages.size(), 2U);
+  EXPECT_EQ(rates.stages[0].target, 2000U);
+  const std::string form =
+      " (stages are DURATION:USERS, as in --stages 30s:100,60s:500,30s:0, or "
+      "DURATION:REQUESTS/s, as in --stages 30s:1000/s,60s:1000/s)";
+  EXPECT_EQ(usage_error({"--stages", "10s", "http://h/"}),
+            "--stages: '10s' has no ':' between its length and target" + form);
+  EXPECT_EQ(usage_error({"--stages", "10s:5,", "http://h/"}),
+            "--stages: '' has no ':' between its length and target" + form);
+  EXPECT_EQ(usage_error({"--stages", "10s:5,1s:5/s", "http://h/"}),
+            "--stages: '1s:5/s' mixes users and requests a second: give every target as N, or "
+            "every one as N/s" +
+                form);
+  EXPECT_EQ(usage_error({"--stages", "10s:20000000/s", "http://h/"}),
+            "--stages: '10s:20000000/s' needs a whole number of requests a second from 0 to "
+            "10000000" +
+                form);
+  EXPECT_EQ(
+      usage_error({"--stages", "10s:-1", "http://h/"}),
+      "--stages: '10s:-1' needs a whole number of users from 0 to 10000000 after the ':'" + form);
+  EXPECT_EQ(
+      usage_error({"--stages", "10s:0,5s:0", "http://h/"}),
+      "--stages: '10s:0,5s:0' never asks for anything: give some stage a target above 0" + form);
+  EXPECT_NE(usage_error({"--stages", "0s:5", "http://h/"}).find("--stages takes a length of time"),
+            std::string::npos);
 }
 
 TEST(Options, UrlMayBeTheLastWord) {

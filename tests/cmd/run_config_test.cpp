@@ -89,6 +89,40 @@ TEST(MakeRunConfig, RateWithNIsTheRunsTotalAndWithZTheWindows) {
   EXPECT_EQ(plan.duration, std::chrono::seconds(10));
 }
 
+TEST(MakeRunConfig, StagesSetThePeakUsersAndTheRunsLength) {
+  Options options;
+  options.url = "http://h/";
+  options.stages = "30s:100,60s:500,30s:0";
+  const auto plan = make_run_config(options).plan;
+  EXPECT_EQ(plan.users, 500U);
+  EXPECT_EQ(plan.duration, std::chrono::minutes(2));
+  EXPECT_EQ(plan.rounds_per_user, 0U);
+  ASSERT_EQ(plan.stages.size(), 3U);
+  EXPECT_EQ(plan.stages[1].target, 500U);
+  options.stages.clear();
+  options.ramp = "20s";
+  EXPECT_EQ(make_run_config(options).plan.ramp, std::chrono::seconds(20));
+}
+
+TEST(MakeRunConfig, RateStagesSetThePeakRateAndKeepTheCap) {
+  Options options;
+  options.url = "http://h/";
+  options.users = 40;
+  options.stages = "1s:300/s,2s:100/s";
+  const auto plan = make_run_config(options).plan;
+  EXPECT_EQ(plan.rate, 300);
+  EXPECT_EQ(plan.users, 40U);
+  EXPECT_EQ(plan.duration, std::chrono::seconds(3));
+  EXPECT_EQ(plan.rounds_per_user, 0U);
+}
+
+TEST(MakeRunConfig, IntervalKeepsItsMicroseconds) {
+  Options options;
+  options.url = "http://h/";
+  options.interval_s = 0.0025;
+  EXPECT_EQ(make_run_config(options).plan.interval, std::chrono::microseconds(2500));
+}
+
 /// A curl file in the test's temp dir.
 std::string curl_file(const std::string& name, const std::string& text) {
   const auto path = testing::TempDir() + name;

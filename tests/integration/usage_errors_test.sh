@@ -31,6 +31,10 @@ usage_error duration_past_hard_stop -c 1 -z 10s -timeout 5 -u "$HTTP_URL/?run=du
 usage_error negative_rate --rate -1 -z 1s -u "$HTTP_URL/?run=negative_rate"
 usage_error rate_without_end --rate 10 -u "$HTTP_URL/?run=rate_without_end"
 usage_error rate_and_think --rate 10 -z 1s --think 1s -u "$HTTP_URL/?run=rate_and_think"
+usage_error stages_and_users --stages 10s:5 -c 5 -u "$HTTP_URL/?run=stages_and_users"
+usage_error stages_without_users --stages 10s:0 -u "$HTTP_URL/?run=stages_without_users"
+usage_error stages_mixed_units --stages 10s:5,5s:10/s -u "$HTTP_URL/?run=stages_mixed_units"
+usage_error stages_with_rate --stages 10s:5/s --rate 5 -u "$HTTP_URL/?run=stages_with_rate"
 # What would be sent as something else than typed.
 usage_error method_two_words -c 1 -n 1 -X 'GET X' -u "$HTTP_URL/?run=method_two_words"
 usage_error empty_method -c 1 -n 1 -X '' -u "$HTTP_URL/?run=empty_method"

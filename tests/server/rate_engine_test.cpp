@@ -1,5 +1,6 @@
-// --rate through the engine on a fake client (real timers, no sockets): exact totals, the cap's
-// wait counted in latency, and requests the window left unsent.
+// --rate and --stages through the engine on a fake client (real timers, no sockets): exact
+// totals, the cap's wait counted in latency, requests the window left unsent, users that follow
+// the stages.
 #include <gtest/gtest.h>
 
 #include "server/engine.hpp"
@@ -76,6 +77,29 @@ TEST(RateEngine, RequestsStillWaitingWhenTheWindowEndsAreMissed) {
   EXPECT_GE(total.completed(), 1U);
   EXPECT_GE(total.rate.missed, 1U);
   EXPECT_EQ(total.rate.capped, 49U);
+  EXPECT_EQ(summary.stop_reason, statistics::StopReason::duration);
+}
+
+// --stages 150ms:4,150ms:0 on two threads: four users start as the level climbs and stop as it
+// falls, none started twice, and the run lasts the stages.
+TEST(StagesEngine, UsersStartAndStopAlongTheStages) {
+  testing::FakeServer server;
+  server.wall_delay = 1ms;
+  model::Plan plan;
+  plan.stages = {{150ms, 4}, {150ms, 0}};
+  plan.users = 4;
+  plan.duration = 300ms;
+  plan.rounds_per_user = 0;
+  plan.threads = 2;
+  Engine engine({request()}, plan, verify::make_verifier("statusCode", 200),
+                testing::fake_factory(server));
+  const auto began = std::chrono::steady_clock::now();
+  const auto summary = engine.run([](const statistics::Summary&) {});
+  EXPECT_GE(std::chrono::steady_clock::now() - began, 300ms);
+  EXPECT_EQ(summary.users_started, 4U);
+  EXPECT_EQ(summary.users_running, 0U);
+  EXPECT_EQ(summary.total.completed(), server.completed.load());
+  EXPECT_GT(summary.total.succeeded, 0U);
   EXPECT_EQ(summary.stop_reason, statistics::StopReason::duration);
 }
 

@@ -16,7 +16,7 @@ using Nanos = std::chrono::nanoseconds;
 std::vector<Nanos> merged(double rate, unsigned threads, std::uint64_t total, Nanos window) {
   std::vector<Nanos> starts;
   for (unsigned i = 0; i < threads; ++i) {
-    const RateSchedule schedule(rate, threads, i, total, window);
+    const RateSchedule schedule(RateProfile(rate), threads, i, total, window);
     for (std::uint64_t k = 0; const auto at = schedule.due(k); ++k) starts.push_back(*at);
   }
   std::sort(starts.begin(), starts.end());
@@ -24,7 +24,7 @@ std::vector<Nanos> merged(double rate, unsigned threads, std::uint64_t total, Na
 }
 
 TEST(RateSchedule, OneThreadStartsEvenlyFromTheRunsStart) {
-  const RateSchedule schedule(4, 1, 0, 3, 0ns);
+  const RateSchedule schedule(RateProfile(4), 1, 0, 3, 0ns);
   EXPECT_EQ(schedule.due(0), 0ms);
   EXPECT_EQ(schedule.due(1), 250ms);
   EXPECT_EQ(schedule.due(2), 500ms);
@@ -36,7 +36,7 @@ TEST(RateSchedule, ThreadsInterleaveIntoOneEvenSchedule) {
   ASSERT_EQ(starts.size(), 10U);
   for (std::size_t j = 0; j < starts.size(); ++j) EXPECT_EQ(starts[j], 1ms * j) << j;
   // Thread 1 of 3 starts the run's requests 1, 4 and 7.
-  const RateSchedule second(1000, 3, 1, 10, 0ns);
+  const RateSchedule second(RateProfile(1000), 3, 1, 10, 0ns);
   EXPECT_EQ(second.due(0), 1ms);
   EXPECT_EQ(second.due(2), 7ms);
   EXPECT_EQ(second.due(3), std::nullopt);
@@ -49,7 +49,7 @@ TEST(RateSchedule, TheWindowTakesExactlyRateTimesItsLength) {
 }
 
 TEST(RateSchedule, AStartIsComputedFromTheRunsStartSoItNeverDrifts) {
-  const RateSchedule schedule(3, 1, 0, 0, 0ns);
+  const RateSchedule schedule(RateProfile(3), 1, 0, 0, 0ns);
   EXPECT_EQ(schedule.due(3'000'000), 1'000'000s);  // a third of a second, a million times
   EXPECT_EQ(schedule.due(1), Nanos(333'333'333));
 }
