@@ -52,7 +52,7 @@ Usage:
   stampede -c USERS -n REQUESTS -u URL [flags]
   stampede serve [--port 8080] [--bind 127.0.0.1] [--threads N] [--workers N]
                  [--tls-port 8443 [--cert FILE --key FILE]] [--max-streams N]
-                 [--idle-timeout S]
+                 [--idle-timeout S] [--max-in-flight K]
 
 Examples:
   stampede -c 100 -n 1000 -k -u http://127.0.0.1:8080/api
@@ -60,12 +60,17 @@ Examples:
   stampede -c 100 -z 30s -k -u http://127.0.0.1:8080/              (as many as fit in 30 s)
   stampede --rate 5000 -c 200 -z 60s -k -u http://127.0.0.1:8080/  (5000 a second, on a schedule)
   stampede --stages 30s:100,60s:500,30s:0 -k -u http://127.0.0.1:8080/  (ramp up, hold, down)
+  stampede --sweep 80,100,150,200 -z 15s -k -u http://a/ -u http://b/  (ab at each, side by side)
+  stampede --sweep auto --slo 'p99<100ms,errors<1%' -k -u http://127.0.0.1:8080/  (find the knee)
+  stampede --pv 30000000 --sweep auto -k -u http://127.0.0.1:8080/  (servers for 30M views a day)
   stampede -c 50 -n 200 -u grpc://127.0.0.1:50051/helloworld.Greeter/SayHello --proto hello.proto -data '{"name":"x"}'
   stampede serve --port 8080                                      (the built-in target)
   stampede serve --port 8080 --tls-port 8443   (HTTP/1.1, h2c, and over TLS h2 or HTTP/1.1 by
                                   ALPN, self-signed; gRPC echo: POST /stampede.Echo/Echo)
   stampede serve --port 8080 --idle-timeout 0  (never close a silent HTTP/1.1 or HTTP/2
                                   connection; default: after 60 s; --idle-timeout 0.5: 500 ms)
+  stampede serve --port 8080 --max-in-flight 4  (answer 503 past 4 requests at once: a
+                                  server with a known capacity, to try --sweep on)
   stampede -c 10 -n 100 -k -p request.curl.txt                    (replay a "Copy as cURL" file)
   stampede -c 1000 -n 100 -u ws://127.0.0.1:8080/echo -data '{"op":"ping"}'  (100 messages each)
   stampede -c 10000 -n 1 --hold 60 -u ws://127.0.0.1:8080/echo    (hold 10,000 connections)
@@ -144,6 +149,17 @@ How hard:
   --stages D:N,...         from 0, each stage moves the users in a straight line to N over D
                            (--stages 30s:100,60s:500,30s:0); the run lasts the stages; D:N/s
                            stages move --rate's requests a second instead (-c their cap)
+  --sweep L1,L2,... | auto one run of -z (default 10s) at each number of users, each after
+                           an uncounted --warmup (default 2s; 0: none), for every -u in turn;
+                           then a table and the knee: the last level before QPS stops rising
+                           (+80% of the users' growth) or the SLO breaks. auto doubles from 1
+                           user, then bisects (at most 12 steps). Not with -c, -n, --rate
+  --sweep-rate R1,... | auto  the same, the levels being --rate's requests a second (-c caps)
+  --slo 'p99<100ms,errors<1%'  what a sweep's step must keep: p50, p90, p99 or mean below a
+                           time, errors below a share
+  --pv N                   plan servers for N page views a day: peak = N x 80% / (86400 s x
+                           20%), over the QPS this run (or the sweep's knee) measured;
+                           --peak-share 0.8 and --peak-time-share 0.2 set the shares
   --connect-rate N         start N users (so N new connections) a second (default: all at
                            once, in parallel)
   --source-ips SPEC        bind connections to these local addresses in turn, each adding a

@@ -10,6 +10,7 @@
 #include "cmd/go_flags.hpp"
 #include "cmd/limits.hpp"
 #include "cmd/stages_flag.hpp"
+#include "cmd/sweep_flags.hpp"
 #include "model/http_syntax.hpp"
 #include "report/formats.hpp"
 #include "verify/verifier.hpp"
@@ -26,7 +27,7 @@ po::options_description describe(Options& o) {
   auto add = d.add_options();
   add("concurrency,c", po::value(&o.users));
   add("requests,n", po::value(&o.requests));
-  add("url,u", po::value(&o.url));
+  add("url,u", po::value(&o.urls));
   add("header,H", po::value(&o.headers)->composing());
   add("data", po::value(&o.data));
   add("method,X", po::value(&o.method));
@@ -57,6 +58,13 @@ po::options_description describe(Options& o) {
   add("ramp", po::value(&o.ramp));
   add("stages", po::value(&o.stages));
   add("listen", po::value(&o.listen));
+  add("sweep", po::value(&o.sweep));
+  add("sweep-rate", po::value(&o.sweep_rate));
+  add("slo", po::value(&o.slo));
+  add("warmup", po::value(&o.warmup));
+  add("pv", po::value(&o.page_views));
+  add("peak-share", po::value(&o.peak_share));
+  add("peak-time-share", po::value(&o.peak_time_share));
   add("source-ips", po::value(&o.source_ips));
   add("connections,m", po::value(&o.connections));
   add("proto", po::value(&o.proto_files)->composing());
@@ -240,6 +248,50 @@ void check_ramp_and_stages(const Options& o) {
   }
 }
 
+/// A sweep runs several steps of -z each: against what fixes a run's length or its level, and
+/// its own flags only with it.
+void check_sweep(const Options& o) {
+  const bool sweep = !o.sweep.empty() || !o.sweep_rate.empty();
+  if (!sweep) {
+    if (o.urls.size() > 1) {
+      throw UsageError(
+          "several -u: only a sweep runs several targets, one after another (add --sweep or "
+          "--sweep-rate)");
+    }
+    if (!o.slo.empty())
+      throw UsageError("--slo judges a sweep's steps: add --sweep or --sweep-rate");
+    if (!o.warmup.empty())
+      throw UsageError("--warmup comes before each step of a sweep: add --sweep");
+    return;
+  }
+  const auto sweep_flags = parse_sweep(o);
+  const auto fixed = !o.sweep.empty() && !o.sweep_rate.empty() ? "--sweep-rate"
+                     : o.has_requests                          ? "-n"
+                     : !o.stages.empty()                       ? "--stages"
+                     : o.has_rate                              ? "--rate"
+                     : o.listen                                ? "--listen"
+                     : o.has_users && !sweep_flags.by_rate     ? "-c"
+                                                               : "";
+  if (*fixed != '\0') {
+    throw UsageError(std::string("a sweep runs each level for -z (10 s by default): drop ") +
+                     fixed);
+  }
+  if (!o.slo.empty()) (void)parse_slo(o.slo);
+  if (!o.warmup.empty() && o.warmup != "0") (void)parse_duration(o.warmup, "--warmup");
+}
+
+/// --pv: a number of page views, and the rule of thumb's shares.
+void check_page_views(const Options& o) {
+  if (o.page_views < 0 || o.page_views > 1e15) {
+    throw UsageError("--pv is a number of daily page views, from 1 to 10^15");
+  }
+  if (!(o.peak_share > 0 && o.peak_share <= 1) ||
+      !(o.peak_time_share > 0 && o.peak_time_share <= 1)) {
+    throw UsageError(
+        "--peak-share and --peak-time-share are shares above 0 and at most 1 (0.8, 0.2)");
+  }
+}
+
 void check_ranges(const Options& o) {
   for (const auto& range : ranges) {
     if (!range.ok(o)) throw UsageError(std::string(range.rule));
@@ -247,6 +299,8 @@ void check_ranges(const Options& o) {
   check_duration(o);
   check_rate(o);
   check_ramp_and_stages(o);
+  check_sweep(o);
+  check_page_views(o);
   if (!o.think.empty()) {
     (void)parse_duration_range(o.think, "--think");
     if (o.interval_s > 0) {
@@ -318,7 +372,7 @@ Options parse_options(std::span<const char* const> args) {
   const auto description = describe(options);
   const auto words = canonical_words(args, description);
   po::positional_options_description positional;
-  positional.add("url", 1);
+  positional.add("url", -1);
   const auto style =
       (po::command_line_style::default_style | po::command_line_style::allow_long_disguise) &
       ~po::command_line_style::allow_guessing;
@@ -343,6 +397,7 @@ Options parse_options(std::span<const char* const> args) {
     rethrow_as_usage(error, words);
   }
   if (options.help || options.version) return options;
+  if (!options.urls.empty()) options.url = options.urls.front();
   check_ranges(options);
   check_method(options, has_method);
   return options;

@@ -1,34 +1,17 @@
-// run_load(): parse, build the run, let the engine work, print the rows and the report.
+// run_load(): parse, build the run (or the sweep), let the engine work, print the report.
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
-#include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <set>
-#include <string>
-#include <tuple>
+#include <utility>
 
-#include "cmd/capacity.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/run_config.hpp"
+#include "cmd/run_engine.hpp"
+#include "cmd/run_sweep.hpp"
 #include "model/version.hpp"
 #include "report/formats.hpp"
-#include "report/live_row.hpp"
-#include "server/engine.hpp"
 
 namespace stampede::cmd {
-
-namespace {
-
-/// How many servers (scheme, host, port) the steps talk to: a user's connections.
-std::uint64_t servers_of(const std::vector<model::Request>& steps) {
-  std::set<std::tuple<model::Scheme, std::string, unsigned short>> servers;
-  for (const auto& step : steps)
-    servers.emplace(step.origin.scheme, step.origin.host, step.origin.port);
-  return servers.size();
-}
-
-}  // namespace
 
 int run_load(std::span<const char* const> args) {
   const auto options = parse_options(args);
@@ -50,28 +33,19 @@ int run_load(std::span<const char* const> args) {
     print_requests(config);
     return 0;
   }
-  Demand demand{config.plan.users, servers_of(config.steps), config.plan.source_addresses.size(),
-                config.plan.connections};
-  const auto machine = this_machine();
-  if (config.plan.rate > 0 && !options.has_users) {
-    // --rate without -c: enough users for the rate at 10 s a request (Little's law), as many as
-    // fit. They start only as the schedule needs them, so a fast server sees few.
-    const auto wanted = static_cast<std::uint64_t>(std::ceil(config.plan.rate * 10));
-    demand.users = std::clamp<std::uint64_t>(wanted, 1, most_users(demand, machine));
-    config.plan.users = demand.users;
-  }
-  check_fits(demand, machine);
   const report::Format& format = *report::find_format(options.output);  // parse_options checked it
   // A format a program reads (JSON) has stdout to itself; its live rows go to stderr.
   FILE* rows = format.rows_on_stdout ? stdout : stderr;
-  const bool connections = config.long_lived;
-  server::Engine engine(std::move(config.steps), config.plan, std::move(config.verifier));
-  std::fputs(report::live_header(connections, config.plan.rate > 0).c_str(), rows);
-  std::fflush(rows);
-  const auto summary = engine.run([rows, connections](const statistics::Summary& now) {
-    std::fputs(report::live_row(now, connections).c_str(), rows);
-    std::fflush(rows);
-  });
+  if (!options.sweep.empty() || !options.sweep_rate.empty()) {
+    std::fputs(format.render_sweep(run_sweep(options, rows)).c_str(), stdout);
+    return 0;
+  }
+  auto summary = run_engine(std::move(config), options, rows);
+  if (options.page_views > 0) {
+    summary.capacity =
+        statistics::plan_capacity({options.page_views, options.peak_share, options.peak_time_share,
+                                   summary.successes_per_second()});
+  }
   const auto report = format.render(summary);
   std::fputs(report.c_str(), stdout);
   return 0;

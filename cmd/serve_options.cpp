@@ -25,7 +25,8 @@ namespace po = boost::program_options;
 
 constexpr std::string_view usage =
     " (usage: stampede serve [--port 8080] [--bind 127.0.0.1] [--threads N] [--workers N] "
-    "[--tls-port 8443 [--cert FILE --key FILE]] [--max-streams N] [--idle-timeout S])";
+    "[--tls-port 8443 [--cert FILE --key FILE]] [--max-streams N] [--idle-timeout S] "
+    "[--max-in-flight K])";
 
 [[noreturn]] void refuse(const std::string& what) { throw UsageError(what + std::string(usage)); }
 
@@ -36,7 +37,7 @@ po::variables_map read_words(std::span<const char* const> args, std::string& bin
       "threads", po::value<std::int64_t>())("workers", po::value<std::int64_t>())(
       "tls-port", po::value<std::int64_t>())("cert", po::value<std::string>())(
       "key", po::value<std::string>())("max-streams", po::value<std::int64_t>())(
-      "idle-timeout", po::value<double>());
+      "idle-timeout", po::value<double>())("max-in-flight", po::value<std::int64_t>());
   const auto style =
       (po::command_line_style::default_style | po::command_line_style::allow_long_disguise) &
       ~po::command_line_style::allow_guessing;
@@ -93,6 +94,18 @@ std::chrono::milliseconds idle_timeout_of(const po::variables_map& values) {
   return std::chrono::milliseconds(std::llround(seconds * 1000));
 }
 
+/// --max-in-flight K: requests each process serves at once, past which it answers 503; 0 (the
+/// default) is no limit.
+std::uint32_t max_in_flight_of(const po::variables_map& values) {
+  if (values.count("max-in-flight") == 0) return 0;
+  const auto most = values["max-in-flight"].as<std::int64_t>();
+  if (most < 0 || most > max_serve_in_flight) {
+    refuse("--max-in-flight must be 0 (no limit) or between 1 and " +
+           std::to_string(max_serve_in_flight));
+  }
+  return static_cast<std::uint32_t>(most);
+}
+
 /// --cert and --key, read and checked now: a file that will not do is a usage error (exit 2)
 /// before anything listens.
 void read_tls_files(const po::variables_map& values, target::ServeOptions& options) {
@@ -121,6 +134,7 @@ ServeCommand parse_serve_options(std::span<const char* const> args) {
   options.max_streams =
       count_of(values, "max-streams", max_serve_streams, target::default_max_streams);
   options.idle_timeout = idle_timeout_of(values);
+  options.max_in_flight = max_in_flight_of(values);
   command.workers = count_of(values, "workers", max_serve_workers, 1);
   // Workers share the cores: two workers on two cores get a thread each by default.
   const auto cores = std::max(1U, std::thread::hardware_concurrency());
@@ -136,6 +150,11 @@ std::string serve_banner(const ServeCommand& command, const target::ListeningPor
     const auto* sharing =
         command.server.tls_port ? " workers sharing the ports, " : " workers sharing the port, ";
     how = std::to_string(command.workers) + sharing + how + " each";
+  }
+  if (const auto most = command.server.max_in_flight; most > 0) {
+    // Each worker counts its own: the limit is per process.
+    how += ", at most " + std::to_string(most) + (most == 1 ? " request" : " requests") +
+           " in flight" + (command.workers > 1 ? " each" : "");
   }
   const auto& bind = command.server.bind;
   auto where = "http://" + target::host_port(bind, ports.port) + "/";

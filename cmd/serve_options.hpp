@@ -1,6 +1,7 @@
 // `stampede serve`'s command line: its flags and their ranges, and the lines it prints on start.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string>
 
@@ -17,6 +18,10 @@ inline constexpr int max_serve_streams = 1'000'000;
 /// The most processes `serve --workers` takes: 64 open-file budgets (1.2 million connections
 /// at this machine's 20,000) is more than one machine's memory and ports hold.
 inline constexpr int max_serve_workers = 64;
+/// The most requests `serve --max-in-flight` lets a process serve at once: more than one holds
+/// open (each is a connection, or an HTTP/2 stream, waiting for its answer). A mistyped count
+/// (-1 read as 4,294,967,295) is refused rather than taken as no limit at all.
+inline constexpr std::int64_t max_serve_in_flight = 100'000'000;
 
 /// What `stampede serve` was asked for.
 struct ServeCommand {
@@ -30,14 +35,17 @@ struct ServeCommand {
 /// 1), --tls-port 0..65535 (TLS off without it), --cert FILE and --key FILE (PEM, both or
 /// neither, with --tls-port: read and checked here), --max-streams 1..max_serve_streams
 /// (default target::default_max_streams), --idle-timeout S seconds 0.001..31536000 or 0 for never
-/// (default target::default_idle_timeout). Throws UsageError naming the mistake, with the
-/// usage, for anything else; for a certificate or key it cannot use, naming the file alone.
+/// (default target::default_idle_timeout), --max-in-flight K 1..max_serve_in_flight requests
+/// served at once by each worker process, or 0 for no limit (the default). Throws UsageError
+/// naming the mistake, with the usage, for anything else; for a certificate or key it cannot
+/// use, naming the file alone.
 ServeCommand parse_serve_options(std::span<const char* const> args);
 
 /// The first line `serve` prints: "stampede serve: listening on http://[::1]:8080/ (1 thread;
 /// Ctrl-C stops)", with TLS "listening on http://127.0.0.1:8080/ and https://127.0.0.1:8443/
-/// (...)", with workers "(2 workers sharing the port, 1 thread each; Ctrl-C stops)"; `ports`
-/// are the ones bound.
+/// (...)", with workers "(2 workers sharing the port, 1 thread each; Ctrl-C stops)", with
+/// --max-in-flight "(1 thread, at most 4 requests in flight; ...)" ("... in flight each" with
+/// workers); `ports` are the ones bound.
 std::string serve_banner(const ServeCommand& command, const target::ListeningPorts& ports);
 
 /// The two lines after the banner, without the last newline: the routes (HTTP, WebSocket and the

@@ -5,14 +5,16 @@
 #include <array>
 
 #include "report/json_report.hpp"
+#include "report/sweep_report.hpp"
 #include "report/text_report.hpp"
 
 namespace stampede::report {
 namespace {
 
 constexpr std::array<Format, 2> table{{
-    {"text", "go-stress-testing's result block, then ab's report", text_report, true},
-    {"json", "one JSON document on stdout; the live rows go to stderr", json_report, false},
+    {"text", "go-stress-testing's result block, then ab's report", text_report, sweep_text, true},
+    {"json", "one JSON document on stdout; the live rows go to stderr", json_report, sweep_json,
+     false},
 }};
 
 }  // namespace

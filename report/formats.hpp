@@ -6,14 +6,16 @@
 #include <string_view>
 
 #include "server/statistics/summary.hpp"
+#include "server/sweep/sweep_result.hpp"
 
 namespace stampede::report {
 
 /// One way to print the final report. A new format is one more entry in formats().
 struct Format {
-  std::string_view name;                              ///< as given to --output
-  std::string_view description;                       ///< one line for --help
-  std::string (*render)(const statistics::Summary&);  ///< the whole report, for stdout
+  std::string_view name;                                           ///< as given to --output
+  std::string_view description;                                    ///< one line for --help
+  std::string (*render)(const statistics::Summary&);               ///< the whole report, for stdout
+  std::string (*render_sweep)(const server::sweep::SweepResult&);  ///< a sweep's, instead
   /// The live rows go to stdout before the report; false sends them to stderr, so that stdout
   /// holds nothing but the document (for formats a program reads).
   bool rows_on_stdout;

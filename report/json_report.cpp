@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/grpc_code.hpp"
+#include "report/capacity_report.hpp"
 #include "report/report_format.hpp"
 
 namespace stampede::report {
@@ -210,6 +211,7 @@ std::string json_report(const Summary& summary) {
   json["keep_alive_requests"] = total.keep_alive_responses;
   json["server"] = server_json(summary);
   json["steps"] = steps_json(summary);
+  if (summary.capacity) json["capacity"] = capacity_json(*summary.capacity);
   json["per_second"] = Json::array();
   for (const Second& second : summary.per_second) {
     json["per_second"].push_back(second_json(second));

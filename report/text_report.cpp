@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "report/capacity_report.hpp"
 #include "report/rate_text.hpp"
 #include "report/report_format.hpp"
 
@@ -281,10 +282,12 @@ std::string text_report(const Summary& summary) {
   text += rate_text(summary);
   if (summary.info.steps.size() > 1) text += steps_table(summary);
   if (summary.total.latency.count() == 0) {
-    return text + "\nNo response arrived: no connection times or percentiles.\n";
+    text += "\nNo response arrived: no connection times or percentiles.\n";
+  } else {
+    text += connection_times(summary.total);
+    text += percentiles(summary.total.latency);
   }
-  text += connection_times(summary.total);
-  text += percentiles(summary.total.latency);
+  if (summary.capacity) text += capacity_text(*summary.capacity, "this run");
   return text;
 }
 

@@ -8,6 +8,7 @@
 #include <boost/asio/ssl/context.hpp>
 #include <boost/beast/http/error.hpp>
 
+#include "target/admission.hpp"
 #include "target/connection_io.hpp"
 #include "target/h2_connection.hpp"
 #include "target/request_parser.hpp"
@@ -181,8 +182,11 @@ net::awaitable<void> serve_requests(Connection<Stream>* c) {
       if (const bool upgraded = co_await upgrade(c, &*parser); upgraded) co_return;
     }
     const auto persistence = persistence_of(*parser);
-    const Route route = parser->route();
     const bool head_only = parser->is_head();
+    // In flight from here until its answer is queued, a /delay's wait included; past the limit,
+    // answered busy at once (keep-alive kept).
+    InFlightSlot slot(c->connections->in_flight());
+    const Route route = slot.admitted() ? parser->route() : busy_route;
     parser.reset();
     if (route.delay.count() > 0) {
       if (const bool ok = co_await wait_delay(c, route.delay); !ok) co_return;
@@ -194,6 +198,7 @@ net::awaitable<void> serve_requests(Connection<Stream>* c) {
       const auto& response = prebuilt(route.page, route.status, persistence);
       queue(*c, head_only ? response.head : response.full);
     }
+    slot.release();
     if (persistence == Persistence::close) {
       co_await finish(c);
       co_return;

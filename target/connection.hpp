@@ -9,6 +9,7 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/ip/tcp.hpp>
 
+#include "target/admission.hpp"
 #include "target/server.hpp"
 
 namespace boost::asio::ssl {
@@ -31,10 +32,12 @@ class ConnectionSet {
   };
 
   /// `idle_timeout`: how long a connection may go without progress before it is closed (0:
-  /// never); `max_streams`: the concurrent streams its HTTP/2 connections allow.
+  /// never); `max_streams`: the concurrent streams its HTTP/2 connections allow; `in_flight`:
+  /// the limit its requests count under, shared with the other threads' sets (null: none).
   explicit ConnectionSet(std::chrono::milliseconds idle_timeout,
-                         std::uint32_t max_streams = default_max_streams)
-      : idle_timeout_(idle_timeout), max_streams_(max_streams) {}
+                         std::uint32_t max_streams = default_max_streams,
+                         InFlightLimit* in_flight = nullptr)
+      : idle_timeout_(idle_timeout), max_streams_(max_streams), in_flight_(in_flight) {}
 
   /// 0: idle connections are never closed.
   [[nodiscard]] std::chrono::milliseconds idle_timeout() const { return idle_timeout_; }
@@ -44,6 +47,9 @@ class ConnectionSet {
       std::chrono::steady_clock::time_point from) const;
   /// SETTINGS_MAX_CONCURRENT_STREAMS of its HTTP/2 connections.
   [[nodiscard]] std::uint32_t max_streams() const { return max_streams_; }
+  /// The limit on requests served at once that its connections' requests count under (shared
+  /// by every thread: InFlightLimit is atomic); null without one.
+  [[nodiscard]] InFlightLimit* in_flight() const { return in_flight_; }
   /// How often the sweep runs: a tenth of the timeout, between 10 ms and 1 s; 1 s without a
   /// timeout.
   [[nodiscard]] std::chrono::milliseconds sweep_period() const;
@@ -64,6 +70,7 @@ class ConnectionSet {
  private:
   std::chrono::milliseconds idle_timeout_;
   std::uint32_t max_streams_;
+  InFlightLimit* in_flight_;
   Entry* first_ = nullptr;
   std::size_t size_ = 0;
   std::atomic<std::uint64_t> joined_{0};  // once per connection, not per request

@@ -42,7 +42,7 @@ class H2Connection : public std::enable_shared_from_this<H2Connection<Stream>> {
 
   H2Connection(Stream stream, ConnectionSet* connections)
       : stream_(std::move(stream)),
-        session_(connections->max_streams()),
+        session_(connections->max_streams(), connections->in_flight()),
         timer_(stream_.get_executor()),
         connections_(connections) {
     entry_.socket = &socket_of(stream_);

@@ -21,6 +21,9 @@ struct H2Stream {
   std::uint64_t body_left = 0;   ///< bytes still to send
   std::uint64_t body_sent = 0;
   bool trailers = false;  ///< gRPC: end with trailers grpc-status 0, not END_STREAM
+  /// Its place under --max-in-flight from its request to its answer; given back by a reset
+  /// (close_stream) or the session's end too.
+  InFlightSlot in_flight;
 };
 
 namespace {
@@ -210,7 +213,7 @@ struct H2ServerCallbacks {
 
 void H2Server::Deleter::operator()(nghttp2_session* session) const { nghttp2_session_del(session); }
 
-H2Server::H2Server(std::uint32_t max_streams) {
+H2Server::H2Server(std::uint32_t max_streams, InFlightLimit* in_flight) : in_flight_(in_flight) {
   nghttp2_option* option = nullptr;
   nghttp2_option_new(&option);
   // Closed streams are kept for the priority tree unless told not to: memory for nothing here.
@@ -288,9 +291,13 @@ void H2Server::close_stream(H2Stream* stream) {
 }
 
 void H2Server::answer(std::int32_t stream_id, H2Stream& stream) {
-  if (stream.grpc) {
+  if (stream.grpc) {  // outside --max-in-flight: a gRPC client wants a grpc-status, not a 503
     answer_grpc(stream_id, stream);
-  } else if (stream.route.delay.count() > 0) {
+    return;
+  }
+  stream.in_flight = InFlightSlot(in_flight_);
+  if (!stream.in_flight.admitted()) stream.route = busy_route;
+  if (stream.route.delay.count() > 0) {
     delayed_.push_back({.stream_id = stream_id, .delay = stream.route.delay});
   } else {
     answer_route(stream_id, stream);
@@ -317,6 +324,7 @@ void H2Server::answer_route(std::int32_t stream_id, H2Stream& stream) {
   stream.body = content.body;
   stream.body_left = stream.head ? 0 : length;
   submit(stream_id, std::span(fields.data(), count), stream.body_left > 0 ? &stream : nullptr);
+  stream.in_flight.release();
 }
 
 void H2Server::answer_grpc(std::int32_t stream_id, H2Stream& stream) {

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "target/admission.hpp"
 #include "target/routes.hpp"
 
 namespace stampede::target {
@@ -48,11 +49,17 @@ struct H2Stream;
 /// answered as its HTTP/1.1 twin is (same status, body, Server, Content-Type, Content-Length;
 /// request bodies are discarded), and gRPC requests (content-type application/grpc) go to the
 /// echo. Sans-I/O, so tests can drive it with an nghttp2 client session in memory.
+///
+/// Under an InFlightLimit, a request (not a gRPC call) counts from its last frame until its
+/// answer is submitted, a delayed one until resume() (or its reset, or the session's end);
+/// one arriving with the limit full is answered 503 at once (busy_route), the connection and
+/// its other streams going on.
 class H2Server {
  public:
   /// A session whose first output is our SETTINGS: `max_streams` concurrent streams, 16 MiB
-  /// flow-control windows (a request body never waits for a WINDOW_UPDATE round trip).
-  explicit H2Server(std::uint32_t max_streams);
+  /// flow-control windows (a request body never waits for a WINDOW_UPDATE round trip). Its
+  /// requests count under `in_flight`, shared with other connections; null: no limit.
+  explicit H2Server(std::uint32_t max_streams, InFlightLimit* in_flight = nullptr);
   ~H2Server();
   H2Server(const H2Server&) = delete;
   H2Server& operator=(const H2Server&) = delete;
@@ -91,8 +98,9 @@ class H2Server {
   /// A stream's state, from the spares if there is one.
   H2Stream* open_stream();
   void close_stream(H2Stream* stream);
-  /// Answers the request of `stream_id`, complete now.
+  /// Answers the request of `stream_id`, complete now: at once, or once it has waited.
   void answer(std::int32_t stream_id, H2Stream& stream);
+  /// Submits the answer of a request admitted (or refused: busy_route), ending its time in flight.
   void answer_route(std::int32_t stream_id, H2Stream& stream);
   void answer_grpc(std::int32_t stream_id, H2Stream& stream);
   /// A gRPC answer without a message: HEADERS with the status, ending the stream.
@@ -105,6 +113,7 @@ class H2Server {
   std::vector<H2Stream*> spare_;                    ///< those of closed streams, to reuse
   std::unique_ptr<nghttp2_session, Deleter> session_;
   std::vector<DelayedStream> delayed_;
+  InFlightLimit* in_flight_;
   std::string out_;
   bool failed_ = false;
 };

@@ -107,6 +107,9 @@ class Catalog {
       bytes_limit_[p] =
           build({.status = 400, .content_type = text_plain, .persistence = persistence},
                 "/bytes/{n}: n is at most " + std::to_string(max_bytes) + " (100 MiB)\n");
+      busy_[p] = build(
+          {.status = busy_route.status, .content_type = text_plain, .persistence = persistence},
+          busy_body);
       upgrade_required_[p] = build({.status = 426,
                                     .content_type = text_plain,
                                     .persistence = persistence,
@@ -140,6 +143,8 @@ class Catalog {
         return upgrade_required_[p];
       case Page::bad_upgrade:
         return bad_upgrade_;
+      case Page::busy:
+        return busy_[p];
       case Page::hello:
       case Page::bytes:
         break;
@@ -171,6 +176,7 @@ class Catalog {
   Variants hello_;
   Variants json_;
   Variants bytes_limit_;
+  Variants busy_;
   Variants upgrade_required_;
   Prebuilt bad_upgrade_;
   std::array<Variants, last_status - first_status + 1> status_;
@@ -241,6 +247,7 @@ Content content(Page page, unsigned status) {
   const auto& built = prebuilt(page, status, Persistence::keep_alive);
   const auto body = built.full.substr(built.head.size());
   if (is_websocket(page)) return {.status = 426, .type = text_plain, .body = body};
+  if (page == Page::busy) return {.status = busy_route.status, .type = text_plain, .body = body};
   if (page == Page::json) return {.status = status, .type = "application/json", .body = body};
   if (page == Page::status && (status == 204 || status == 304)) return {.status = status};
   return {.status = status, .type = text_plain, .body = body};

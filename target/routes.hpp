@@ -14,7 +14,8 @@ namespace stampede::target {
 /// echo, acc: the WebSocket endpoints; a request that does not ask to upgrade gets their 426
 /// (Upgrade Required, "Upgrade: websocket"). bad_upgrade: the 400 for an upgrade to them that
 /// RFC 6455 refuses (no valid Sec-WebSocket-Key, a version other than 13, not GET HTTP/1.1).
-enum class Page { hello, json, status, bytes, bytes_limit, echo, acc, bad_upgrade };
+/// busy: the 503 for a request past `serve --max-in-flight` (admission.hpp); no target names it.
+enum class Page { hello, json, status, bytes, bytes_limit, echo, acc, bad_upgrade, busy };
 
 /// True for the pages served over WebSocket once the request upgrades.
 constexpr bool is_websocket(Page page) { return page == Page::echo || page == Page::acc; }
@@ -50,6 +51,13 @@ inline constexpr std::string_view bytes_content_type = "application/octet-stream
 /// Room format_bytes_head() needs: the longest head of a /bytes response.
 inline constexpr std::size_t bytes_head_capacity = 192;
 
+/// What a request refused for `serve --max-in-flight` gets instead of its route: 503 (Service
+/// Unavailable), a body of its own (busy_body) to tell it from /status/503's, the connection kept.
+inline constexpr Route busy_route{.page = Page::busy, .status = 503};
+/// The body of busy_route's answer.
+inline constexpr std::string_view busy_body =
+    "busy: as many requests in flight as serve --max-in-flight allows\n";
+
 /// Maps a request-target such as "/status/404?x=1" to its route. Never allocates.
 Route route(std::string_view target);
 
@@ -60,13 +68,15 @@ struct Prebuilt {
 };
 
 /// The pre-built response for a route that is not Page::bytes (status 200..599). For echo and
-/// acc it is their 426; bad_upgrade has a close variant only (`persistence` is not read).
+/// acc it is their 426, for busy its 503; bad_upgrade has a close variant only (`persistence`
+/// is not read).
 const Prebuilt& prebuilt(Page page, unsigned status, Persistence persistence);
 
 /// What a response carries besides its status, apart from any HTTP/1.1 head: what HTTP/2
 /// sends in HEADERS fields and DATA.
 struct Content {
-  unsigned status = 200;    ///< the route's, but 426 for a WebSocket page (no upgrade in HTTP/2)
+  unsigned status = 200;    ///< the route's, but 426 for a WebSocket page (no upgrade in HTTP/2),
+                            ///< 503 for busy
   std::string_view type{};  ///< Content-Type; empty for 204 and 304, which have no body either
   std::string_view body{};  ///< the same bytes as prebuilt()'s body, valid for the program's life
 };

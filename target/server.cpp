@@ -13,6 +13,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 
+#include "target/admission.hpp"
 #include "target/connection.hpp"
 #include "target/listener.hpp"
 #include "target/tls_context.hpp"
@@ -60,6 +61,7 @@ Contexts make_contexts(unsigned threads) {
 struct Server::Impl {
   explicit Impl(ServeOptions serve_options)
       : options(with_certificate(std::move(serve_options))),
+        in_flight(options.max_in_flight),
         contexts(make_contexts(options.threads)),
         acceptor(listen(*contexts.front(), options)),
         port(acceptor->local_endpoint().port()),
@@ -68,7 +70,7 @@ struct Server::Impl {
         tls_port(tls_acceptor ? tls_acceptor->local_endpoint().port() : 0) {
     for (const auto& context : contexts) {
       connections.push_back(
-          std::make_unique<ConnectionSet>(options.idle_timeout, options.max_streams));
+          std::make_unique<ConnectionSet>(options.idle_timeout, options.max_streams, &in_flight));
       guards.push_back(net::make_work_guard(*context));
     }
   }
@@ -87,6 +89,7 @@ struct Server::Impl {
   Impl& operator=(const Impl&) = delete;
 
   ServeOptions options;
+  InFlightLimit in_flight;  // every thread's; outlives the contexts, whose requests leave it
   Contexts contexts;
   std::optional<tcp::acceptor> acceptor;
   unsigned short port;
@@ -104,6 +107,8 @@ Server::~Server() = default;
 unsigned short Server::port() const { return impl_->port; }
 
 unsigned short Server::tls_port() const { return impl_->tls_port; }
+
+std::uint32_t Server::requests_in_flight() const { return impl_->in_flight.in_flight(); }
 
 std::vector<std::uint64_t> Server::connections_per_thread() const {
   std::vector<std::uint64_t> counts;

@@ -58,6 +58,15 @@
 // 431, both followed by a close. HTTP connections idle for idle_timeout (60 s by default, `serve
 // --idle-timeout`) are closed; with 0, never.
 //
+// With max_in_flight K (`serve --max-in-flight`, admission.hpp), at most K requests are served at
+// once across the server's threads: one arriving while K are in flight is answered at once with
+// 503 and busy_body (routes.hpp), the connection kept open (unless the request asked to close).
+// An HTTP/1.1 request counts from when it is parsed until its answer is queued (a /bytes body
+// until its last piece is), an HTTP/2 stream from its request until its answer is submitted; a
+// /delay wait counts in both. WebSocket upgrades and gRPC calls are not counted nor refused: a
+// WebSocket connection holds no request, and a gRPC client would want a gRPC status, not a 503.
+// Each Server (so each `serve --workers` process) has its own count.
+//
 // Made to stay out of the way of the load it receives: responses are pre-built, a request
 // allocates nothing and costs one read and one write (pipelined answers share the write; past
 // 100 connections a thread, one epoll_ctl more, so that each is answered in turn), idle
@@ -99,6 +108,8 @@ struct ServeOptions {
   Certificate certificate{};
   /// The concurrent streams an HTTP/2 connection may open (SETTINGS_MAX_CONCURRENT_STREAMS).
   std::uint32_t max_streams = default_max_streams;
+  /// The most requests served at once across the threads; past them, 503. 0: no limit.
+  std::uint32_t max_in_flight = 0;
 };
 
 /// The ports a server listens on.
@@ -124,6 +135,10 @@ class Server {
   /// How many connections each thread has taken so far, in thread order (the caller of run()
   /// is the first). Callable from any thread; for tests and diagnostics.
   [[nodiscard]] std::vector<std::uint64_t> connections_per_thread() const;
+
+  /// The requests being served now under options.max_in_flight (always 0 without a limit: they
+  /// are not counted). Callable from any thread; for tests and diagnostics.
+  [[nodiscard]] std::uint32_t requests_in_flight() const;
 
   /// Serves on options.threads threads (the caller's among them) until stop(). Call once.
   /// Open connections are closed when the Server is destroyed.

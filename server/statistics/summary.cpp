@@ -20,6 +20,11 @@ double Summary::rps() const {
   return s > 0 ? static_cast<double>(total.completed()) / s : 0.0;
 }
 
+double Summary::successes_per_second() const {
+  const double s = seconds(elapsed);
+  return s > 0 ? static_cast<double>(total.succeeded) / s : 0.0;
+}
+
 double Summary::achieved_rate() const {
   const double s = seconds(info.window.count() > 0 ? std::min(info.window, elapsed) : elapsed);
   return s > 0 ? static_cast<double>(total.rate.scheduled + abandoned) / s : 0.0;

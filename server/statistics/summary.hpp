@@ -4,10 +4,12 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "model/origin.hpp"
+#include "server/statistics/capacity_plan.hpp"
 #include "server/statistics/metrics.hpp"
 
 namespace stampede::statistics {
@@ -74,12 +76,17 @@ struct Summary {
   /// The generator's resident memory before any user started (0 when it could not be read):
   /// what the connections cost is the growth beyond it.
   std::uint64_t resident_at_start = 0;
+  /// --pv: the servers the day's page views need, at the rate this run's server took.
+  std::optional<CapacityPlan> capacity;
 
   /// Completed requests per wall-clock second since the start.
   [[nodiscard]] double rps() const;
   /// --rate: requests started per second of the sending (-z's window, else the whole run),
   /// those abandoned at a stop included, to set beside the rate asked for.
   [[nodiscard]] double achieved_rate() const;
+  /// Successful requests per wall-clock second: what the server took (failures, a 503's
+  /// quick refusal among them, do not make it faster).
+  [[nodiscard]] double successes_per_second() const;
   /// Builds the Second that `interval` (this second's metrics, already merged into `total`)
   /// adds and appends it; `resident` is the generator's resident memory then.
   void add_second(const Metrics& interval, std::chrono::nanoseconds interval_length,

@@ -1,6 +1,7 @@
 // CLI tests: go-stress-testing's spellings, long forms, defaults and one-line usage errors.
 #include "cmd/options.hpp"
 #include "cmd/stages_flag.hpp"
+#include "cmd/sweep_flags.hpp"
 
 #include <gtest/gtest.h>
 
@@ -324,7 +325,40 @@ TEST(Options, FlagErrorsNameTheFlagAsTyped) {
             "the argument ('maybe') for option '-k' is invalid. Valid choices are 'on|off', "
             "'yes|no', '1|0' and 'true|false' (see stampede --help)");
   EXPECT_EQ(usage_error({"-u", "http://a/", "--url=http://b/"}),
-            "option '--url' cannot be specified more than once (see stampede --help)");
+            "several -u: only a sweep runs several targets, one after another (add --sweep or "
+            "--sweep-rate)");
+}
+
+TEST(Options, SweepLevelsSloAndWhatASweepCannotGoWith) {
+  const auto o = parse({"--sweep", "80,100", "-z", "5s", "-u", "http://a/", "-u", "http://b/",
+                        "--slo", "p99<100ms,errors<1%", "--warmup", "1s"});
+  EXPECT_EQ(o.url, "http://a/");
+  EXPECT_EQ(o.urls, (std::vector<std::string>{"http://a/", "http://b/"}));
+  const auto sweep = parse_sweep(o);
+  EXPECT_FALSE(sweep.by_rate);
+  EXPECT_EQ(sweep.levels, (std::vector<double>{80, 100}));
+  EXPECT_TRUE(parse_sweep(parse({"--sweep-rate", "auto", "-c", "50", "http://a/"})).automatic);
+  const auto slo = parse_slo("p99<0.1s,p50<20ms,errors<0.5%");
+  ASSERT_EQ(slo.latency.size(), 2U);
+  EXPECT_EQ(slo.latency[0].percentile, 99);
+  EXPECT_EQ(slo.latency[0].below_ms, 100);
+  EXPECT_EQ(slo.errors_below, 0.005);
+  EXPECT_EQ(usage_error({"--sweep", "80,100", "-n", "5", "http://a/"}),
+            "a sweep runs each level for -z (10 s by default): drop -n");
+  EXPECT_EQ(usage_error({"--sweep", "80", "-c", "5", "http://a/"}),
+            "a sweep runs each level for -z (10 s by default): drop -c");
+  EXPECT_EQ(usage_error({"--sweep", "100,80", "http://a/"}),
+            "--sweep: '80' is not above the level before it (levels rise)");
+  EXPECT_EQ(usage_error({"--sweep", "1.5", "http://a/"}),
+            "--sweep: '1.5' is not a whole number of users from 1 to 10000000 (as in --sweep "
+            "80,100,150,200, or auto)");
+  EXPECT_EQ(usage_error({"--sweep", "auto", "--slo", "p98<1s", "http://a/"}),
+            "--slo: 'p98<1s' is not a bound (bounds are p50, p90, p99 or mean below a length of "
+            "time, or errors below a share, as in --slo 'p99<100ms,errors<1%')");
+  EXPECT_EQ(usage_error({"--slo", "p99<1s", "http://a/"}),
+            "--slo judges a sweep's steps: add --sweep or --sweep-rate");
+  EXPECT_EQ(usage_error({"--pv", "-5", "http://a/"}),
+            "--pv is a number of daily page views, from 1 to 10^15");
 }
 
 /// Every count and duration: its range, checked at parse time, with one message saying it.

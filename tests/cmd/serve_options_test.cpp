@@ -1,5 +1,5 @@
-// `stampede serve` command line: ranges of the counts, workers, the idle timeout, stray words,
-// and the banner.
+// `stampede serve` command line: ranges of the counts, workers, the idle timeout, the in-flight
+// limit, stray words, and the banner.
 #include "cmd/serve_options.hpp"
 
 #include <gtest/gtest.h>
@@ -41,7 +41,8 @@ std::string usage_error(std::initializer_list<const char*> words) {
 
 const std::string usage =
     " (usage: stampede serve [--port 8080] [--bind 127.0.0.1] [--threads N] [--workers N] "
-    "[--tls-port 8443 [--cert FILE --key FILE]] [--max-streams N] [--idle-timeout S])";
+    "[--tls-port 8443 [--cert FILE --key FILE]] [--max-streams N] [--idle-timeout S] "
+    "[--max-in-flight K])";
 
 TEST(ServeOptions, ReadsEveryFlag) {
   const auto o = parse({"--port", "9000", "--bind", "::1", "--threads", "3"});
@@ -174,6 +175,46 @@ TEST(ServeOptions, RefusesAnIdleTimeoutOutOfRangeOrNotANumber) {
             "the argument ('60s') for option '--idle-timeout' is invalid" + usage);
   EXPECT_EQ(usage_error({"--idle-timeout"}),
             "the required argument for option '--idle-timeout' is missing" + usage);
+}
+
+TEST(ServeOptions, ReadsMaxInFlightWithZeroAsNoLimit) {
+  EXPECT_EQ(parse({}).max_in_flight, 0U);  // no limit by default
+  EXPECT_EQ(parse({"--max-in-flight", "4"}).max_in_flight, 4U);
+  EXPECT_EQ(parse({"--max-in-flight=1"}).max_in_flight, 1U);
+  EXPECT_EQ(parse({"-max-in-flight", "0"}).max_in_flight, 0U);
+  EXPECT_EQ(parse({"--max-in-flight", "100000000"}).max_in_flight, 100'000'000U);
+  // Per worker process: each worker gets the same options, so the same limit of its own.
+  const auto workers = parse_command({"--workers", "3", "--max-in-flight", "7"});
+  EXPECT_EQ(workers.workers, 3U);
+  EXPECT_EQ(workers.server.max_in_flight, 7U);
+}
+
+TEST(ServeOptions, RefusesAMaxInFlightOutOfRangeOrNotACount) {
+  const std::string rule =
+      "--max-in-flight must be 0 (no limit) or between 1 and 100000000" + usage;
+  EXPECT_EQ(usage_error({"--max-in-flight", "-1"}), rule);  // not 4,294,967,295, nor "no limit"
+  EXPECT_EQ(usage_error({"--max-in-flight", "100000001"}), rule);
+  EXPECT_EQ(usage_error({"--max-in-flight=4294967296"}), rule);  // not 0 once narrowed
+  EXPECT_EQ(usage_error({"--max-in-flight", "four"}),
+            "the argument ('four') for option '--max-in-flight' is invalid" + usage);
+  EXPECT_EQ(usage_error({"--max-in-flight", "2.5"}),
+            "the argument ('2.5') for option '--max-in-flight' is invalid" + usage);
+  EXPECT_EQ(usage_error({"--max-in-flight"}),
+            "the required argument for option '--max-in-flight' is missing" + usage);
+}
+
+TEST(ServeOptions, BannerNamesTheInFlightLimit) {
+  ServeCommand command;
+  command.server.threads = 2;
+  command.server.max_in_flight = 4;
+  EXPECT_EQ(serve_banner(command, {.port = 8080}),
+            "stampede serve: listening on http://127.0.0.1:8080/ (2 threads, at most 4 requests "
+            "in flight; Ctrl-C stops)");
+  command.server.max_in_flight = 1;
+  command.workers = 2;
+  EXPECT_EQ(serve_banner(command, {.port = 8080}),
+            "stampede serve: listening on http://127.0.0.1:8080/ (2 workers sharing the port, 2 "
+            "threads each, at most 1 request in flight each; Ctrl-C stops)");
 }
 
 TEST(ServeOptions, RoutesNameTheGrpcMethodsAndTheProtocols) {

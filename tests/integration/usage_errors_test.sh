@@ -35,6 +35,17 @@ usage_error stages_and_users --stages 10s:5 -c 5 -u "$HTTP_URL/?run=stages_and_u
 usage_error stages_without_users --stages 10s:0 -u "$HTTP_URL/?run=stages_without_users"
 usage_error stages_mixed_units --stages 10s:5,5s:10/s -u "$HTTP_URL/?run=stages_mixed_units"
 usage_error stages_with_rate --stages 10s:5/s --rate 5 -u "$HTTP_URL/?run=stages_with_rate"
+# A sweep's levels and bounds, and what it cannot go with; the last -u is checked before the first
+# is sent anything.
+usage_error sweep_with_count --sweep 1,2 -n 5 -u "$HTTP_URL/?run=sweep_with_count"
+usage_error sweep_with_users --sweep auto -c 5 -u "$HTTP_URL/?run=sweep_with_users"
+usage_error sweep_falling --sweep 4,2 -u "$HTTP_URL/?run=sweep_falling"
+usage_error sweep_bad_slo --sweep 1,2 --slo 'p98<1s' -u "$HTTP_URL/?run=sweep_bad_slo"
+usage_error slo_without_sweep -c 1 -n 1 --slo 'p99<1s' -u "$HTTP_URL/?run=slo_without_sweep"
+usage_error two_urls_without_sweep -c 1 -n 1 -u "$HTTP_URL/?run=two_urls" -u "$HTTP_URL/?run=two_urls"
+usage_error sweep_bad_second_url --sweep 1 -z 1s -u "$HTTP_URL/?run=sweep_bad_second_url" -u 'ftp://x'
+usage_error page_views_negative -c 1 -n 1 --pv -5 -u "$HTTP_URL/?run=page_views_negative"
+usage_error serve_negative_max_in_flight serve --port 0 --max-in-flight -1
 # What would be sent as something else than typed.
 usage_error method_two_words -c 1 -n 1 -X 'GET X' -u "$HTTP_URL/?run=method_two_words"
 usage_error empty_method -c 1 -n 1 -X '' -u "$HTTP_URL/?run=empty_method"

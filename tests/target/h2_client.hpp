@@ -77,6 +77,12 @@ class H2Client {
     return id;
   }
 
+  /// Resets a stream (RST_STREAM, CANCEL), as a client giving up on a request does; it goes out
+  /// with the next output().
+  void reset(std::int32_t stream_id) {
+    nghttp2_submit_rst_stream(session_, NGHTTP2_FLAG_NONE, stream_id, NGHTTP2_CANCEL);
+  }
+
   /// The bytes to send now.
   std::string output() {
     std::string out;

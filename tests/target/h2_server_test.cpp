@@ -10,6 +10,7 @@
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/string_body.hpp>
 
+#include "target/admission.hpp"
 #include "target/routes.hpp"
 #include "tests/target/h2_client.hpp"
 
@@ -176,6 +177,74 @@ TEST(TargetH2Server, DelayedStreamsWaitForResumeWithoutHoldingOthers) {
   EXPECT_EQ(client.result(capped).headers.at(":status"), "200");
 }
 
+TEST(TargetH2Server, RefusesRequestsPastTheInFlightLimitWith503) {
+  InFlightLimit limit(2);
+  H2Server server(100, &limit);
+  H2Client client;
+  const auto slow = client.submit("GET", "/delay/100");
+  const auto slower = client.submit("GET", "/delay/200");
+  const auto refused = client.submit("GET", "/json");
+  const auto refused_head = client.submit("HEAD", "/");
+  pump(client, server);
+  EXPECT_EQ(limit.in_flight(), 2U);  // the delayed two, until they are answered
+  EXPECT_FALSE(client.result(slow).closed);
+  EXPECT_FALSE(client.result(slower).closed);
+  const auto& busy = client.result(refused);
+  ASSERT_TRUE(busy.closed);
+  EXPECT_EQ(busy.error_code, 0U);  // answered, not reset: the connection goes on
+  EXPECT_EQ(busy.headers.at(":status"), "503");
+  EXPECT_EQ(busy.body, busy_body);
+  EXPECT_EQ(busy.headers.at("content-length"), std::to_string(busy_body.size()));
+  EXPECT_EQ(client.result(refused_head).headers.at(":status"), "503");
+  EXPECT_EQ(client.result(refused_head).body, "");
+  ASSERT_EQ(server.take_delayed().size(), 2U);
+  server.resume(slow);
+  pump(client, server);
+  EXPECT_EQ(client.result(slow).body, "hello stampede\n");
+  EXPECT_EQ(limit.in_flight(), 1U);
+  // A place is free again: the next request is served, and leaves at once.
+  const auto next = client.submit("GET", "/json");
+  pump(client, server);
+  EXPECT_EQ(client.result(next).headers.at(":status"), "200");
+  EXPECT_EQ(limit.in_flight(), 1U);
+  server.resume(slower);
+  pump(client, server);
+  EXPECT_EQ(client.result(slower).headers.at(":status"), "200");
+  EXPECT_EQ(limit.in_flight(), 0U);
+}
+
+TEST(TargetH2Server, CountsEachRequestUntilItsAnswerIsSubmitted) {
+  InFlightLimit limit(1);
+  H2Server server(100, &limit);
+  H2Client client;
+  // Answered at once, each leaves before the next arrives: a limit of one serves them all.
+  std::vector<std::int32_t> ids;
+  ids.reserve(20);
+  for (int i = 0; i < 20; ++i) ids.push_back(client.submit("GET", i % 2 ? "/" : "/bytes/70000"));
+  pump(client, server);
+  for (const auto id : ids) EXPECT_EQ(client.result(id).headers.at(":status"), "200");
+  EXPECT_EQ(client.result(ids[0]).body.size(), 70'000U);
+  EXPECT_EQ(limit.in_flight(), 0U);
+}
+
+TEST(TargetH2Server, GivesBackThePlacesOfResetStreamsAndAtItsEnd) {
+  InFlightLimit limit(3);
+  {
+    H2Server server(100, &limit);
+    H2Client client;
+    const auto given_up = client.submit("GET", "/delay/1000");
+    client.submit("GET", "/delay/1000");
+    pump(client, server);
+    EXPECT_EQ(limit.in_flight(), 2U);
+    client.reset(given_up);
+    pump(client, server);
+    EXPECT_EQ(limit.in_flight(), 1U);
+    server.resume(given_up);  // reset meanwhile: nothing to answer, nothing to give back
+    EXPECT_EQ(limit.in_flight(), 1U);
+  }  // the connection ends with a stream still waiting
+  EXPECT_EQ(limit.in_flight(), 0U);
+}
+
 /// gRPC's framing: a compression flag, a 4-byte length, the message.
 std::string grpc_message(const std::string& message) {
   std::string framed(5, '\0');
@@ -206,6 +275,21 @@ TEST(TargetH2Server, GrpcEchoSendsTheMessagesBackWithStatusOk) {
   EXPECT_EQ(got.trailers, (std::map<std::string, std::string>{{"grpc-status", "0"}}));
   EXPECT_EQ(client.result(empty).body, "");
   EXPECT_EQ(client.result(empty).trailers.at("grpc-status"), "0");
+}
+
+TEST(TargetH2Server, GrpcCallsStayOutsideTheInFlightLimit) {
+  InFlightLimit limit(1);
+  H2Server server(100, &limit);
+  H2Client client;
+  const auto holding = client.submit("GET", "/delay/1000");
+  const auto echo =
+      client.submit("POST", std::string(grpc_echo_path), grpc_fields, grpc_message("hi"));
+  pump(client, server);
+  EXPECT_FALSE(client.result(holding).closed);
+  EXPECT_EQ(limit.in_flight(), 1U);
+  EXPECT_EQ(client.result(echo).headers.at(":status"), "200");  // served though the limit is full
+  EXPECT_EQ(client.result(echo).trailers.at("grpc-status"), "0");
+  EXPECT_EQ(limit.in_flight(), 1U);  // and not counted
 }
 
 TEST(TargetH2Server, GrpcOtherMethodsGetTrailersOnly) {

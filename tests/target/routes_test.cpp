@@ -110,6 +110,29 @@ TEST(TargetRoutes, BadUpgradeNamesTheVersionAndCloses) {
   EXPECT_TRUE(refusal.full.ends_with("Sec-WebSocket-Version: 13\n"));
 }
 
+TEST(TargetRoutes, BusyIsA503OfItsOwnThatKeepsTheConnection) {
+  EXPECT_EQ(busy_route.page, Page::busy);
+  EXPECT_EQ(busy_route.status, 503U);
+  EXPECT_EQ(busy_route.delay.count(), 0);
+  const auto& busy = prebuilt(Page::busy, busy_route.status, Persistence::keep_alive);
+  EXPECT_EQ(busy.full,
+            "HTTP/1.1 503 Service Unavailable\r\nServer: stampede/0.1.0\r\nContent-Type: "
+            "text/plain; charset=utf-8\r\nContent-Length: 65\r\n\r\nbusy: as many requests "
+            "in flight as serve --max-in-flight allows\n");
+  EXPECT_EQ(busy.full.substr(busy.head.size()), busy_body);
+  // Not /status/503's body: a test tells a refusal from an answer it asked for.
+  EXPECT_NE(prebuilt(Page::status, 503, Persistence::keep_alive).full, busy.full);
+  const auto& legacy = prebuilt(Page::busy, 503, Persistence::keep_alive_http10);
+  EXPECT_NE(legacy.head.find("Connection: keep-alive\r\n"), std::string_view::npos);
+  const auto& closing = prebuilt(Page::busy, 503, Persistence::close);
+  EXPECT_NE(closing.head.find("Connection: close\r\n"), std::string_view::npos);
+  EXPECT_TRUE(closing.full.ends_with(busy_body));
+  const auto h2 = content(Page::busy, 200);  // whatever status is passed: 503
+  EXPECT_EQ(h2.status, 503U);
+  EXPECT_EQ(h2.body, busy_body);
+  EXPECT_EQ(h2.type, "text/plain; charset=utf-8");
+}
+
 TEST(TargetRoutes, BodilessStatusesHaveNoLength) {
   for (const unsigned status : {204U, 304U}) {
     const auto& response = prebuilt(Page::status, status, Persistence::keep_alive);

@@ -26,7 +26,8 @@ TEST(Summary, RpsIsCompletedPerElapsedSecond) {
     s.total.add(result(1, i % 3 == 0 ? model::ErrorKind::timeout : model::ErrorKind::none, 200));
   }
   s.elapsed = 1500ms;
-  EXPECT_DOUBLE_EQ(s.rps(), 200.0);  // failures count as completed
+  EXPECT_DOUBLE_EQ(s.rps(), 200.0);                           // failures count as completed
+  EXPECT_DOUBLE_EQ(s.successes_per_second(), 200.0 * 2 / 3);  // what the server took
 }
 
 TEST(Summary, AddSecondSummarisesTheInterval) {

@@ -1,0 +1,60 @@
+// run_engine(): the machine's limits, the engine, and the live rows of one run.
+#include "cmd/run_engine.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "cmd/capacity.hpp"
+#include "report/live_row.hpp"
+#include "server/engine.hpp"
+
+namespace stampede::cmd {
+
+namespace {
+
+/// How many servers (scheme, host, port) the steps talk to: a user's connections.
+std::uint64_t servers_of(const std::vector<model::Request>& steps) {
+  std::set<std::tuple<model::Scheme, std::string, unsigned short>> servers;
+  for (const auto& step : steps)
+    servers.emplace(step.origin.scheme, step.origin.host, step.origin.port);
+  return servers.size();
+}
+
+Demand demand_of(const RunConfig& config) {
+  return {config.plan.users, servers_of(config.steps), config.plan.source_addresses.size(),
+          config.plan.connections};
+}
+
+}  // namespace
+
+std::uint64_t most_users_for(const RunConfig& config) {
+  return most_users(demand_of(config), this_machine());
+}
+
+statistics::Summary run_engine(RunConfig config, const Options& options, std::FILE* rows) {
+  auto demand = demand_of(config);
+  const auto machine = this_machine();
+  if (config.plan.rate > 0 && !options.has_users) {
+    // --rate without -c: enough users for the rate at 10 s a request (Little's law), as many as
+    // fit. They start only as the schedule needs them, so a fast server sees few.
+    const auto wanted = static_cast<std::uint64_t>(std::ceil(config.plan.rate * 10));
+    demand.users = std::clamp<std::uint64_t>(wanted, 1, most_users(demand, machine));
+    config.plan.users = demand.users;
+  }
+  check_fits(demand, machine);
+  const bool connections = config.long_lived;
+  const bool rate = config.plan.rate > 0;
+  server::Engine engine(std::move(config.steps), config.plan, std::move(config.verifier));
+  std::fputs(report::live_header(connections, rate).c_str(), rows);
+  std::fflush(rows);
+  return engine.run([rows, connections](const statistics::Summary& now) {
+    std::fputs(report::live_row(now, connections).c_str(), rows);
+    std::fflush(rows);
+  });
+}
+
+}  // namespace stampede::cmd

@@ -1,0 +1,22 @@
+// run_engine(): one run of the engine sized to this machine, its live rows printed as it goes.
+#pragma once
+
+#include <cstdio>
+
+#include "cmd/options.hpp"
+#include "cmd/run_config.hpp"
+#include "server/statistics/summary.hpp"
+
+namespace stampede::cmd {
+
+/// Gives --rate without -c its default cap (enough users for the rate at 10 s a request, as
+/// many as fit), checks that the run fits this machine (UsageError if not), runs it and prints
+/// the live table to `rows` (a header, then a row a second). Shared by a single run and each
+/// step of a sweep.
+statistics::Summary run_engine(RunConfig config, const Options& options, std::FILE* rows);
+
+/// The most users a run shaped as `config` (its users aside) fits on this machine: the top of
+/// an automatic sweep of users.
+std::uint64_t most_users_for(const RunConfig& config);
+
+}  // namespace stampede::cmd
