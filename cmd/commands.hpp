@@ -5,8 +5,13 @@
 
 namespace stampede::cmd {
 
+/// The exit status of a run that ended but broke a --threshold: apart from 1 (it could not run)
+/// and 2 (usage), so CI tells "the service is too slow" from "the tool could not run".
+inline constexpr int exit_threshold_failed = 3;
+
 /// A load run: argv (without the program name) -> engine -> live rows and report on stdout.
-/// Returns the exit status; throws UsageError (exit 2) or std::exception (exit 1).
+/// Returns the exit status (0, or exit_threshold_failed); throws UsageError (exit 2) or
+/// std::exception (exit 1).
 int run_load(std::span<const char* const> args);
 
 /// `stampede serve [flags]` (serve_options.hpp): the built-in target, serving until SIGINT or

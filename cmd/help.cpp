@@ -60,6 +60,7 @@ Examples:
   stampede -c 100 -z 30s -k -u http://127.0.0.1:8080/              (as many as fit in 30 s)
   stampede --rate 5000 -c 200 -z 60s -k -u http://127.0.0.1:8080/  (5000 a second, on a schedule)
   stampede --stages 30s:100,60s:500,30s:0 -k -u http://127.0.0.1:8080/  (ramp up, hold, down)
+  stampede -c 50 -z 30s -k -u http://127.0.0.1:8080/ --threshold 'p99<200ms' --threshold 'errors<0.5%'
   stampede --sweep 80,100,150,200 -z 15s -k -u http://a/ -u http://b/  (ab at each, side by side)
   stampede --sweep auto --slo 'p99<100ms,errors<1%' -k -u http://127.0.0.1:8080/  (find the knee)
   stampede --pv 30000000 --sweep auto -k -u http://127.0.0.1:8080/  (servers for 30M views a day)
@@ -170,6 +171,11 @@ What counts as success:
 )" + verifier_lines() +
          R"(  -code N                  expected code (default 200; for a gRPC call its status
                            code, 0 to 16, default 0: OK)
+  --threshold 'p99<200ms'  a bound the run must keep, or exit status 3 (repeatable):
+                           p50..p999, mean, min, max (200ms, 1.5s, 250us), rps, errors (0.5%,
+                           or a count); <, <=, >, >=; step2.p99<50ms for a flow's step
+  --abort-on-fail          stop the run once a threshold can no longer pass (an error count
+                           or max latency past its bound)
 
 Output:
 )" + output_help() +
@@ -180,8 +186,8 @@ Output:
 Flags take Go's forms: -c 10, -c=10, --c 10; a boolean -k, -k=true, -k=false.
 
 Exit status: 0 the run completed (whatever the server answered), 1 it could not run,
-2 a usage error or a run this machine cannot hold (nothing was sent). Ctrl-C stops the run
-and prints the report.
+2 a usage error or a run this machine cannot hold (nothing was sent), 3 the run ended but
+a --threshold failed. Ctrl-C stops the run and prints the report.
 )";
 }
 

@@ -11,6 +11,7 @@
 #include "cmd/limits.hpp"
 #include "cmd/stages_flag.hpp"
 #include "cmd/sweep_flags.hpp"
+#include "cmd/threshold_flag.hpp"
 #include "model/http_syntax.hpp"
 #include "report/formats.hpp"
 #include "verify/verifier.hpp"
@@ -62,6 +63,8 @@ po::options_description describe(Options& o) {
   add("sweep-rate", po::value(&o.sweep_rate));
   add("slo", po::value(&o.slo));
   add("warmup", po::value(&o.warmup));
+  add("threshold", po::value(&o.thresholds)->composing());
+  add("abort-on-fail", po::value(&o.abort_on_fail));
   add("pv", po::value(&o.page_views));
   add("peak-share", po::value(&o.peak_share));
   add("peak-time-share", po::value(&o.peak_time_share));
@@ -280,6 +283,17 @@ void check_sweep(const Options& o) {
   if (!o.warmup.empty() && o.warmup != "0") (void)parse_duration(o.warmup, "--warmup");
 }
 
+/// --threshold judges one run's figures (each bound readable), --abort-on-fail needs one.
+void check_thresholds(const Options& o) {
+  for (const auto& text : o.thresholds) (void)parse_threshold(text);
+  if (o.abort_on_fail && o.thresholds.empty()) {
+    throw UsageError("--abort-on-fail stops a run once a --threshold can no longer pass: add one");
+  }
+  if (!o.thresholds.empty() && (!o.sweep.empty() || !o.sweep_rate.empty())) {
+    throw UsageError("--threshold judges one run; a sweep judges its steps with --slo");
+  }
+}
+
 /// --pv: a number of page views, and the rule of thumb's shares.
 void check_page_views(const Options& o) {
   if (o.page_views < 0 || o.page_views > 1e15) {
@@ -301,6 +315,7 @@ void check_ranges(const Options& o) {
   check_ramp_and_stages(o);
   check_sweep(o);
   check_page_views(o);
+  check_thresholds(o);
   if (!o.think.empty()) {
     (void)parse_duration_range(o.think, "--think");
     if (o.interval_s > 0) {

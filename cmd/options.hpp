@@ -59,16 +59,19 @@ struct Options {
   /// flight, -n is then the run's total.
   double rate = 0;
   bool has_rate = false;
-  bool has_users = false;   ///< -c was given (--rate's default cap is otherwise the machine's)
-  std::string ramp;         ///< --ramp D: users start evenly over D; empty: all at once
-  std::string stages;       ///< --stages D:U,...: users follow these stages; empty: -c all along
-  bool listen = false;      ///< --listen: count what the server sends (after -data's messages)
-  std::string sweep;        ///< --sweep L1,L2,... users, or auto; empty: one run
-  std::string sweep_rate;   ///< --sweep-rate R1,R2,... requests a second, or auto
-  std::string slo;          ///< --slo 'p99<100ms,errors<1%': what a sweep's step must keep
-  std::string warmup;       ///< --warmup D before each sweep step, not counted; empty: 2 s
-  double page_views = 0;    ///< --pv N daily page views to plan servers for; 0: no planning
-  double peak_share = 0.8;  ///< --peak-share: the share of the day's views in the peak
+  bool has_users = false;  ///< -c was given (--rate's default cap is otherwise the machine's)
+  std::string ramp;        ///< --ramp D: users start evenly over D; empty: all at once
+  std::string stages;      ///< --stages D:U,...: users follow these stages; empty: -c all along
+  bool listen = false;     ///< --listen: count what the server sends (after -data's messages)
+  std::string sweep;       ///< --sweep L1,L2,... users, or auto; empty: one run
+  std::string sweep_rate;  ///< --sweep-rate R1,R2,... requests a second, or auto
+  std::string slo;         ///< --slo 'p99<100ms,errors<1%': what a sweep's step must keep
+  std::string warmup;      ///< --warmup D before each sweep step, not counted; empty: 2 s
+  /// --threshold 'p99<200ms', repeatable: bounds the run must keep, or exit status 3.
+  std::vector<std::string> thresholds;
+  bool abort_on_fail = false;    ///< --abort-on-fail: stop once a threshold can no longer pass
+  double page_views = 0;         ///< --pv N daily page views to plan servers for; 0: no planning
+  double peak_share = 0.8;       ///< --peak-share: the share of the day's views in the peak
   double peak_time_share = 0.2;  ///< --peak-time-share: the share of the day the peak lasts
   /// Not a number one can mistype: `--hold=-1` is out of range, `--hold=inf` means the same.
   static constexpr double hold_forever = std::numeric_limits<double>::infinity();

@@ -2,18 +2,22 @@
 #pragma once
 
 #include <cstdio>
+#include <span>
 
 #include "cmd/options.hpp"
 #include "cmd/run_config.hpp"
 #include "server/statistics/summary.hpp"
+#include "server/statistics/threshold.hpp"
 
 namespace stampede::cmd {
 
 /// Gives --rate without -c its default cap (enough users for the rate at 10 s a request, as
 /// many as fit), checks that the run fits this machine (UsageError if not), runs it and prints
 /// the live table to `rows` (a header, then a row a second). Shared by a single run and each
-/// step of a sweep.
-statistics::Summary run_engine(RunConfig config, const Options& options, std::FILE* rows);
+/// step of a sweep. It stops the run (reason `aborted`) at the first second where one of
+/// `abort_on` can no longer pass (--abort-on-fail).
+statistics::Summary run_engine(RunConfig config, const Options& options, std::FILE* rows,
+                               std::span<const statistics::Threshold> abort_on = {});
 
 /// The most users a run shaped as `config` (its users aside) fits on this machine: the top of
 /// an automatic sweep of users.

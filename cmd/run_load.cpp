@@ -1,17 +1,39 @@
 // run_load(): parse, build the run (or the sweep), let the engine work, print the report.
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
+#include <algorithm>
 #include <cstdio>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "cmd/commands.hpp"
 #include "cmd/run_config.hpp"
 #include "cmd/run_engine.hpp"
 #include "cmd/run_sweep.hpp"
+#include "cmd/threshold_flag.hpp"
 #include "model/version.hpp"
 #include "report/formats.hpp"
 
 namespace stampede::cmd {
+
+namespace {
+
+/// --threshold's bounds, each step it names checked against the flow's `steps`.
+std::vector<statistics::Threshold> thresholds_for(const Options& options, std::size_t steps) {
+  std::vector<statistics::Threshold> thresholds;
+  for (const auto& text : options.thresholds) {
+    auto threshold = parse_threshold(text);
+    if (threshold.step && *threshold.step >= steps) {
+      throw UsageError("--threshold '" + text + "': the run has " + std::to_string(steps) +
+                       (steps == 1 ? " step" : " steps"));
+    }
+    thresholds.push_back(std::move(threshold));
+  }
+  return thresholds;
+}
+
+}  // namespace
 
 int run_load(std::span<const char* const> args) {
   const auto options = parse_options(args);
@@ -40,15 +62,22 @@ int run_load(std::span<const char* const> args) {
     std::fputs(format.render_sweep(run_sweep(options, rows)).c_str(), stdout);
     return 0;
   }
-  auto summary = run_engine(std::move(config), options, rows);
+  const auto thresholds = thresholds_for(options, config.steps.size());
+  auto summary = run_engine(std::move(config), options, rows,
+                            options.abort_on_fail ? thresholds : decltype(thresholds){});
   if (options.page_views > 0) {
     summary.capacity =
         statistics::plan_capacity({options.page_views, options.peak_share, options.peak_time_share,
                                    summary.successes_per_second()});
   }
+  for (const auto& threshold : thresholds) {
+    summary.thresholds.push_back(statistics::judge(threshold, summary));
+  }
   const auto report = format.render(summary);
   std::fputs(report.c_str(), stdout);
-  return 0;
+  const bool failed = std::any_of(summary.thresholds.begin(), summary.thresholds.end(),
+                                  [](const auto& verdict) { return !verdict.passed; });
+  return failed ? exit_threshold_failed : 0;
 }
 
 }  // namespace stampede::cmd

@@ -123,7 +123,8 @@ Options one_run(const Sweep& s, const std::string& target, double level,
 
 std::string level_words(const Sweep& s, double level) {
   std::array<char, 64> text{};
-  std::snprintf(text.data(), text.size(), s.flags.by_rate ? "%g requests/s" : "%.0f users", level);
+  const auto* format = s.flags.by_rate ? "%g requests/s" : level == 1 ? "%.0f user" : "%.0f users";
+  std::snprintf(text.data(), text.size(), format, level);
   return text.data();
 }
 

@@ -1,11 +1,11 @@
 // parse_sweep(), parse_slo(): each level and bound checked, with the flag's own example.
 #include "cmd/sweep_flags.hpp"
 
-#include <charconv>
 #include <string>
 
 #include "cmd/duration_flag.hpp"
 #include "cmd/limits.hpp"
+#include "cmd/number_word.hpp"
 
 namespace stampede::cmd {
 
@@ -24,18 +24,9 @@ void for_each_piece(std::string_view text, Each each) {
   }
 }
 
-/// `text` as a number, all of it; nullopt otherwise.
-std::optional<double> number(std::string_view text) {
-  double value = 0;
-  const auto* const end = text.data() + text.size();
-  const auto [rest, error] = std::from_chars(text.data(), end, value);
-  if (text.empty() || error != std::errc() || rest != end) return std::nullopt;
-  return value;
-}
-
 double parse_level(std::string_view text, bool by_rate) {
   const auto flag = by_rate ? std::string("--sweep-rate") : std::string("--sweep");
-  const auto value = number(text);
+  const auto value = number_of(text);
   if (by_rate && (!value || *value < limits::min_rate || *value > limits::max_rate)) {
     throw UsageError(flag + ": '" + std::string(text) +
                      "' is not a rate from 0.001 to 10000000 requests a second (as in "
@@ -88,7 +79,7 @@ server::sweep::Slo parse_slo(std::string_view text) {
     if (name == "errors") {
       if (!limit.ends_with('%')) refuse_bound(bound);
       limit.remove_suffix(1);
-      const auto share = number(limit);
+      const auto share = number_of(limit);
       if (!share || *share <= 0 || *share > 100) refuse_bound(bound);
       slo.errors_below = *share / 100;
       return;

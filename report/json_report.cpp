@@ -8,6 +8,7 @@
 #include "model/grpc_code.hpp"
 #include "report/capacity_report.hpp"
 #include "report/report_format.hpp"
+#include "report/threshold_report.hpp"
 
 namespace stampede::report {
 
@@ -212,6 +213,7 @@ std::string json_report(const Summary& summary) {
   json["server"] = server_json(summary);
   json["steps"] = steps_json(summary);
   if (summary.capacity) json["capacity"] = capacity_json(*summary.capacity);
+  if (!summary.thresholds.empty()) json["thresholds"] = thresholds_json(summary.thresholds);
   json["per_second"] = Json::array();
   for (const Second& second : summary.per_second) {
     json["per_second"].push_back(second_json(second));

@@ -23,10 +23,10 @@ std::string level_text(double level, bool by_rate) {
                  : format_fixed(level, 0);
 }
 
-/// A level in a sentence: "4 users", "1000 requests/s".
+/// A level in a sentence: "1 user", "4 users", "1000 requests/s".
 std::string level_words(double level, bool by_rate) {
-  return by_rate ? format_fixed(level, level == std::floor(level) ? 0 : 3) + " requests/s"
-                 : format_fixed(level, 0) + " users";
+  if (by_rate) return format_fixed(level, level == std::floor(level) ? 0 : 3) + " requests/s";
+  return format_fixed(level, 0) + (level == 1 ? " user" : " users");
 }
 
 std::string cell(double value, int decimals, std::size_t width = 11) {

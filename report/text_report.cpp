@@ -9,6 +9,7 @@
 #include "report/capacity_report.hpp"
 #include "report/rate_text.hpp"
 #include "report/report_format.hpp"
+#include "report/threshold_report.hpp"
 
 namespace stampede::report {
 
@@ -60,8 +61,10 @@ std::string stop_line(const Summary& summary) {
   if (summary.stop_reason == StopReason::completed || summary.stop_reason == StopReason::duration) {
     return "";  // -z's end is the run's own: its requests in flight were all counted
   }
-  const char* why =
-      summary.stop_reason == StopReason::interrupted ? "interrupted" : "time limit reached";
+  const char* why = summary.stop_reason == StopReason::interrupted ? "interrupted"
+                    : summary.stop_reason == StopReason::aborted
+                        ? "aborted: a threshold could no longer pass (--abort-on-fail)"
+                        : "time limit reached";
   std::string text = std::string(why) + "; " + std::to_string(summary.abandoned) +
                      " in-flight requests abandoned (not counted)";
   // --rate starts users only as they are needed.
@@ -288,6 +291,7 @@ std::string text_report(const Summary& summary) {
     text += percentiles(summary.total.latency);
   }
   if (summary.capacity) text += capacity_text(*summary.capacity, "this run");
+  text += thresholds_text(summary.thresholds);
   return text;
 }
 

@@ -33,7 +33,8 @@ struct Supervision {
   std::vector<Shard>* shards;
   net::steady_timer* users_done;
   const std::atomic<std::uint64_t>* users_left;
-  net::signal_set* signals;  ///< SIGINT and SIGTERM, caught from before the first user starts
+  net::signal_set* signals;    ///< SIGINT and SIGTERM, caught from before the first user starts
+  net::steady_timer* aborted;  ///< cancelled by Engine::abort()
   Clock::time_point start;
   std::chrono::milliseconds time_limit;
 };
@@ -75,6 +76,11 @@ net::awaitable<StopReason> wait_for_signal(Supervision s) {
   co_return StopReason::interrupted;
 }
 
+net::awaitable<StopReason> wait_for_abort(Supervision s) {
+  co_await s.aborted->async_wait(as_tuple);
+  co_return StopReason::aborted;
+}
+
 net::awaitable<StopReason> wait_for_time_limit(Supervision s) {
   net::steady_timer timer(co_await net::this_coro::executor);
   timer.expires_at(s.time_limit.count() > 0 ? s.start + s.time_limit : Clock::time_point::max());
@@ -85,7 +91,7 @@ net::awaitable<StopReason> wait_for_time_limit(Supervision s) {
 net::awaitable<StopReason> supervise(Supervision s) {
   using namespace net::experimental::awaitable_operators;
   const auto first = co_await (tick_every_second(s) || wait_for_users(s) || wait_for_signal(s) ||
-                               wait_for_time_limit(s));
+                               wait_for_time_limit(s) || wait_for_abort(s));
   co_return std::visit([](StopReason reason) { return reason; }, first);
 }
 
@@ -202,17 +208,20 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
     first_user += users;
   }
 
+  net::steady_timer aborted(main, Clock::time_point::max());
+  abort_ = [&aborted] { aborted.cancel(); };
   pool.start();
   net::co_spawn(main, collector.run(), net::detached);
   std::optional<StopReason> reason;
   net::co_spawn(main,
-                supervise({&collector, &pool, &shards, &users_done, &users_left, &signals, start,
-                           plan_.run_timeout}),
+                supervise({&collector, &pool, &shards, &users_done, &users_left, &signals, &aborted,
+                           start, plan_.run_timeout}),
                 [&](const std::exception_ptr& error, StopReason first) {
                   if (error) std::rethrow_exception(error);
                   reason = first;
                 });
   while (!reason) main.run_one();
+  abort_ = nullptr;
   signals.clear();  // a second Ctrl-C kills at once
   // Shared HTTP/2 connections (-m) too: their waiting streams are reset and a GOAWAY ends each.
   if (*reason != StopReason::completed && (flow_.long_lived() || plan_.connections > 0)) {
@@ -236,6 +245,10 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
   auto summary = collector.finish(std::move(remainders), elapsed, *reason);
   summary.users_started = users_started;
   return summary;
+}
+
+void Engine::abort() {
+  if (abort_) abort_();
 }
 
 }  // namespace stampede::server

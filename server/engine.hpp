@@ -1,6 +1,7 @@
 // The engine: runs a Plan's users over a pool of threads and returns what happened.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -28,11 +29,16 @@ class Engine {
   /// calls `on_tick` once a second from the calling thread.
   statistics::Summary run(const TickHandler& on_tick);
 
+  /// Stops the run as Ctrl-C would (requests in flight abandoned), its stop reason `aborted`:
+  /// for --abort-on-fail. Call it from the tick handler (the thread running run()).
+  void abort();
+
  private:
   model::Plan plan_;
   std::shared_ptr<const verify::Verifier> verifier_;
   ClientFactory make_client_;
   Flow flow_;
+  std::function<void()> abort_;  ///< set while run() runs: cancels its abort timer
 };
 
 }  // namespace stampede::server

@@ -70,6 +70,8 @@ const char* to_string(StopReason reason) {
       return "time_limit";
     case StopReason::duration:
       return "duration";
+    case StopReason::aborted:
+      return "aborted";
   }
   return "unknown";  // only for a value outside the enum
 }

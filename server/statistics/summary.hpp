@@ -11,6 +11,7 @@
 #include "model/origin.hpp"
 #include "server/statistics/capacity_plan.hpp"
 #include "server/statistics/metrics.hpp"
+#include "server/statistics/threshold.hpp"
 
 namespace stampede::statistics {
 
@@ -53,9 +54,10 @@ struct Second {
   std::uint64_t resident_bytes = 0;  ///< 0 when it could not be read
 };
 
-/// Why the run ended: every user sent its requests, Ctrl-C, -timeout's hard stop, or -z's time
-/// was up (and the requests in flight then were all over).
-enum class StopReason : unsigned char { completed, interrupted, time_limit, duration };
+/// Why the run ended: every user sent its requests, Ctrl-C, -timeout's hard stop, -z's time
+/// was up (and the requests in flight then were all over), or --abort-on-fail stopped it once
+/// a threshold could no longer pass.
+enum class StopReason : unsigned char { completed, interrupted, time_limit, duration, aborted };
 
 /// Everything a reporter may print; reporters are pure functions of it.
 struct Summary {
@@ -78,6 +80,8 @@ struct Summary {
   std::uint64_t resident_at_start = 0;
   /// --pv: the servers the day's page views need, at the rate this run's server took.
   std::optional<CapacityPlan> capacity;
+  /// --threshold: each bound's verdict, in the order given; empty without one.
+  std::vector<ThresholdVerdict> thresholds;
 
   /// Completed requests per wall-clock second since the start.
   [[nodiscard]] double rps() const;

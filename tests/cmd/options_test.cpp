@@ -493,5 +493,18 @@ TEST(Options, EveryHelpedFlagParses) {
   }
 }
 
+TEST(Options, ThresholdsRepeatAndAbortOnFailNeedsOne) {
+  const auto o =
+      parse({"--threshold", "p99<200ms", "--threshold=errors<1%", "--abort-on-fail", "http://h/"});
+  EXPECT_EQ(o.thresholds, (std::vector<std::string>{"p99<200ms", "errors<1%"}));
+  EXPECT_TRUE(o.abort_on_fail);
+  EXPECT_EQ(usage_error({"--abort-on-fail", "http://h/"}),
+            "--abort-on-fail stops a run once a --threshold can no longer pass: add one");
+  EXPECT_EQ(usage_error({"--sweep", "1,2", "--threshold", "p99<1s", "http://h/"}),
+            "--threshold judges one run; a sweep judges its steps with --slo");
+  EXPECT_NE(usage_error({"--threshold", "p99", "http://h/"}).find("no comparison"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace stampede::cmd

@@ -63,7 +63,7 @@ expect_rc 0
 counted=$(json_eval "$OUT" 'g("sweep.steps")[0]["requests"]')
 logged=$(count_requests "$ACCESS_LOG" 'GET /?run=warmed HTTP/1.1')
 ((logged > counted + 50)) || fail "warmed: nginx logged $logged, the step counted $counted: no warm-up?"
-grep -q -- '-- warm-up, not counted: 1 users for 1s --' "$ERR" || fail "warmed: no warm-up line"
+grep -q -- '-- warm-up, not counted: 1 user for 1s --' "$ERR" || fail "warmed: no warm-up line"
 
 # Two targets, one after the other, side by side: nginx answers at once, /delay/50 in 50 ms.
 run_stampede two --sweep 1,2 -z 1s --warmup 0 -k -u "$HTTP_URL/?run=two" -u "$DELAY"

@@ -40,6 +40,17 @@ bool wait_in_flight(const Server& server, std::uint32_t count) {
   return true;
 }
 
+/// Waits (io_timeout at most) until `server`'s threads hold `counts` connections: a client's
+/// connect() returns before the server has taken the connection.
+bool wait_connections(const Server& server, const std::vector<std::uint64_t>& counts) {
+  const auto deadline = std::chrono::steady_clock::now() + io_timeout;
+  while (server.connections_per_thread() != counts) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(1ms);
+  }
+  return true;
+}
+
 void expect_busy(const Response& response) {
   EXPECT_EQ(response.result_int(), 503U);
   EXPECT_EQ(response.body(), busy_body);
@@ -53,7 +64,7 @@ TEST(TargetServerInFlight, RefusesPastTheLimitOnEveryThreadAndKeepsTheConnection
   holder.send(holding_request);
   ASSERT_TRUE(wait_in_flight(server.server(), 1));
   // The other connection lives on the other thread: the count is the process's.
-  EXPECT_EQ(server.server().connections_per_thread(), (std::vector<std::uint64_t>{1, 1}));
+  EXPECT_TRUE(wait_connections(server.server(), {1, 1}));
   const auto busy = other.get("/json");
   expect_busy(busy);
   EXPECT_TRUE(busy.keep_alive());
