@@ -179,7 +179,8 @@ What counts as success:
 
 Output:
 )" + output_help() +
-         R"(  -d, --debug              log the first few requests and responses in full (stderr)
+         R"(  -e FILE                  also write ab's percentile CSV (0 to 99%, ms) to FILE
+  -d, --debug              log the first few requests and responses in full (stderr)
   -h, --help               this text
   --version                print the version
 

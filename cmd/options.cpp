@@ -64,6 +64,7 @@ po::options_description describe(Options& o) {
   add("slo", po::value(&o.slo));
   add("warmup", po::value(&o.warmup));
   add("threshold", po::value(&o.thresholds)->composing());
+  add("percentiles-csv,e", po::value(&o.percentiles_file));
   add("abort-on-fail", po::value(&o.abort_on_fail));
   add("pv", po::value(&o.page_views));
   add("peak-share", po::value(&o.peak_share));
@@ -266,6 +267,9 @@ void check_sweep(const Options& o) {
     if (!o.warmup.empty())
       throw UsageError("--warmup comes before each step of a sweep: add --sweep");
     return;
+  }
+  if (!o.percentiles_file.empty()) {
+    throw UsageError("-e writes one run's percentiles; a sweep's steps are in --output csv");
   }
   const auto sweep_flags = parse_sweep(o);
   const auto fixed = !o.sweep.empty() && !o.sweep_rate.empty() ? "--sweep-rate"

@@ -3,16 +3,19 @@
 #include <spdlog/spdlog.h>
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "cmd/commands.hpp"
+#include "cmd/output_file.hpp"
 #include "cmd/run_config.hpp"
 #include "cmd/run_engine.hpp"
 #include "cmd/run_sweep.hpp"
 #include "cmd/threshold_flag.hpp"
 #include "model/version.hpp"
+#include "report/csv_report.hpp"
 #include "report/formats.hpp"
 
 namespace stampede::cmd {
@@ -63,6 +66,8 @@ int run_load(std::span<const char* const> args) {
     return 0;
   }
   const auto thresholds = thresholds_for(options, config.steps.size());
+  std::optional<OutputFile> percentiles;
+  if (!options.percentiles_file.empty()) percentiles.emplace(options.percentiles_file, "-e");
   auto summary = run_engine(std::move(config), options, rows,
                             options.abort_on_fail ? thresholds : decltype(thresholds){});
   if (options.page_views > 0) {
@@ -75,6 +80,7 @@ int run_load(std::span<const char* const> args) {
   }
   const auto report = format.render(summary);
   std::fputs(report.c_str(), stdout);
+  if (percentiles) percentiles->write(report::percentiles_csv(summary));
   const bool failed = std::any_of(summary.thresholds.begin(), summary.thresholds.end(),
                                   [](const auto& verdict) { return !verdict.passed; });
   return failed ? exit_threshold_failed : 0;

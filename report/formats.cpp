@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 
+#include "report/csv_report.hpp"
 #include "report/json_report.hpp"
 #include "report/sweep_report.hpp"
 #include "report/text_report.hpp"
@@ -11,9 +12,11 @@
 namespace stampede::report {
 namespace {
 
-constexpr std::array<Format, 2> table{{
+constexpr std::array<Format, 3> table{{
     {"text", "go-stress-testing's result block, then ab's report", text_report, sweep_text, true},
     {"json", "one JSON document on stdout; the live rows go to stderr", json_report, sweep_json,
+     false},
+    {"csv", "a row a second, or a sweep step; the live rows go to stderr", csv_report, csv_sweep,
      false},
 }};
 

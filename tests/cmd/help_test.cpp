@@ -11,7 +11,7 @@ namespace {
 
 TEST(Help, OutputListsEveryFormatWithItsDescription) {
   const auto help = help_text();
-  EXPECT_NE(help.find("\n  --output text|json       the final report (default text):\n"),
+  EXPECT_NE(help.find("\n  --output text|json|csv   the final report (default text):\n"),
             std::string::npos)
       << help;
   for (const auto& format : report::formats()) {
@@ -28,7 +28,7 @@ TEST(Help, UnknownOutputNamesTheFormats) {
     FAIL() << "--output xml was accepted";
   } catch (const UsageError& error) {
     EXPECT_EQ(std::string(error.what()),
-              "unknown output 'xml' (use --output text or --output json)");
+              "unknown output 'xml' (use --output text, --output json or --output csv)");
   }
 }
 

@@ -1,0 +1,25 @@
+// OutputFile: a file a run writes at its end (ab's -e), opened before anything is sent.
+#pragma once
+
+#include <fstream>
+#include <string>
+#include <string_view>
+
+namespace stampede::cmd {
+
+/// Opened (created, or emptied) before the run, so that a path it cannot write is a usage
+/// error with nothing sent, rather than a lost result after the run.
+class OutputFile {
+ public:
+  /// Throws UsageError naming `flag` and `path` when it cannot be opened for writing.
+  OutputFile(std::string path, std::string_view flag);
+
+  /// Writes `text` and closes the file; throws std::runtime_error if that fails (a full disk).
+  void write(const std::string& text);
+
+ private:
+  std::string path_;
+  std::ofstream out_;
+};
+
+}  // namespace stampede::cmd
