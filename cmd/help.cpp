@@ -171,6 +171,11 @@ What counts as success:
 )" + verifier_lines() +
          R"(  -code N                  expected code (default 200; for a gRPC call its status
                            code, 0 to 16, default 0: OK)
+  --expect-status LIST     the status is one of LIST (200,204,300-399), instead of -code's
+  --expect-json 'PTR=V'    the body's JSON at pointer PTR equals V (/data/id=42); 'PTR'
+                           exists; 'PTR~RE' matches the regex RE (all repeatable)
+  --expect-body RE         the body matches the regex RE
+  --expect-size N          the body is N bytes; a failed check is counted under its name
   --threshold 'p99<200ms'  a bound the run must keep, or exit status 3 (repeatable):
                            p50..p999, mean, min, max (200ms, 1.5s, 250us), rps, errors (0.5%,
                            or a count); <, <=, >, >=; step2.p99<50ms for a flow's step

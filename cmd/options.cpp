@@ -38,6 +38,10 @@ po::options_description describe(Options& o) {
   add("duration,z", po::value(&o.duration));
   add("cpuNumber", po::value(&o.threads));
   add("verify,v", po::value(&o.verify));
+  add("expect-status", po::value(&o.expect_status)->composing());
+  add("expect-json", po::value(&o.expect_json)->composing());
+  add("expect-body", po::value(&o.expect_body)->composing());
+  add("expect-size", po::value(&o.expect_size));
   add("code", po::value(&o.code));
   add("redirect", po::value(&o.redirect));
   add("debug,d", po::value(&o.debug));

@@ -34,9 +34,15 @@ struct Options {
   /// -z, --duration: users start requests for this long (500ms, 30s, 2m, bare seconds), then
   /// finish those in flight; empty: -n decides.
   std::string duration;
-  bool has_requests = false;           ///< -n was given (-z with a count of requests is refused)
-  std::int64_t threads = 0;            ///< -cpuNumber; 0: every core
-  std::string verify = "statusCode";   ///< -v
+  bool has_requests = false;          ///< -n was given (-z with a count of requests is refused)
+  std::int64_t threads = 0;           ///< -cpuNumber; 0: every core
+  std::string verify = "statusCode";  ///< -v
+  /// --expect-status, --expect-json, --expect-body (repeatable) and --expect-size (-1: none):
+  /// checks every response must pass besides -v's (whose status check --expect-status replaces).
+  std::vector<std::string> expect_status;
+  std::vector<std::string> expect_json;
+  std::vector<std::string> expect_body;
+  std::int64_t expect_size = -1;
   int code = 200;                      ///< -code
   bool redirect = false;               ///< -redirect
   bool debug = false;                  ///< -d

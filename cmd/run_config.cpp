@@ -10,6 +10,7 @@
 
 #include "cmd/curl_steps.hpp"
 #include "cmd/duration_flag.hpp"
+#include "cmd/expect_flags.hpp"
 #include "cmd/header_flag.hpp"
 #include "cmd/source_ips.hpp"
 #include "cmd/stages_flag.hpp"
@@ -173,11 +174,14 @@ void apply_grpc(const Options& options, RunConfig& config) {
     if (!options.proto_files.empty() || !options.data_file.empty()) {
       throw UsageError("--proto and --data-file are for gRPC calls (a grpc:// or grpcs:// URL)");
     }
-    config.verifier = verify::make_verifier(options.verify, options.code);
+    config.verifier =
+        with_expectations(options, verify::make_verifier(options.verify, options.code),
+                          options.verify == "statusCode");
     return;
   }
   config.grpc_method = make_grpc_call(options, config.steps.front());
-  config.verifier = make_grpc_verifier(options, config.grpc_method);
+  config.verifier =
+      with_expectations(options, make_grpc_verifier(options, config.grpc_method), false);
 }
 
 /// -m shares HTTP/2 connections among the users, so it needs an HTTP/2 step, and it does not

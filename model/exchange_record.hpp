@@ -49,6 +49,9 @@ struct ExchangeRecord {
   bool new_connection = false;               ///< this exchange opened a connection
   Negotiated negotiated = Negotiated::none;  ///< with new_connection: what that connection speaks
   bool keep_alive = false;                   ///< the connection stays open for the next request
+  /// With error verify: which of the verifier's checks() rejected it (1 the first); 0 when the
+  /// verifier has no checks of its own.
+  std::uint8_t failed_check = 0;
 };
 
 }  // namespace stampede::model

@@ -205,6 +205,15 @@ std::string json_report(const Summary& summary) {
   json["status_codes"] = codes_json(total.status_codes);
   if (!total.grpc_codes.empty()) json["grpc_status_codes"] = grpc_codes_json(total.grpc_codes);
   json["errors"] = errors_json(total);
+  if (!summary.info.checks.empty()) {
+    json["checks"] = Json::array();
+    for (std::size_t i = 0; i < summary.info.checks.size(); ++i) {
+      const auto found = total.failed_checks.find(static_cast<int>(i + 1));
+      json["checks"].push_back(
+          {{"check", summary.info.checks[i]},
+           {"failed", found == total.failed_checks.end() ? 0 : found->second}});
+    }
+  }
   json["bytes"] = {{"received", total.bytes_received},
                    {"body_received", total.body_bytes},
                    {"sent", total.bytes_sent}};

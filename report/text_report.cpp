@@ -141,6 +141,20 @@ std::string shared_streams_line(const Metrics& total) {
                                          std::to_string(total.streams.open_max) + " max");
 }
 
+/// --expect-*: each check and the responses it rejected (each under the first it failed).
+std::string checks_lines(const Summary& summary) {
+  const auto& checks = summary.info.checks;
+  if (checks.empty()) return "";
+  std::string text = line("Checks failed:", "");
+  for (std::size_t i = 0; i < checks.size(); ++i) {
+    const auto found = summary.total.failed_checks.find(static_cast<int>(i + 1));
+    const auto failed = found == summary.total.failed_checks.end() ? 0 : found->second;
+    text +=
+        "  " + pad_right(printable(checks[i]), 38) + pad_left(std::to_string(failed), 10) + '\n';
+  }
+  return text;
+}
+
 std::string counts_block(const Summary& summary) {
   const Metrics& total = summary.total;
   std::string concurrency = std::to_string(summary.info.users);
@@ -155,6 +169,7 @@ std::string counts_block(const Summary& summary) {
   if (total.failed > 0) {
     text += failure_breakdown(total);
   }
+  text += checks_lines(summary);
   if (const std::uint64_t non_2xx = non_2xx_count(total.status_codes); non_2xx > 0) {
     text += line("Non-2xx responses:", std::to_string(non_2xx));
   }

@@ -149,7 +149,9 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
   // Caught from here on (a signal before the wait is kept for it), not from when the supervisor
   // first runs: on a busy machine a Ctrl-C in between killed the run without its report.
   net::signal_set signals(main, SIGINT, SIGTERM);
-  Collector collector(main.get_executor(), threads, run_info(flow_, plan_, threads), on_tick);
+  auto info = run_info(flow_, plan_, threads);
+  info.checks = verifier_->checks();
+  Collector collector(main.get_executor(), threads, std::move(info), on_tick);
   // Declared before the pool: users' clients, destroyed with the pool, unregister from them.
   std::vector<std::unique_ptr<client::Watchdog>> watchdogs;
   std::vector<client::ThreadContext> contexts;

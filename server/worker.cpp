@@ -230,6 +230,7 @@ model::Result to_result(const model::Response& response, std::chrono::nanosecond
   static_cast<model::ExchangeRecord&>(result) = response;
   if (result.error == model::ErrorKind::none && !verifier.accept(response)) {
     result.error = model::ErrorKind::verify;
+    result.failed_check = verifier.failed_check(response);
   }
   result.latency = latency;
   result.server = response.server;

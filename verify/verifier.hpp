@@ -1,10 +1,12 @@
 // Pluggable response checks: a Verifier decides whether a completed response counts as a success.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/response.hpp"
 
@@ -20,6 +22,13 @@ class Verifier {
   [[nodiscard]] virtual std::string why_rejected(const model::Response& response) const = 0;
   /// True when accept() reads the body, so clients must keep it.
   [[nodiscard]] virtual bool needs_body() const = 0;
+  /// The checks a rejection is counted under, by name; empty for a verifier of one check.
+  [[nodiscard]] virtual std::vector<std::string> checks() const { return {}; }
+  /// Which of checks() rejected `response` (1 the first), for one accept() refused; 0 when
+  /// there are none.
+  [[nodiscard]] virtual std::uint8_t failed_check(const model::Response& /*response*/) const {
+    return 0;
+  }
 };
 
 /// One `-v` choice: the command line, --help and the factory all read this, so a new verifier

@@ -20,6 +20,7 @@ void Metrics::add(const model::Result& result) {
   } else {
     ++failed;
     ++errors[static_cast<std::size_t>(result.error)];  // errors[none] stays 0
+    if (result.failed_check > 0) ++failed_checks[result.failed_check];
   }
   // Only whole responses count: a status line followed by a reset is a read failure, not a
   // response. A rejected response still made a whole exchange; a refused upgrade has a status.
@@ -82,6 +83,7 @@ void Metrics::merge(const Metrics& other) {
     status_codes[status] += count;
   }
   for (const auto& [code, count] : other.grpc_codes) grpc_codes[code] += count;
+  for (const auto& [check, count] : other.failed_checks) failed_checks[check] += count;
   latency.merge(other.latency);
   connect.merge(other.connect);
   processing.merge(other.processing);
@@ -101,7 +103,8 @@ void Metrics::merge(const Metrics& other) {
 std::size_t Metrics::memory_bytes() const {
   // A std::map node: three pointers and a colour word (libstdc++), then the key and value.
   constexpr std::size_t map_node = 4 * sizeof(void*) + sizeof(std::pair<const int, std::uint64_t>);
-  std::size_t bytes = sizeof(*this) + (status_codes.size() + grpc_codes.size()) * map_node;
+  std::size_t bytes =
+      sizeof(*this) + (status_codes.size() + grpc_codes.size() + failed_checks.size()) * map_node;
   for (const Histogram* histogram :
        {&latency, &connect, &processing, &waiting, &queueing, &rate.service_time, &rate.lag}) {
     bytes += histogram->memory_bytes() - sizeof(Histogram);
@@ -117,6 +120,7 @@ void Metrics::reset() {
   errors.fill(0);
   status_codes.clear();
   grpc_codes.clear();
+  failed_checks.clear();
   latency.reset();
   connect.reset();
   processing.reset();

@@ -23,6 +23,8 @@ struct Metrics {
   std::uint64_t failed = 0;
   std::array<std::uint64_t, model::error_kind_count> errors{};  ///< indexed by ErrorKind
   std::map<int, std::uint64_t> status_codes;                    ///< every whole response, by status
+  /// Responses rejected by the verifier's check N (1 the first; --expect-*), by N.
+  std::map<int, std::uint64_t> failed_checks;
   std::map<int, std::uint64_t> grpc_codes;  ///< gRPC calls that ended with a status, by code
   Histogram latency;  ///< exchange time of every request that got a whole response (ok or verify)
   Histogram connect;  ///< requests that opened a connection, and connections opened apart

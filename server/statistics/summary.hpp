@@ -32,6 +32,9 @@ struct RunInfo {
   std::chrono::nanoseconds window{0};
   /// The rate moves along --ramp or --stages (`rate` is then its mean).
   bool rate_moves = false;
+  /// The verifier's checks (--expect-*), a rejection counted under the first that failed
+  /// (Metrics::failed_checks); empty for a verifier of one check.
+  std::vector<std::string> checks{};
 };
 
 /// One second of the run (one live row, one `per_second` JSON object).

@@ -1,17 +1,11 @@
 // Verifier tests: status code and JSON body checks, and the factory's error.
 #include "verify/verifier.hpp"
+#include "tests/verify/responses.hpp"
 
 #include <gtest/gtest.h>
 
 namespace stampede::verify {
 namespace {
-
-model::Response response(int status, std::string body = {}) {
-  model::Response r;
-  r.status = status;
-  r.body = std::move(body);
-  return r;
-}
 
 TEST(StatusCodeVerifier, AcceptsOnlyTheExpectedCode) {
   const auto verifier = make_verifier("statusCode", 200);

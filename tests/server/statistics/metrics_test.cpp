@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <chrono>
 #include <cstdint>
 #include <numeric>
@@ -52,6 +54,23 @@ TEST(Metrics, AddCountsASuccess) {
   EXPECT_EQ(m.connections_opened, 1U);
   EXPECT_EQ(m.keep_alive_responses, 1U);
   EXPECT_EQ(m.document_length(), 612U);
+}
+
+TEST(Metrics, ARejectionCountsUnderItsCheckAndMerges) {
+  Metrics a;
+  Result rejected = success(1'000, 5);
+  rejected.error = ErrorKind::verify;
+  rejected.failed_check = 2;
+  a.add(rejected);
+  a.add(rejected);
+  a.add(success(1'000, 5));  // a success names no check
+  Metrics b;
+  rejected.failed_check = 1;
+  b.add(rejected);
+  a.merge(b);
+  EXPECT_EQ(a.failed_checks, (std::map<int, std::uint64_t>{{1, 1}, {2, 2}}));
+  a.reset();
+  EXPECT_TRUE(a.failed_checks.empty());
 }
 
 TEST(Metrics, AddCountsFailuresByKind) {
