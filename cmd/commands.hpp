@@ -1,4 +1,5 @@
-// stampede's two commands: a load run (the default) and `serve`, the built-in target.
+// stampede's commands: a load run (the default), `serve` (the built-in target), and `report` and
+// `compare` over saved runs.
 #pragma once
 
 #include <span>
@@ -8,6 +9,8 @@ namespace stampede::cmd {
 /// The exit status of a run that ended but broke a --threshold: apart from 1 (it could not run)
 /// and 2 (usage), so CI tells "the service is too slow" from "the tool could not run".
 inline constexpr int exit_threshold_failed = 3;
+/// The exit status of `stampede compare` when the second run broke a --max-* bound.
+inline constexpr int exit_regressed = 4;
 
 /// A load run: argv (without the program name) -> engine -> live rows and report on stdout.
 /// Returns the exit status (0, or exit_threshold_failed); throws UsageError (exit 2) or
@@ -17,5 +20,14 @@ int run_load(std::span<const char* const> args);
 /// `stampede serve [flags]` (serve_options.hpp): the built-in target, serving until SIGINT or
 /// SIGTERM.
 int run_serve(std::span<const char* const> args);
+
+/// `stampede report FILE...` (report_options.hpp): saved runs rendered, merged into one when
+/// several; returns 0 or exit_threshold_failed; throws UsageError for a file that is not a
+/// saved run (or of a newer format).
+int run_report(std::span<const char* const> args);
+
+/// `stampede compare A B`: B beside the baseline A; returns 0, or exit_regressed when a bound
+/// broke.
+int run_compare(std::span<const char* const> args);
 
 }  // namespace stampede::cmd

@@ -53,6 +53,8 @@ Usage:
   stampede serve [--port 8080] [--bind 127.0.0.1] [--threads N] [--workers N]
                  [--tls-port 8443 [--cert FILE --key FILE]] [--max-streams N]
                  [--idle-timeout S] [--max-in-flight K]
+  stampede report FILE... [--output FORMAT] [--threshold EXPR]... [--save FILE] [-e FILE]
+  stampede compare A B [--max-p99-regress 10%] [--max-rps-drop 5%] [--output text|json]
 
 Examples:
   stampede -c 100 -n 1000 -k -u http://127.0.0.1:8080/api
@@ -65,6 +67,11 @@ Examples:
   stampede --sweep auto --slo 'p99<100ms,errors<1%' -k -u http://127.0.0.1:8080/  (find the knee)
   stampede --pv 30000000 --sweep auto -k -u http://127.0.0.1:8080/  (servers for 30M views a day)
   stampede -c 50 -n 200 -u grpc://127.0.0.1:50051/helloworld.Greeter/SayHello --proto hello.proto -data '{"name":"x"}'
+  stampede -c 50 -z 30s -k -u http://127.0.0.1:8080/ --save today.stampede   (keep the run)
+  stampede report a.stampede b.stampede     (re-render saved runs; several merge into one)
+  stampede compare yesterday.stampede today.stampede --max-p99-regress 10% --max-rps-drop 5%
+                                  (exit 4 past a bound; also --max-p50/p90/mean/max-regress,
+                                  --max-errors-rise in percentage points)
   stampede serve --port 8080                                      (the built-in target)
   stampede serve --port 8080 --tls-port 8443   (HTTP/1.1, h2c, and over TLS h2 or HTTP/1.1 by
                                   ALPN, self-signed; gRPC echo: POST /stampede.Echo/Echo)
@@ -185,6 +192,8 @@ What counts as success:
 Output:
 )" + output_help() +
          R"(  -e FILE                  also write ab's percentile CSV (0 to 99%, ms) to FILE
+  --save FILE              also write the whole run (counters, each second, the latency
+                           histograms) for `stampede report` and `stampede compare`
   -d, --debug              log the first few requests and responses in full (stderr)
   -h, --help               this text
   --version                print the version
@@ -193,7 +202,8 @@ Flags take Go's forms: -c 10, -c=10, --c 10; a boolean -k, -k=true, -k=false.
 
 Exit status: 0 the run completed (whatever the server answered), 1 it could not run,
 2 a usage error or a run this machine cannot hold (nothing was sent), 3 the run ended but
-a --threshold failed. Ctrl-C stops the run and prints the report.
+a --threshold failed, 4 (compare) the second run broke a --max-* bound. Ctrl-C stops the run
+and prints the report.
 )";
 }
 

@@ -19,6 +19,12 @@ int main(int argc, char** argv) {
     if (!args.empty() && std::string_view(args[0]) == "serve") {
       return stampede::cmd::run_serve(args.subspan(1));
     }
+    if (!args.empty() && std::string_view(args[0]) == "report") {
+      return stampede::cmd::run_report(args.subspan(1));
+    }
+    if (!args.empty() && std::string_view(args[0]) == "compare") {
+      return stampede::cmd::run_compare(args.subspan(1));
+    }
     return stampede::cmd::run_load(args);
   } catch (const stampede::cmd::UsageError& error) {
     std::fprintf(stderr, "stampede: %s\n", error.what());

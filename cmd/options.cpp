@@ -69,6 +69,7 @@ po::options_description describe(Options& o) {
   add("warmup", po::value(&o.warmup));
   add("threshold", po::value(&o.thresholds)->composing());
   add("percentiles-csv,e", po::value(&o.percentiles_file));
+  add("save", po::value(&o.save_file));
   add("abort-on-fail", po::value(&o.abort_on_fail));
   add("pv", po::value(&o.page_views));
   add("peak-share", po::value(&o.peak_share));
@@ -274,6 +275,9 @@ void check_sweep(const Options& o) {
   }
   if (!o.percentiles_file.empty()) {
     throw UsageError("-e writes one run's percentiles; a sweep's steps are in --output csv");
+  }
+  if (!o.save_file.empty()) {
+    throw UsageError("--save keeps one run; a sweep's steps are in --output json or csv");
   }
   const auto sweep_flags = parse_sweep(o);
   const auto fixed = !o.sweep.empty() && !o.sweep_rate.empty() ? "--sweep-rate"

@@ -17,6 +17,7 @@
 #include "model/version.hpp"
 #include "report/csv_report.hpp"
 #include "report/formats.hpp"
+#include "report/saved_run.hpp"
 
 namespace stampede::cmd {
 
@@ -68,6 +69,11 @@ int run_load(std::span<const char* const> args) {
   const auto thresholds = thresholds_for(options, config.steps.size());
   std::optional<OutputFile> percentiles;
   if (!options.percentiles_file.empty()) percentiles.emplace(options.percentiles_file, "-e");
+  std::optional<OutputFile> save;
+  if (!options.save_file.empty()) {
+    save.emplace(options.save_file, "--save");
+    config.plan.latency_per_second = true;
+  }
   auto summary = run_engine(std::move(config), options, rows,
                             options.abort_on_fail ? thresholds : decltype(thresholds){});
   if (options.page_views > 0) {
@@ -81,6 +87,11 @@ int run_load(std::span<const char* const> args) {
   const auto report = format.render(summary);
   std::fputs(report.c_str(), stdout);
   if (percentiles) percentiles->write(report::percentiles_csv(summary));
+  if (save) {
+    const report::RunSource source{
+        {args.begin(), args.end()}, model::version, summary.info.started_at};
+    save->write(report::saved_run_text({summary, {source}}));
+  }
   const bool failed = std::any_of(summary.thresholds.begin(), summary.thresholds.end(),
                                   [](const auto& verdict) { return !verdict.passed; });
   return failed ? exit_threshold_failed : 0;

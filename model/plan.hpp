@@ -63,6 +63,9 @@ struct Plan {
   /// Local addresses each new connection binds to in turn (--source-ips), as text: the model
   /// knows no Asio; the engine's Flow turns them into addresses. Empty: the kernel picks.
   std::vector<std::string> source_addresses;
+  /// --save: each second of the run keeps its latency histogram (about 1 KB for each power of
+  /// two its latencies span), so saved runs merge exactly second by second.
+  bool latency_per_second = false;
 };
 
 }  // namespace stampede::model

@@ -34,6 +34,7 @@ Collector::Collector(net::any_io_executor executor, std::size_t sources, RunInfo
       reported_(sources, 0),
       running_(sources, 0) {
   summary_.info = std::move(info);
+  summary_.info.started_at = std::chrono::system_clock::now();
   summary_.resident_at_start = resident_bytes();
 }
 

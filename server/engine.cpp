@@ -124,6 +124,7 @@ statistics::RunInfo run_info(const Flow& flow, const model::Plan& plan, unsigned
   info.rate = asked_rate(plan);
   info.rate_moves = plan.rate > 0 && (plan.ramp.count() > 0 || !plan.stages.empty());
   info.window = plan.duration;
+  info.latency_per_second = plan.latency_per_second;
   return info;
 }
 

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace stampede::statistics {
 namespace {
@@ -11,13 +13,13 @@ namespace {
 // Layout (HdrHistogram's, unit 1 ns): bucket 0 counts 0..255 exactly; bucket b >= 1 covers
 // [2^(b+7), 2^(b+8)) with 128 slots of width 2^b, so a slot is never wider than 1/128 (0.78%) of
 // the values in it. Buckets share no slots: each bucket past the first adds only its upper half.
-constexpr unsigned sub_bucket_bits = 8;                                 // 256 slots in bucket 0
-constexpr unsigned half_bits = sub_bucket_bits - 1;                     // 128 new slots per bucket
-constexpr std::uint64_t half_count = std::uint64_t{1} << half_bits;     // 128
-constexpr std::uint64_t sub_bucket_mask = (half_count << 1) - 1;        // 255
-constexpr unsigned value_bits = std::bit_width(Histogram::max_value);   // 44
-constexpr unsigned bucket_count = value_bits - sub_bucket_bits + 1;     // 37
-constexpr std::size_t counts_length = (bucket_count + 1) * half_count;  // 4864
+constexpr unsigned sub_bucket_bits = 8;                                // 256 slots in bucket 0
+constexpr unsigned half_bits = sub_bucket_bits - 1;                    // 128 new slots per bucket
+constexpr std::uint64_t half_count = std::uint64_t{1} << half_bits;    // 128
+constexpr std::uint64_t sub_bucket_mask = (half_count << 1) - 1;       // 255
+constexpr unsigned value_bits = std::bit_width(Histogram::max_value);  // 44
+constexpr unsigned bucket_count = value_bits - sub_bucket_bits + 1;    // 37
+static_assert((bucket_count + 1) * half_count == Histogram::counts_length);
 // Counts come in octaves of half_count: bucket 0's lower half, then each bucket's upper half.
 constexpr std::size_t octave_of(std::size_t index) { return index >> half_bits; }
 constexpr std::size_t slot_of(std::size_t index) { return index & (half_count - 1); }
@@ -28,6 +30,50 @@ Histogram::Histogram() {
   static_assert(octave_count * half_count == counts_length, "the octaves cover every count");
   static_assert(octave_count < absent, "a position fits in a byte");
   position_of_.fill(absent);
+}
+
+Histogram Histogram::from_counts(std::span<const std::uint64_t> counts, const Exact& exact) {
+  if (counts.size() > counts_length) {
+    throw std::invalid_argument("a histogram with " + std::to_string(counts.size()) +
+                                " counts; this layout has " + std::to_string(counts_length));
+  }
+  Histogram histogram;
+  std::size_t lowest = counts.size();
+  std::size_t highest = 0;
+  for (std::size_t index = 0; index < counts.size(); ++index) {
+    if (counts[index] == 0) continue;
+    std::size_t position = histogram.position_of_[octave_of(index)];
+    if (position == absent) position = histogram.add_octave(octave_of(index));
+    histogram.counts_[(position << half_bits) + slot_of(index)] = counts[index];
+    histogram.count_ += counts[index];
+    lowest = std::min(lowest, index);
+    highest = index;
+  }
+  const bool empty = histogram.count_ == 0;
+  if (empty ? exact != Exact{}
+            : exact.min > exact.max || index_of(exact.min) != lowest ||
+                  index_of(exact.max) != highest) {
+    throw std::invalid_argument("a histogram whose min or max lies outside its counts");
+  }
+  histogram.min_ = exact.min;
+  histogram.max_ = exact.max;
+  histogram.sum_ = exact.sum;
+  histogram.sum_squares_ = exact.sum_squares;
+  return histogram;
+}
+
+std::vector<std::uint64_t> Histogram::counts_by_index() const {
+  std::vector<std::uint64_t> counts;
+  if (count_ == 0) return counts;
+  counts.resize(index_of(max_) + 1, 0);
+  for (std::size_t octave = 0; octave < octave_count; ++octave) {
+    const std::uint64_t* from = octave_counts(octave);
+    for (std::size_t slot = 0; from != nullptr && slot < half_count; ++slot) {
+      const std::size_t index = (octave << half_bits) + slot;
+      if (index < counts.size()) counts[index] = from[slot];
+    }
+  }
+  return counts;
 }
 
 std::size_t Histogram::index_of(std::uint64_t value) {

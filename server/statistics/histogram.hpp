@@ -10,6 +10,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace stampede::statistics {
@@ -24,8 +25,25 @@ class Histogram {
   /// The largest value kept (2^44 - 1 ns); larger values are recorded as this.
   static constexpr std::uint64_t max_value = (std::uint64_t{1} << 44) - 1;
 
+  /// Length of HdrHistogram's counts array for this layout (lowest discernible value 1,
+  /// highest trackable max_value, 2 significant digits): what its encodings carry.
+  static constexpr std::size_t counts_length = 4864;
+
+  /// What the buckets cannot carry (a saved run keeps it, so a histogram reloads exactly).
+  struct Exact {
+    std::uint64_t min = UINT64_MAX;  ///< UINT64_MAX when empty
+    std::uint64_t max = 0;
+    unsigned __int128 sum = 0;
+    unsigned __int128 sum_squares = 0;
+    friend bool operator==(const Exact&, const Exact&) = default;
+  };
+
   /// An empty histogram; it allocates nothing.
   Histogram();
+  /// The histogram with `counts` at HdrHistogram's counts indices (at most counts_length) and
+  /// `exact`'s figures; throws std::invalid_argument when they cannot belong together (too
+  /// many counts, or min or max outside the counted buckets).
+  static Histogram from_counts(std::span<const std::uint64_t> counts, const Exact& exact);
 
   /// Add one value in nanoseconds.
   void record(std::uint64_t value_ns);
@@ -43,6 +61,9 @@ class Histogram {
   /// top of v's bucket (at most 0.8% above v) clamped to [min, max]: q <= 0 gives min and
   /// q >= 100 gives max exactly. 0 when empty.
   [[nodiscard]] std::uint64_t percentile(double q) const;
+  /// Counts by HdrHistogram's counts index, up to the last non-zero one (empty when empty).
+  [[nodiscard]] std::vector<std::uint64_t> counts_by_index() const;
+  [[nodiscard]] Exact exact() const { return {min_, max_, sum_, sum_squares_}; }
   /// Bytes this histogram holds, its counts included (for sizing per-thread state).
   [[nodiscard]] std::size_t memory_bytes() const;
 

@@ -41,11 +41,8 @@ void Summary::add_second(const Metrics& interval, std::chrono::nanoseconds inter
   second.succeeded = interval.succeeded;
   second.failed = interval.failed;
   second.rps = length_s > 0 ? static_cast<double>(interval.completed()) / length_s : 0.0;
-  const Histogram& latency = interval.latency;
-  second.min_ms = to_ms(static_cast<double>(latency.min()));
-  second.mean_ms = to_ms(latency.mean());
-  second.max_ms = to_ms(static_cast<double>(latency.max()));
-  second.p99_ms = to_ms(static_cast<double>(latency.percentile(99)));
+  second.describe_latency(interval.latency);
+  if (info.latency_per_second) second.latency = interval.latency;
   second.status_codes = interval.status_codes;
   const auto& connections = interval.long_lived;
   // A connection ends on the thread that opened it, never in an earlier tick: opened >= ended.
@@ -58,6 +55,13 @@ void Summary::add_second(const Metrics& interval, std::chrono::nanoseconds inter
       length_s > 0 ? static_cast<double>(interval.bytes_received) / length_s : 0.0;
   second.resident_bytes = resident;
   per_second.push_back(std::move(second));
+}
+
+void Second::describe_latency(const Histogram& of) {
+  min_ms = to_ms(static_cast<double>(of.min()));
+  mean_ms = to_ms(of.mean());
+  max_ms = to_ms(static_cast<double>(of.max()));
+  p99_ms = to_ms(static_cast<double>(of.percentile(99)));
 }
 
 const char* to_string(StopReason reason) {

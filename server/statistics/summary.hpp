@@ -35,6 +35,10 @@ struct RunInfo {
   /// The verifier's checks (--expect-*), a rejection counted under the first that failed
   /// (Metrics::failed_checks); empty for a verifier of one check.
   std::vector<std::string> checks{};
+  /// Each Second keeps its latency histogram (Plan::latency_per_second).
+  bool latency_per_second = false;
+  /// When the run started, by the wall clock: saved runs merge on it.
+  std::chrono::system_clock::time_point started_at{};
 };
 
 /// One second of the run (one live row, one `per_second` JSON object).
@@ -55,6 +59,11 @@ struct Second {
   /// What the server sent (replies, --listen's pushes) this second, per second of it.
   double received_bytes_per_s = 0;
   std::uint64_t resident_bytes = 0;  ///< 0 when it could not be read
+  /// This second's latencies, kept when RunInfo::latency_per_second (empty otherwise).
+  Histogram latency;
+
+  /// Sets min, mean, max and p99 from `of` (this second's latencies).
+  void describe_latency(const Histogram& of);
 };
 
 /// Why the run ended: every user sent its requests, Ctrl-C, -timeout's hard stop, -z's time

@@ -1,0 +1,199 @@
+// Metrics to JSON and back, field by field; enums by name, so a reordered enum reads the same.
+#include "report/saved_metrics.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "report/hdr_encoding.hpp"
+
+namespace stampede::report {
+
+using statistics::Histogram;
+using statistics::Metrics;
+
+namespace {
+
+/// {name: count} for the non-zero entries of an array indexed by an enum named by `name_of`.
+template <std::size_t N, typename Name>
+SavedJson named_to_json(const std::array<std::uint64_t, N>& counts, Name name_of) {
+  SavedJson json = SavedJson::object();
+  for (std::size_t i = 0; i < N; ++i) {
+    if (counts[i] > 0) json[std::string(name_of(i))] = counts[i];
+  }
+  return json;
+}
+
+template <std::size_t N, typename Name>
+std::array<std::uint64_t, N> named_from_json(const SavedJson& json, Name name_of) {
+  std::array<std::uint64_t, N> counts{};
+  for (const auto& [key, count] : json.items()) {
+    std::size_t i = 0;
+    while (i < N && name_of(i) != key) ++i;
+    if (i == N) throw std::invalid_argument("an unknown name '" + key + "'");
+    counts[i] = count.template get<std::uint64_t>();
+  }
+  return counts;
+}
+
+auto error_name(std::size_t i) { return model::to_string(static_cast<model::ErrorKind>(i)); }
+auto negotiated_name(std::size_t i) { return model::to_string(static_cast<model::Negotiated>(i)); }
+
+template <typename T>
+SavedJson value_counts_to_json(const statistics::ValueCounts<T>& counts) {
+  SavedJson json = SavedJson::array();
+  for (const auto& [value, count] : counts.entries()) json.push_back({value, count});
+  return json;
+}
+
+template <typename T>
+statistics::ValueCounts<T> value_counts_from_json(const SavedJson& json) {
+  statistics::ValueCounts<T> counts;
+  for (const auto& entry : json) counts.add(entry.at(0).get<T>(), entry.at(1).get<std::uint64_t>());
+  return counts;
+}
+
+}  // namespace
+
+SavedJson counts_to_json(const std::map<int, std::uint64_t>& counts) {
+  SavedJson json = SavedJson::object();
+  for (const auto& [key, count] : counts) json[std::to_string(key)] = count;
+  return json;
+}
+
+std::map<int, std::uint64_t> counts_from_json(const SavedJson& json) {
+  std::map<int, std::uint64_t> counts;
+  for (const auto& [key, count] : json.items()) counts[std::stoi(key)] = count.get<std::uint64_t>();
+  return counts;
+}
+
+std::string u128_text(unsigned __int128 value) {
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(value % 10)));
+    value /= 10;
+  } while (value > 0);
+  return digits;
+}
+
+unsigned __int128 u128_from_text(const std::string& text) {
+  constexpr auto most = ~static_cast<unsigned __int128>(0);
+  if (text.empty()) throw std::invalid_argument("an empty number");
+  unsigned __int128 value = 0;
+  for (const char c : text) {
+    const auto digit = static_cast<unsigned>(c - '0');
+    if (digit > 9 || value > (most - digit) / 10) {
+      throw std::invalid_argument("'" + text + "' is not a 128-bit count");
+    }
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+SavedJson histogram_to_json(const Histogram& histogram) {
+  if (histogram.count() == 0) return nullptr;
+  const auto exact = histogram.exact();
+  return {{"count", histogram.count()},
+          {"min", exact.min},
+          {"max", exact.max},
+          {"sum", u128_text(exact.sum)},
+          {"sum_squares", u128_text(exact.sum_squares)},
+          {"hdr", hdr_base64(histogram)}};
+}
+
+Histogram histogram_from_json(const SavedJson& json) {
+  if (json.is_null()) return {};
+  const Histogram::Exact exact{json.at("min").get<std::uint64_t>(),
+                               json.at("max").get<std::uint64_t>(),
+                               u128_from_text(json.at("sum").get<std::string>()),
+                               u128_from_text(json.at("sum_squares").get<std::string>())};
+  const auto counts = hdr_counts(json.at("hdr").get<std::string>());
+  Histogram histogram = Histogram::from_counts(counts, exact);
+  if (histogram.count() != json.at("count").get<std::uint64_t>()) {
+    throw std::invalid_argument("a histogram whose counts do not add up to its count");
+  }
+  return histogram;
+}
+
+SavedJson metrics_to_json(const Metrics& m) {
+  const auto& lived = m.long_lived;
+  return {
+      {"succeeded", m.succeeded},
+      {"failed", m.failed},
+      {"errors", named_to_json(m.errors, error_name)},
+      {"status_codes", counts_to_json(m.status_codes)},
+      {"failed_checks", counts_to_json(m.failed_checks)},
+      {"grpc_codes", counts_to_json(m.grpc_codes)},
+      {"latency", histogram_to_json(m.latency)},
+      {"connect", histogram_to_json(m.connect)},
+      {"processing", histogram_to_json(m.processing)},
+      {"waiting", histogram_to_json(m.waiting)},
+      {"queueing", histogram_to_json(m.queueing)},
+      {"bytes_received", m.bytes_received},
+      {"body_bytes", m.body_bytes},
+      {"bytes_sent", m.bytes_sent},
+      {"connections_opened", m.connections_opened},
+      {"negotiated", named_to_json(m.negotiated, negotiated_name)},
+      {"keep_alive_responses", m.keep_alive_responses},
+      {"servers", value_counts_to_json(m.servers)},
+      {"document_lengths", value_counts_to_json(m.document_lengths)},
+      {"long_lived",
+       {{"opened", lived.opened},
+        {"last_opened_ns", lived.last_opened.count()},
+        {"ended", lived.ended},
+        {"closed_by_server", lived.closed_by_server},
+        {"failed", named_to_json(lived.failed, error_name)}}},
+      {"streams",
+       {{"streams", m.streams.streams},
+        {"open_sum", m.streams.open_sum},
+        {"open_max", m.streams.open_max}}},
+      {"rate",
+       {{"scheduled", m.rate.scheduled},
+        {"service_time", histogram_to_json(m.rate.service_time)},
+        {"lag", histogram_to_json(m.rate.lag)},
+        {"capped", m.rate.capped},
+        {"missed", m.rate.missed}}},
+  };
+}
+
+Metrics metrics_from_json(const SavedJson& json) {
+  Metrics m;
+  m.succeeded = json.at("succeeded").get<std::uint64_t>();
+  m.failed = json.at("failed").get<std::uint64_t>();
+  m.errors = named_from_json<model::error_kind_count>(json.at("errors"), error_name);
+  m.status_codes = counts_from_json(json.at("status_codes"));
+  m.failed_checks = counts_from_json(json.at("failed_checks"));
+  m.grpc_codes = counts_from_json(json.at("grpc_codes"));
+  m.latency = histogram_from_json(json.at("latency"));
+  m.connect = histogram_from_json(json.at("connect"));
+  m.processing = histogram_from_json(json.at("processing"));
+  m.waiting = histogram_from_json(json.at("waiting"));
+  m.queueing = histogram_from_json(json.at("queueing"));
+  m.bytes_received = json.at("bytes_received").get<std::uint64_t>();
+  m.body_bytes = json.at("body_bytes").get<std::uint64_t>();
+  m.bytes_sent = json.at("bytes_sent").get<std::uint64_t>();
+  m.connections_opened = json.at("connections_opened").get<std::uint64_t>();
+  m.negotiated = named_from_json<model::negotiated_count>(json.at("negotiated"), negotiated_name);
+  m.keep_alive_responses = json.at("keep_alive_responses").get<std::uint64_t>();
+  m.servers = value_counts_from_json<std::string>(json.at("servers"));
+  m.document_lengths = value_counts_from_json<std::uint64_t>(json.at("document_lengths"));
+  const auto& lived = json.at("long_lived");
+  m.long_lived.opened = lived.at("opened").get<std::uint64_t>();
+  m.long_lived.last_opened =
+      std::chrono::nanoseconds(lived.at("last_opened_ns").get<std::int64_t>());
+  m.long_lived.ended = lived.at("ended").get<std::uint64_t>();
+  m.long_lived.closed_by_server = lived.at("closed_by_server").get<std::uint64_t>();
+  m.long_lived.failed = named_from_json<model::error_kind_count>(lived.at("failed"), error_name);
+  const auto& streams = json.at("streams");
+  m.streams = {streams.at("streams").get<std::uint64_t>(),
+               streams.at("open_sum").get<std::uint64_t>(),
+               streams.at("open_max").get<std::uint64_t>()};
+  const auto& rate = json.at("rate");
+  m.rate.scheduled = rate.at("scheduled").get<std::uint64_t>();
+  m.rate.service_time = histogram_from_json(rate.at("service_time"));
+  m.rate.lag = histogram_from_json(rate.at("lag"));
+  m.rate.capped = rate.at("capped").get<std::uint64_t>();
+  m.rate.missed = rate.at("missed").get<std::uint64_t>();
+  return m;
+}
+
+}  // namespace stampede::report

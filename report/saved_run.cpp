@@ -1,0 +1,228 @@
+// The saved-run file: a header naming the format and its version, where the run came from, and
+// the Summary field by field (saved_metrics.hpp for the counters and histograms).
+#include "report/saved_run.hpp"
+
+#include <array>
+#include <string>
+
+#include "model/version.hpp"
+#include "report/saved_metrics.hpp"
+
+namespace stampede::report {
+
+using statistics::RunInfo;
+using statistics::Second;
+using statistics::Summary;
+
+namespace {
+
+constexpr std::string_view format_name = "stampede-run";
+
+using Clock = std::chrono::system_clock;
+
+std::int64_t since_epoch_ns(Clock::time_point at) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(at.time_since_epoch()).count();
+}
+
+Clock::time_point from_epoch_ns(std::int64_t ns) {
+  return Clock::time_point(
+      std::chrono::duration_cast<Clock::duration>(std::chrono::nanoseconds(ns)));
+}
+
+model::Scheme scheme_named(const std::string& name) {
+  for (unsigned i = 0; i < 6; ++i) {
+    const model::Origin origin{static_cast<model::Scheme>(i), "", 0};
+    if (name == origin.scheme_name()) return origin.scheme;
+  }
+  throw std::invalid_argument("an unknown scheme '" + name + "'");
+}
+
+statistics::StopReason stop_reason_named(const std::string& name) {
+  using statistics::StopReason;
+  for (const auto reason : {StopReason::completed, StopReason::interrupted, StopReason::time_limit,
+                            StopReason::duration, StopReason::aborted}) {
+    if (name == statistics::to_string(reason)) return reason;
+  }
+  throw std::invalid_argument("an unknown stop reason '" + name + "'");
+}
+
+SavedJson info_to_json(const RunInfo& info) {
+  return {{"scheme", info.origin.scheme_name()},
+          {"host", info.origin.host},
+          {"port", info.origin.port},
+          {"path", info.path},
+          {"users", info.users},
+          {"requests_per_user", info.requests_per_user},
+          {"threads", info.threads},
+          {"keep_alive", info.keep_alive},
+          {"steps", info.steps},
+          {"rate", info.rate},
+          {"window_ns", info.window.count()},
+          {"rate_moves", info.rate_moves},
+          {"checks", info.checks},
+          {"latency_per_second", info.latency_per_second},
+          {"started_at_ns", since_epoch_ns(info.started_at)}};
+}
+
+RunInfo info_from_json(const SavedJson& json) {
+  RunInfo info;
+  info.origin = {scheme_named(json.at("scheme").get<std::string>()),
+                 json.at("host").get<std::string>(), json.at("port").get<unsigned short>()};
+  info.path = json.at("path").get<std::string>();
+  info.users = json.at("users").get<std::uint64_t>();
+  info.requests_per_user = json.at("requests_per_user").get<std::uint64_t>();
+  info.threads = json.at("threads").get<unsigned>();
+  info.keep_alive = json.at("keep_alive").get<bool>();
+  info.steps = json.at("steps").get<std::vector<std::string>>();
+  info.rate = json.at("rate").get<double>();
+  info.window = std::chrono::nanoseconds(json.at("window_ns").get<std::int64_t>());
+  info.rate_moves = json.at("rate_moves").get<bool>();
+  info.checks = json.at("checks").get<std::vector<std::string>>();
+  info.latency_per_second = json.at("latency_per_second").get<bool>();
+  info.started_at = from_epoch_ns(json.at("started_at_ns").get<std::int64_t>());
+  return info;
+}
+
+SavedJson second_to_json(const Second& s) {
+  return {{"elapsed_s", s.elapsed_s},
+          {"users_running", s.users_running},
+          {"succeeded", s.succeeded},
+          {"failed", s.failed},
+          {"rps", s.rps},
+          {"min_ms", s.min_ms},
+          {"mean_ms", s.mean_ms},
+          {"max_ms", s.max_ms},
+          {"p99_ms", s.p99_ms},
+          {"status_codes", counts_to_json(s.status_codes)},
+          {"connections_open", s.connections_open},
+          {"connections_opened", s.connections_opened},
+          {"connections_failed", s.connections_failed},
+          {"connections_closed_by_server", s.connections_closed_by_server},
+          {"received_bytes_per_s", s.received_bytes_per_s},
+          {"resident_bytes", s.resident_bytes},
+          {"latency", histogram_to_json(s.latency)}};
+}
+
+Second second_from_json(const SavedJson& json) {
+  Second s;
+  s.elapsed_s = json.at("elapsed_s").get<double>();
+  s.users_running = json.at("users_running").get<std::uint64_t>();
+  s.succeeded = json.at("succeeded").get<std::uint64_t>();
+  s.failed = json.at("failed").get<std::uint64_t>();
+  s.rps = json.at("rps").get<double>();
+  s.min_ms = json.at("min_ms").get<double>();
+  s.mean_ms = json.at("mean_ms").get<double>();
+  s.max_ms = json.at("max_ms").get<double>();
+  s.p99_ms = json.at("p99_ms").get<double>();
+  s.status_codes = counts_from_json(json.at("status_codes"));
+  s.connections_open = json.at("connections_open").get<std::uint64_t>();
+  s.connections_opened = json.at("connections_opened").get<std::uint64_t>();
+  s.connections_failed = json.at("connections_failed").get<std::uint64_t>();
+  s.connections_closed_by_server = json.at("connections_closed_by_server").get<std::uint64_t>();
+  s.received_bytes_per_s = json.at("received_bytes_per_s").get<double>();
+  s.resident_bytes = json.at("resident_bytes").get<std::uint64_t>();
+  s.latency = histogram_from_json(json.at("latency"));
+  return s;
+}
+
+SavedJson summary_to_json(const Summary& summary) {
+  SavedJson steps = SavedJson::array();
+  for (const auto& step : summary.steps) steps.push_back(metrics_to_json(step));
+  SavedJson seconds = SavedJson::array();
+  for (const auto& second : summary.per_second) seconds.push_back(second_to_json(second));
+  SavedJson thresholds = SavedJson::array();
+  for (const auto& verdict : summary.thresholds) {
+    thresholds.push_back({{"text", verdict.text},
+                          {"measured", verdict.measured},
+                          {"unit", verdict.unit},
+                          {"passed", verdict.passed}});
+  }
+  return {{"info", info_to_json(summary.info)},
+          {"elapsed_ns", summary.elapsed.count()},
+          {"stop_reason", statistics::to_string(summary.stop_reason)},
+          {"users_running", summary.users_running},
+          {"users_started", summary.users_started},
+          {"abandoned", summary.abandoned},
+          {"resident_at_start", summary.resident_at_start},
+          {"thresholds", thresholds},
+          {"total", metrics_to_json(summary.total)},
+          {"steps", steps},
+          {"per_second", seconds}};
+}
+
+Summary summary_from_json(const SavedJson& json) {
+  Summary summary;
+  summary.info = info_from_json(json.at("info"));
+  summary.elapsed = std::chrono::nanoseconds(json.at("elapsed_ns").get<std::int64_t>());
+  summary.stop_reason = stop_reason_named(json.at("stop_reason").get<std::string>());
+  summary.users_running = json.at("users_running").get<std::uint64_t>();
+  summary.users_started = json.at("users_started").get<std::uint64_t>();
+  summary.abandoned = json.at("abandoned").get<std::uint64_t>();
+  summary.resident_at_start = json.at("resident_at_start").get<std::uint64_t>();
+  for (const auto& verdict : json.at("thresholds")) {
+    summary.thresholds.push_back(
+        {verdict.at("text").get<std::string>(), verdict.at("measured").get<double>(),
+         verdict.at("unit").get<std::string>(), verdict.at("passed").get<bool>()});
+  }
+  summary.total = metrics_from_json(json.at("total"));
+  for (const auto& step : json.at("steps")) summary.steps.push_back(metrics_from_json(step));
+  for (const auto& second : json.at("per_second")) {
+    summary.per_second.push_back(second_from_json(second));
+  }
+  return summary;
+}
+
+/// Refuses what is not a saved run, or is one of a newer version, before reading any field.
+void check_header(const SavedJson& json) {
+  if (!json.is_object() || !json.contains("format") || json["format"] != format_name) {
+    throw SavedRunError(R"(not a saved stampede run (no "format": "stampede-run"))");
+  }
+  const auto version = json.contains("version") ? json["version"] : SavedJson();
+  if (!version.is_number_integer() || version.get<int>() < 1) {
+    throw SavedRunError("a saved run without a valid format version");
+  }
+  if (version.get<int>() > saved_run_version) {
+    throw SavedRunError("a saved run of format version " + std::to_string(version.get<int>()) +
+                        ", newer than this stampede reads (" + std::to_string(saved_run_version) +
+                        "): use a newer stampede");
+  }
+}
+
+}  // namespace
+
+std::string saved_run_text(const SavedRun& run) {
+  SavedJson sources = SavedJson::array();
+  for (const auto& source : run.sources) {
+    sources.push_back({{"arguments", source.arguments},
+                       {"stampede", source.stampede_version},
+                       {"started_at_ns", since_epoch_ns(source.started_at)}});
+  }
+  const SavedJson json{{"format", format_name},
+                       {"version", saved_run_version},
+                       {"stampede", model::version},
+                       {"sources", sources},
+                       {"run", summary_to_json(run.summary)}};
+  return json.dump() + "\n";
+}
+
+SavedRun read_saved_run(std::string_view text) {
+  const auto json = SavedJson::parse(text, nullptr, false);
+  if (json.is_discarded()) throw SavedRunError("not a saved stampede run (not JSON)");
+  check_header(json);
+  try {
+    SavedRun run;
+    for (const auto& source : json.at("sources")) {
+      run.sources.push_back({source.at("arguments").get<std::vector<std::string>>(),
+                             source.at("stampede").get<std::string>(),
+                             from_epoch_ns(source.at("started_at_ns").get<std::int64_t>())});
+    }
+    run.summary = summary_from_json(json.at("run"));
+    return run;
+  } catch (const nlohmann::json::exception& error) {
+    throw SavedRunError(std::string("a damaged saved run: ") + error.what());
+  } catch (const std::logic_error& error) {  // std::invalid_argument, std::out_of_range
+    throw SavedRunError(std::string("a damaged saved run: ") + error.what());
+  }
+}
+
+}  // namespace stampede::report

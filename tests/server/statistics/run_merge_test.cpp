@@ -1,0 +1,69 @@
+// merge_runs adds counts and histograms exactly and lines seconds up on the wall clock.
+#include "server/statistics/run_merge.hpp"
+
+#include <gtest/gtest.h>
+
+namespace stampede::statistics {
+namespace {
+
+using namespace std::chrono_literals;
+
+model::Result ok(std::chrono::nanoseconds latency) {
+  model::Result r;
+  r.status = 200;
+  r.latency = latency;
+  return r;
+}
+
+/// A run of `seconds` seconds started `start` after the epoch, `per_second` requests a second
+/// of `latency` each.
+Summary run(std::chrono::nanoseconds start, int seconds, int per_second,
+            std::chrono::nanoseconds latency) {
+  Summary summary;
+  summary.info.steps = {"GET http://127.0.0.1/"};
+  summary.info.users = 2;
+  summary.info.latency_per_second = true;
+  summary.info.started_at = std::chrono::system_clock::time_point(start);
+  for (int s = 0; s < seconds; ++s) {
+    Metrics second;
+    for (int i = 0; i < per_second; ++i) second.add(ok(latency));
+    summary.total.merge(second);
+    summary.add_second(second, 1s, 2);
+  }
+  summary.elapsed = std::chrono::seconds(seconds);
+  return summary;
+}
+
+TEST(MergeRuns, AddsCountsAndHistograms) {
+  const std::vector<Summary> runs{run(100s, 3, 10, 1ms), run(100s + 200ms, 3, 5, 4ms)};
+  const Summary merged = merge_runs(runs);
+  EXPECT_EQ(merged.total.succeeded, 45U);
+  EXPECT_EQ(merged.total.status_codes.at(200), 45U);
+  EXPECT_EQ(merged.total.latency.count(), 45U);
+  EXPECT_EQ(merged.total.latency.max(), 4'000'000U);
+  EXPECT_EQ(merged.info.users, 4U);
+  EXPECT_EQ(merged.elapsed, 3200ms);
+}
+
+TEST(MergeRuns, LinesSecondsUpOnTheWallClock) {
+  // The second run starts 2.2 s later: its first second ends 3.2 s after the first run's start,
+  // with the first run's third second (to the nearest second).
+  const std::vector<Summary> runs{run(100s, 3, 10, 1ms), run(102s + 200ms, 2, 5, 4ms)};
+  const Summary merged = merge_runs(runs);
+  ASSERT_EQ(merged.per_second.size(), 4U);
+  EXPECT_EQ(merged.per_second[2].succeeded, 15U);
+  EXPECT_DOUBLE_EQ(merged.per_second[2].elapsed_s, 3.0);
+  EXPECT_DOUBLE_EQ(merged.per_second[2].max_ms, 4.0);
+  EXPECT_DOUBLE_EQ(merged.per_second[2].min_ms, 1.0);
+  EXPECT_EQ(merged.per_second[3].succeeded, 5U);
+  EXPECT_EQ(merged.elapsed, 4200ms);
+}
+
+TEST(MergeRuns, RefusesDifferentRequests) {
+  std::vector<Summary> runs{run(0s, 1, 1, 1ms), run(0s, 1, 1, 1ms)};
+  runs[1].info.steps = {"GET http://127.0.0.1/other"};
+  EXPECT_THROW(merge_runs(runs), MergeError);
+}
+
+}  // namespace
+}  // namespace stampede::statistics
