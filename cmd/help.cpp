@@ -192,6 +192,9 @@ What counts as success:
 Output:
 )" + output_help() +
          R"(  -e FILE                  also write ab's percentile CSV (0 to 99%, ms) to FILE
+  -g FILE                  also write ab's gnuplot file: a line per request (start, connect,
+                           processing, total, waiting in ms; status; error): the only output
+                           that keeps every request, about 70 bytes of disk each
   --save FILE              also write the whole run (counters, each second, the latency
                            histograms) for `stampede report` and `stampede compare`
   -d, --debug              log the first few requests and responses in full (stderr)

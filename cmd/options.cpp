@@ -70,6 +70,7 @@ po::options_description describe(Options& o) {
   add("threshold", po::value(&o.thresholds)->composing());
   add("percentiles-csv,e", po::value(&o.percentiles_file));
   add("save", po::value(&o.save_file));
+  add("gnuplot,g", po::value(&o.gnuplot_file));
   add("abort-on-fail", po::value(&o.abort_on_fail));
   add("pv", po::value(&o.page_views));
   add("peak-share", po::value(&o.peak_share));
@@ -278,6 +279,9 @@ void check_sweep(const Options& o) {
   }
   if (!o.save_file.empty()) {
     throw UsageError("--save keeps one run; a sweep's steps are in --output json or csv");
+  }
+  if (!o.gnuplot_file.empty()) {
+    throw UsageError("-g writes one run's requests; a sweep's steps are in --output csv");
   }
   const auto sweep_flags = parse_sweep(o);
   const auto fixed = !o.sweep.empty() && !o.sweep_rate.empty() ? "--sweep-rate"

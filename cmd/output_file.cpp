@@ -1,4 +1,4 @@
-// OutputFile: checked at the start, written once at the end.
+// OutputFile: checked at the start, written at the end or as the run goes.
 #include "cmd/output_file.hpp"
 
 #include <cerrno>
@@ -18,7 +18,11 @@ OutputFile::OutputFile(std::string path, std::string_view flag)
 }
 
 void OutputFile::write(const std::string& text) {
-  out_ << text;
+  append(text);
+  close();
+}
+
+void OutputFile::close() {
   out_.close();
   if (!out_) throw std::runtime_error("cannot write '" + path_ + "'");
 }

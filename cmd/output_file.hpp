@@ -1,4 +1,5 @@
-// OutputFile: a file a run writes at its end (ab's -e), opened before anything is sent.
+// OutputFile: a file a run writes (ab's -e at its end, -g as it goes), opened before anything
+// is sent.
 #pragma once
 
 #include <fstream>
@@ -16,6 +17,11 @@ class OutputFile {
 
   /// Writes `text` and closes the file; throws std::runtime_error if that fails (a full disk).
   void write(const std::string& text);
+  /// Adds `text`, throwing nothing (it is called from the engine's thread): a failure shows at
+  /// close().
+  void append(std::string_view text) { out_ << text; }
+  /// Closes the file; throws std::runtime_error if a write failed.
+  void close();
 
  private:
   std::string path_;

@@ -36,7 +36,8 @@ std::uint64_t most_users_for(const RunConfig& config) {
 }
 
 statistics::Summary run_engine(RunConfig config, const Options& options, std::FILE* rows,
-                               std::span<const statistics::Threshold> abort_on) {
+                               std::span<const statistics::Threshold> abort_on,
+                               const server::RequestSink& on_requests) {
   auto demand = demand_of(config);
   const auto machine = this_machine();
   if (config.plan.rate > 0 && !options.has_users) {
@@ -52,18 +53,20 @@ statistics::Summary run_engine(RunConfig config, const Options& options, std::FI
   server::Engine engine(std::move(config.steps), config.plan, std::move(config.verifier));
   std::fputs(report::live_header(connections, rate).c_str(), rows);
   std::fflush(rows);
-  return engine.run([rows, connections, abort_on, &engine](const statistics::Summary& now) {
-    std::fputs(report::live_row(now, connections).c_str(), rows);
-    std::fflush(rows);
-    const auto lost = std::find_if(abort_on.begin(), abort_on.end(), [&now](const auto& t) {
-      return statistics::cannot_pass(t, now);
-    });
-    if (lost != abort_on.end()) {
-      std::fprintf(rows, "-- %s can no longer pass: stopping (--abort-on-fail) --\n",
-                   lost->text.c_str());
-      engine.abort();
-    }
-  });
+  return engine.run(
+      [rows, connections, abort_on, &engine](const statistics::Summary& now) {
+        std::fputs(report::live_row(now, connections).c_str(), rows);
+        std::fflush(rows);
+        const auto lost = std::find_if(abort_on.begin(), abort_on.end(), [&now](const auto& t) {
+          return statistics::cannot_pass(t, now);
+        });
+        if (lost != abort_on.end()) {
+          std::fprintf(rows, "-- %s can no longer pass: stopping (--abort-on-fail) --\n",
+                       lost->text.c_str());
+          engine.abort();
+        }
+      },
+      on_requests);
 }
 
 }  // namespace stampede::cmd

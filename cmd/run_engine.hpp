@@ -6,6 +6,7 @@
 
 #include "cmd/options.hpp"
 #include "cmd/run_config.hpp"
+#include "server/collector.hpp"
 #include "server/statistics/summary.hpp"
 #include "server/statistics/threshold.hpp"
 
@@ -15,9 +16,11 @@ namespace stampede::cmd {
 /// many as fit), checks that the run fits this machine (UsageError if not), runs it and prints
 /// the live table to `rows` (a header, then a row a second). Shared by a single run and each
 /// step of a sweep. It stops the run (reason `aborted`) at the first second where one of
-/// `abort_on` can no longer pass (--abort-on-fail).
+/// `abort_on` can no longer pass (--abort-on-fail). With `on_requests` (-g), each request goes to
+/// it.
 statistics::Summary run_engine(RunConfig config, const Options& options, std::FILE* rows,
-                               std::span<const statistics::Threshold> abort_on = {});
+                               std::span<const statistics::Threshold> abort_on = {},
+                               const server::RequestSink& on_requests = {});
 
 /// The most users a run shaped as `config` (its users aside) fits on this machine: the top of
 /// an automatic sweep of users.

@@ -17,6 +17,7 @@
 #include "model/version.hpp"
 #include "report/csv_report.hpp"
 #include "report/formats.hpp"
+#include "report/gnuplot_report.hpp"
 #include "report/saved_run.hpp"
 
 namespace stampede::cmd {
@@ -69,13 +70,24 @@ int run_load(std::span<const char* const> args) {
   const auto thresholds = thresholds_for(options, config.steps.size());
   std::optional<OutputFile> percentiles;
   if (!options.percentiles_file.empty()) percentiles.emplace(options.percentiles_file, "-e");
+  std::optional<OutputFile> gnuplot;
+  server::RequestSink on_requests;
+  if (!options.gnuplot_file.empty()) {
+    gnuplot.emplace(options.gnuplot_file, "-g");
+    gnuplot->append(report::gnuplot_header());
+    on_requests = [&gnuplot](auto requests, auto started) {
+      gnuplot->append(report::gnuplot_lines(requests, started));
+    };
+  }
   std::optional<OutputFile> save;
   if (!options.save_file.empty()) {
     save.emplace(options.save_file, "--save");
     config.plan.latency_per_second = true;
   }
-  auto summary = run_engine(std::move(config), options, rows,
-                            options.abort_on_fail ? thresholds : decltype(thresholds){});
+  auto summary =
+      run_engine(std::move(config), options, rows,
+                 options.abort_on_fail ? thresholds : decltype(thresholds){}, on_requests);
+  if (gnuplot) gnuplot->close();
   if (options.page_views > 0) {
     summary.capacity =
         statistics::plan_capacity({options.page_views, options.peak_share, options.peak_time_share,

@@ -85,6 +85,8 @@ Json second_json(const Second& second) {
            {{"min", rounded(second.min_ms, 3)},
             {"mean", rounded(second.mean_ms, 3)},
             {"max", rounded(second.max_ms, 3)},
+            {"p50", rounded(second.p50_ms, 3)},
+            {"p90", rounded(second.p90_ms, 3)},
             {"p99", rounded(second.p99_ms, 3)}}},
           {"status_codes", codes_json(second.status_codes)}};
 }

@@ -92,6 +92,8 @@ SavedJson second_to_json(const Second& s) {
           {"min_ms", s.min_ms},
           {"mean_ms", s.mean_ms},
           {"max_ms", s.max_ms},
+          {"p50_ms", s.p50_ms},
+          {"p90_ms", s.p90_ms},
           {"p99_ms", s.p99_ms},
           {"status_codes", counts_to_json(s.status_codes)},
           {"connections_open", s.connections_open},
@@ -113,6 +115,8 @@ Second second_from_json(const SavedJson& json) {
   s.min_ms = json.at("min_ms").get<double>();
   s.mean_ms = json.at("mean_ms").get<double>();
   s.max_ms = json.at("max_ms").get<double>();
+  s.p50_ms = json.at("p50_ms").get<double>();
+  s.p90_ms = json.at("p90_ms").get<double>();
   s.p99_ms = json.at("p99_ms").get<double>();
   s.status_codes = counts_from_json(json.at("status_codes"));
   s.connections_open = json.at("connections_open").get<std::uint64_t>();

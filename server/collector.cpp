@@ -28,9 +28,10 @@ std::uint64_t resident_bytes() {
 }  // namespace
 
 Collector::Collector(net::any_io_executor executor, std::size_t sources, RunInfo info,
-                     TickHandler on_tick)
+                     TickHandler on_tick, RequestSink on_requests)
     : channel_(std::move(executor), 2 * sources),
       on_tick_(std::move(on_tick)),
+      on_requests_(std::move(on_requests)),
       reported_(sources, 0),
       running_(sources, 0) {
   summary_.info = std::move(info);
@@ -91,6 +92,7 @@ Summary Collector::finish(std::vector<Tick> remainders, std::chrono::nanoseconds
 }
 
 void Collector::absorb(Tick tick, Pending& into) {
+  if (on_requests_ && !tick.requests.empty()) on_requests_(tick.requests, summary_.info.started_at);
   into.interval.merge(tick.delta);
   if (into.steps.size() < tick.steps.size()) into.steps.resize(tick.steps.size());
   for (std::size_t i = 0; i < tick.steps.size(); ++i) into.steps[i].merge(tick.steps[i]);

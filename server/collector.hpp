@@ -7,8 +7,10 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <span>
 #include <vector>
 
+#include "server/statistics/request_line.hpp"
 #include "server/statistics/summary.hpp"
 
 namespace stampede::server {
@@ -29,6 +31,7 @@ struct Tick {
   /// The second it closes: 1 for the first tick of the run. A thread whose tick was refused
   /// sends its metrics with its next one, so its tick for N + 1 also covers second N.
   std::uint64_t second = 0;
+  std::vector<statistics::RequestLine> requests;  ///< -g: each request since the last tick
 };
 
 /// Threads send Ticks here; only the collector receives.
@@ -38,12 +41,18 @@ using TickChannel =
 /// Called once a second with the Summary so far (the live row is printed from it).
 using TickHandler = std::function<void(const Summary&)>;
 
+/// -g: called with each batch of requests as their ticks arrive (a thread's second at a time),
+/// from the collector's thread, with the run's start by the wall clock; every request comes
+/// exactly once.
+using RequestSink = std::function<void(std::span<const statistics::RequestLine>,
+                                       std::chrono::system_clock::time_point)>;
+
 /// Merges ticks into the Summary. Lives on one executor; only its coroutines touch its state.
 class Collector {
  public:
   /// `sources`: how many threads send a Tick per second.
   Collector(boost::asio::any_io_executor executor, std::size_t sources, RunInfo info,
-            TickHandler on_tick);
+            TickHandler on_tick, RequestSink on_requests = {});
 
   /// The channel the threads send on (room for two ticks a thread).
   TickChannel& channel() { return channel_; }
@@ -78,6 +87,7 @@ class Collector {
 
   TickChannel channel_;
   TickHandler on_tick_;
+  RequestSink on_requests_;
   Summary summary_;
   std::map<std::uint64_t, Pending> pending_;  ///< by second number, all after closed_
   std::vector<std::uint64_t> reported_;       ///< per source: the latest second it sent

@@ -137,7 +137,7 @@ Engine::Engine(std::vector<model::Request> steps, model::Plan plan,
       make_client_(std::move(make_client)),
       flow_(std::move(steps), plan_, verifier_->needs_body()) {}
 
-statistics::Summary Engine::run(const TickHandler& on_tick) {
+statistics::Summary Engine::run(const TickHandler& on_tick, const RequestSink& on_requests) {
   // -m: at most one user per connection, and at most one thread per connection (a thread's
   // users share its connections).
   const auto shared = std::min(plan_.connections, plan_.users);
@@ -145,14 +145,17 @@ statistics::Summary Engine::run(const TickHandler& on_tick) {
       1, std::min({std::uint64_t{plan_.threads}, plan_.users, shared > 0 ? shared : plan_.users})));
   std::vector<Shard> shards(threads);
   const auto steps = flow_.steps().size();
-  for (auto& shard : shards) shard.steps.resize(steps > 1 ? steps : 0);
+  for (auto& shard : shards) {
+    shard.steps.resize(steps > 1 ? steps : 0);
+    shard.keep_requests = static_cast<bool>(on_requests);
+  }
   net::io_context main(1);
   // Caught from here on (a signal before the wait is kept for it), not from when the supervisor
   // first runs: on a busy machine a Ctrl-C in between killed the run without its report.
   net::signal_set signals(main, SIGINT, SIGTERM);
   auto info = run_info(flow_, plan_, threads);
   info.checks = verifier_->checks();
-  Collector collector(main.get_executor(), threads, std::move(info), on_tick);
+  Collector collector(main.get_executor(), threads, std::move(info), on_tick, on_requests);
   // Declared before the pool: users' clients, destroyed with the pool, unregister from them.
   std::vector<std::unique_ptr<client::Watchdog>> watchdogs;
   std::vector<client::ThreadContext> contexts;

@@ -26,8 +26,9 @@ class Engine {
          ClientFactory make_client = client::make_client);
 
   /// Runs until every user is done, the run's time limit passes, or SIGINT/SIGTERM arrives;
-  /// calls `on_tick` once a second from the calling thread.
-  statistics::Summary run(const TickHandler& on_tick);
+  /// calls `on_tick` once a second from the calling thread, and with -g `on_requests` with the
+  /// requests of each tick (every request kept as a line only when it is given).
+  statistics::Summary run(const TickHandler& on_tick, const RequestSink& on_requests = {});
 
   /// Stops the run as Ctrl-C would (requests in flight abandoned), its stop reason `aborted`:
   /// for --abort-on-fail. Call it from the tick handler (the thread running run()).

@@ -28,6 +28,9 @@ struct Shard {
   std::chrono::steady_clock::time_point run_start;  ///< set before the threads start
   /// -z: from then on no request starts (and no hold lasts); set with run_start.
   std::chrono::steady_clock::time_point window_end = std::chrono::steady_clock::time_point::max();
+  /// -g: each request is also kept as a line, shipped with the tick.
+  bool keep_requests = false;
+  std::vector<statistics::RequestLine> requests;  ///< -g: since the last tick
 
   /// Now, since the run's start.
   [[nodiscard]] std::chrono::nanoseconds since_start() const {
@@ -38,6 +41,11 @@ struct Shard {
   void record(std::size_t step, const model::Result& result) {
     metrics.add(result);
     if (!steps.empty()) steps[step].add(result);
+    if (keep_requests) {
+      // It ended about now (the verdict takes microseconds), so it started `latency` ago.
+      requests.push_back({since_start() - result.latency, result.connect, result.waiting,
+                          result.latency, result.status, result.error});
+    }
   }
 
   /// Counts a connection a user opened apart from its requests (WebSocket).
@@ -47,7 +55,13 @@ struct Shard {
 
   /// Hands over the metrics since the last tick and starts a new interval.
   Tick take() {
-    Tick tick{std::move(metrics), std::move(steps), users_running, in_flight};
+    Tick tick;
+    tick.delta = std::move(metrics);
+    tick.steps = std::move(steps);
+    tick.users_running = users_running;
+    tick.in_flight = in_flight;
+    tick.requests = std::move(requests);
+    requests.clear();
     metrics = statistics::Metrics{};
     steps = std::vector<statistics::Metrics>(tick.steps.size());
     return tick;
@@ -57,6 +71,7 @@ struct Shard {
   void give_back(Tick tick) {
     metrics.merge(tick.delta);
     for (std::size_t i = 0; i < tick.steps.size(); ++i) steps[i].merge(tick.steps[i]);
+    requests.insert(requests.end(), tick.requests.begin(), tick.requests.end());
   }
 };
 

@@ -61,6 +61,8 @@ void Second::describe_latency(const Histogram& of) {
   min_ms = to_ms(static_cast<double>(of.min()));
   mean_ms = to_ms(of.mean());
   max_ms = to_ms(static_cast<double>(of.max()));
+  p50_ms = to_ms(static_cast<double>(of.percentile(50)));
+  p90_ms = to_ms(static_cast<double>(of.percentile(90)));
   p99_ms = to_ms(static_cast<double>(of.percentile(99)));
 }
 

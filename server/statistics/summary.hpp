@@ -45,11 +45,12 @@ struct RunInfo {
 struct Second {
   double elapsed_s = 0;  ///< since the start, at the end of this second
   std::uint64_t users_running = 0;
-  std::uint64_t succeeded = 0;  ///< in this second only
-  std::uint64_t failed = 0;     ///< in this second only
-  double rps = 0;               ///< completed in this second / its length
-  double min_ms = 0, mean_ms = 0, max_ms = 0, p99_ms = 0;  ///< this second's latencies
-  std::map<int, std::uint64_t> status_codes;               ///< this second's responses
+  std::uint64_t succeeded = 0;                 ///< in this second only
+  std::uint64_t failed = 0;                    ///< in this second only
+  double rps = 0;                              ///< completed in this second / its length
+  double min_ms = 0, mean_ms = 0, max_ms = 0;  ///< this second's latencies
+  double p50_ms = 0, p90_ms = 0, p99_ms = 0;
+  std::map<int, std::uint64_t> status_codes;  ///< this second's responses
   /// Long-lived connections (WebSocket): open at the end of this second, opened, failed to
   /// open or lost, and closed by the server in this second; the generator's resident memory.
   std::uint64_t connections_open = 0;
@@ -62,7 +63,7 @@ struct Second {
   /// This second's latencies, kept when RunInfo::latency_per_second (empty otherwise).
   Histogram latency;
 
-  /// Sets min, mean, max and p99 from `of` (this second's latencies).
+  /// Sets min, mean, max and the percentiles from `of` (this second's latencies).
   void describe_latency(const Histogram& of);
 };
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # --save, `stampede report` and `stampede compare` against nginx and `stampede serve`: a saved run
-# renders as the live run did, two merge into exactly what nginx logged, HdrHistogram's own
-# JavaScript port reads the histograms with the same counts and percentiles, compare catches a
-# real 10 ms regression (exit 4), and a file that is not a saved run, or is newer, is exit 2.
+# renders as the live run did, two merge into exactly what nginx logged (and -g's lines), the
+# merge's percentiles are within the histogram's error of an exact sort of every request's
+# latency (from -g), HdrHistogram's own JavaScript port reads the histograms with the same counts
+# and percentiles, compare catches a real 10 ms regression (exit 4), and a file that is not a
+# saved run, or is newer, is exit 2.
 source "$(dirname "$0")/lib.sh" "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 start_nginx "$TEST_TMP/nginx"
@@ -12,7 +14,7 @@ cp "$HERE/hdr/package.json" "$HERE/hdr/package-lock.json" "$HERE/hdr/hdr_check.j
 (cd "$HDR_DIR" && timeout 300 npm ci --no-audit --no-fund --silent) || fail "npm ci of hdr-histogram-js failed"
 
 # A run saved renders again as it printed live.
-run_stampede a -c 3 -n 200 -k -u "$HTTP_URL/?run=ab" --save "$TEST_TMP/a.stampede" --output json
+run_stampede a -c 3 -n 200 -k -u "$HTTP_URL/?run=ab" --save "$TEST_TMP/a.stampede" --output json -g "$TEST_TMP/a.tsv"
 expect_rc 0
 run_stampede a_again report "$TEST_TMP/a.stampede" --output json
 expect_rc 0
@@ -20,7 +22,7 @@ diff <("$PYTHON" -m json.tool "$TEST_TMP/a.out") <("$PYTHON" -m json.tool "$OUT"
   fail "report of a saved run differs from the live run's JSON report"
 
 # Two runs merge into one with every request nginx logged.
-run_stampede b -c 2 -n 150 -k -u "$HTTP_URL/?run=ab" --save "$TEST_TMP/b.stampede"
+run_stampede b -c 2 -n 150 -k -u "$HTTP_URL/?run=ab" --save "$TEST_TMP/b.stampede" -g "$TEST_TMP/b.tsv"
 expect_rc 0
 run_stampede merged report "$TEST_TMP/a.stampede" "$TEST_TMP/b.stampede" --output json --save "$TEST_TMP/m.stampede"
 expect_rc 0
@@ -32,6 +34,20 @@ g("users") == 5
 sum(s["succeeded"] for s in g("per_second")) == 900 ## the seconds, lined up, add up too
 EOF
 cp "$OUT" "$TEST_TMP/merged.json"
+
+# -g kept every request, ab's columns first; the merge's percentiles are those of all of them.
+head -n 1 "$TEST_TMP/a.tsv" | grep -qx $'starttime\tseconds\tctime\tdtime\tttime\twait\tstatus\terror' ||
+  fail "-g: header: $(head -n 1 "$TEST_TMP/a.tsv")"
+assert_eq 900 "$(tail -q -n +2 "$TEST_TMP/a.tsv" "$TEST_TMP/b.tsv" | awk -F'\t' '$7 == 200 && $8 == "ok"' | wc -l)" "-g's lines of 200s"
+"$PYTHON" - "$TEST_TMP/merged.json" "$TEST_TMP/a.tsv" "$TEST_TMP/b.tsv" <<'PY' || fail "merged percentiles are not those of every request"
+import json, math, sys
+ours = json.load(open(sys.argv[1]))["latency_ms"]
+latencies = sorted(float(line.split("\t")[4]) for path in sys.argv[2:] for line in list(open(path))[1:])
+for q in (50, 90, 99):
+    exact = latencies[max(1, math.ceil(q / 100 * len(latencies))) - 1]
+    # A bucket's top is at most 1/128 above its values; -g's milliseconds are rounded to 1 us.
+    assert exact - 0.0015 <= ours["p%d" % q] <= exact * (1 + 1 / 128) + 0.0015, (q, exact, ours)
+PY
 
 # HdrHistogram's JavaScript port decodes the histograms: same counts, same percentiles.
 node "$HDR_DIR/hdr_check.js" "$TEST_TMP/a.stampede" "$TEST_TMP/b.stampede" >"$TEST_TMP/ab.json" &&
