@@ -54,6 +54,7 @@ Usage:
                  [--tls-port 8443 [--cert FILE --key FILE]] [--max-streams N]
                  [--idle-timeout S] [--max-in-flight K]
   stampede report FILE... [--output FORMAT] [--threshold EXPR]... [--save FILE] [-e FILE]
+                  [--html FILE]
   stampede compare A B [--max-p99-regress 10%] [--max-rps-drop 5%] [--output text|json]
 
 Examples:
@@ -195,6 +196,9 @@ Output:
   -g FILE                  also write ab's gnuplot file: a line per request (start, connect,
                            processing, total, waiting in ms; status; error): the only output
                            that keeps every request, about 70 bytes of disk each
+  --html FILE              also write the run (or sweep) as one page that works offline:
+                           requests/s, latency and status codes over time, the latency
+                           distribution, steps, the summary and the command
   --save FILE              also write the whole run (counters, each second, the latency
                            histograms) for `stampede report` and `stampede compare`
   -d, --debug              log the first few requests and responses in full (stderr)

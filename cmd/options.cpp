@@ -71,6 +71,7 @@ po::options_description describe(Options& o) {
   add("percentiles-csv,e", po::value(&o.percentiles_file));
   add("save", po::value(&o.save_file));
   add("gnuplot,g", po::value(&o.gnuplot_file));
+  add("html", po::value(&o.html_file));
   add("abort-on-fail", po::value(&o.abort_on_fail));
   add("pv", po::value(&o.page_views));
   add("peak-share", po::value(&o.peak_share));

@@ -66,7 +66,7 @@ std::string checked_output(const std::string& output, bool any_format) {
 
 std::string report_usage() {
   return "stampede report FILE... [--output " + report::format_names("|") +
-         "] [--threshold EXPR]... [--save FILE] [-e FILE]";
+         "] [--threshold EXPR]... [--save FILE] [-e FILE] [--html FILE]";
 }
 
 std::string compare_usage() {
@@ -78,11 +78,12 @@ std::string compare_usage() {
 ReportCommand parse_report_options(std::span<const char* const> args) {
   ReportCommand command;
   po::options_description description;
-  description.add_options()("file", po::value(&command.files))(
-      "output", po::value(&command.output))("threshold",
-                                            po::value(&command.thresholds)->composing())(
-      "save", po::value(&command.save_file))("percentiles-csv,e",
-                                             po::value(&command.percentiles_file));
+  description.add_options()("file", po::value(&command.files))("output",
+                                                               po::value(&command.output))(
+      "threshold", po::value(&command.thresholds)->composing())("save",
+                                                                po::value(&command.save_file))(
+      "percentiles-csv,e", po::value(&command.percentiles_file))("html",
+                                                                 po::value(&command.html_file));
   (void)read_words(args, description, report_usage());
   if (command.files.empty()) throw UsageError("no saved run given (usage: " + report_usage() + ")");
   (void)checked_output(command.output, true);

@@ -9,13 +9,15 @@
 
 namespace stampede::cmd {
 
-/// `stampede report FILE... [--output FORMAT] [--threshold EXPR]... [--save FILE] [-e FILE]`.
+/// `stampede report FILE... [--output FORMAT] [--threshold EXPR]... [--save FILE] [-e FILE]
+/// [--html FILE]`.
 struct ReportCommand {
   std::vector<std::string> files;  ///< saved runs, merged when more than one
   std::string output = "text";
   std::vector<std::string> thresholds;  ///< judged on the (merged) run, exit status 3
   std::string save_file;                ///< write the merged run as a saved run
   std::string percentiles_file;         ///< ab's percentile CSV
+  std::string html_file;                ///< the (merged) run as one self-contained page
 };
 
 /// `stampede compare A B [--output text|json] [--max-p99-regress 10%] [--max-rps-drop 5%]...`.

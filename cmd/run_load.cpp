@@ -10,6 +10,7 @@
 
 #include "cmd/commands.hpp"
 #include "cmd/output_file.hpp"
+#include "cmd/page_origin.hpp"
 #include "cmd/run_config.hpp"
 #include "cmd/run_engine.hpp"
 #include "cmd/run_sweep.hpp"
@@ -63,8 +64,12 @@ int run_load(std::span<const char* const> args) {
   const report::Format& format = *report::find_format(options.output);  // parse_options checked it
   // A format a program reads (JSON) has stdout to itself; its live rows go to stderr.
   FILE* rows = format.rows_on_stdout ? stdout : stderr;
+  std::optional<OutputFile> html;
+  if (!options.html_file.empty()) html.emplace(options.html_file, "--html");
   if (!options.sweep.empty() || !options.sweep_rate.empty()) {
-    std::fputs(format.render_sweep(run_sweep(options, rows)).c_str(), stdout);
+    const auto sweep = run_sweep(options, rows);
+    std::fputs(format.render_sweep(sweep).c_str(), stdout);
+    if (html) html->write(report::html_sweep(sweep, page_origin(args)));
     return 0;
   }
   const auto thresholds = thresholds_for(options, config.steps.size());
@@ -99,6 +104,7 @@ int run_load(std::span<const char* const> args) {
   const auto report = format.render(summary);
   std::fputs(report.c_str(), stdout);
   if (percentiles) percentiles->write(report::percentiles_csv(summary));
+  if (html) html->write(report::html_report(summary, page_origin(args)));
   if (save) {
     const report::RunSource source{
         {args.begin(), args.end()}, model::version, summary.info.started_at};

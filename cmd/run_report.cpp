@@ -11,6 +11,7 @@
 #include "cmd/commands.hpp"
 #include "cmd/options.hpp"
 #include "cmd/output_file.hpp"
+#include "cmd/page_origin.hpp"
 #include "cmd/report_options.hpp"
 #include "cmd/threshold_flag.hpp"
 #include "model/version.hpp"
@@ -72,6 +73,8 @@ int run_report(std::span<const char* const> args) {
   if (!command.save_file.empty()) save.emplace(command.save_file, "--save");
   std::optional<OutputFile> percentiles;
   if (!command.percentiles_file.empty()) percentiles.emplace(command.percentiles_file, "-e");
+  std::optional<OutputFile> html;
+  if (!command.html_file.empty()) html.emplace(command.html_file, "--html");
   auto run = merged_run(command.files);
   auto& summary = run.summary;
   if (!command.thresholds.empty()) summary.thresholds.clear();  // judged again, on this run
@@ -81,6 +84,13 @@ int run_report(std::span<const char* const> args) {
   std::fputs(report::find_format(command.output)->render(summary).c_str(), stdout);
   if (save) save->write(report::saved_run_text(run));
   if (percentiles) percentiles->write(report::percentiles_csv(summary));
+  if (html) {
+    // One run's page shows its own command line; a merge's shows this report command.
+    auto origin = page_origin(args);
+    origin.command.insert(origin.command.begin(), "report");
+    if (run.sources.size() == 1) origin.command = run.sources.front().arguments;
+    html->write(report::html_report(summary, origin));
+  }
   const bool failed = std::any_of(summary.thresholds.begin(), summary.thresholds.end(),
                                   [](const auto& verdict) { return !verdict.passed; });
   return failed ? exit_threshold_failed : 0;

@@ -115,8 +115,8 @@ Second second_from_json(const SavedJson& json) {
   s.min_ms = json.at("min_ms").get<double>();
   s.mean_ms = json.at("mean_ms").get<double>();
   s.max_ms = json.at("max_ms").get<double>();
-  s.p50_ms = json.at("p50_ms").get<double>();
-  s.p90_ms = json.at("p90_ms").get<double>();
+  s.p50_ms = json.value("p50_ms", 0.0);  // not in the first files of version 1
+  s.p90_ms = json.value("p90_ms", 0.0);
   s.p99_ms = json.at("p99_ms").get<double>();
   s.status_codes = counts_from_json(json.at("status_codes"));
   s.connections_open = json.at("connections_open").get<std::uint64_t>();

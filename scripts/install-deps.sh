@@ -9,13 +9,11 @@ test_packages=(nginx nghttp2-server nghttp2-client openssl python3 python3-webso
   clang protobuf-compiler python3-grpcio python3-protobuf)
 
 wanted=("${build_packages[@]}")
-if [[ "${1:-}" == "--test" ]]; then
-  wanted+=("${test_packages[@]}")
-  # hdr-histogram-js (from the npm registry) checks the saved runs: Node.js and npm, from Debian
-  # unless a Node.js that brings its own npm is already there.
-  command -v node >/dev/null || wanted+=(nodejs)
-  command -v npm >/dev/null || wanted+=(npm)
-fi
+# npm fetches --html's chart library at build time (and the tests' hdr-histogram-js): Debian's
+# nodejs and npm, unless a Node.js that brings its own npm is already there.
+command -v node >/dev/null || wanted+=(nodejs)
+command -v npm >/dev/null || wanted+=(npm)
+if [[ "${1:-}" == "--test" ]]; then wanted+=("${test_packages[@]}" chromium); fi
 
 missing=()
 for package in "${wanted[@]}"; do

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace stampede::statistics {
@@ -64,6 +65,10 @@ class Histogram {
   /// Counts by HdrHistogram's counts index, up to the last non-zero one (empty when empty).
   [[nodiscard]] std::vector<std::uint64_t> counts_by_index() const;
   [[nodiscard]] Exact exact() const { return {min_, max_, sum_, sum_squares_}; }
+  /// The lowest and highest value counted at counts index `index` (< counts_length).
+  [[nodiscard]] static std::pair<std::uint64_t, std::uint64_t> bucket_range(std::size_t index) {
+    return {index == 0 ? 0 : highest_equivalent(index - 1) + 1, highest_equivalent(index)};
+  }
   /// Bytes this histogram holds, its counts included (for sizing per-thread state).
   [[nodiscard]] std::size_t memory_bytes() const;
 
