@@ -196,6 +196,9 @@ Output:
   -g FILE                  also write ab's gnuplot file: a line per request (start, connect,
                            processing, total, waiting in ms; status; error): the only output
                            that keeps every request, about 70 bytes of disk each
+  --prometheus ADDR        serve the live metrics for Prometheus at http://ADDR/metrics
+                           (127.0.0.1:9464): requests, statuses, errors, users, in flight,
+                           the latency histogram
   --html FILE              also write the run (or sweep) as one page that works offline:
                            requests/s, latency and status codes over time, the latency
                            distribution, steps, the summary and the command

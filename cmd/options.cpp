@@ -72,6 +72,7 @@ po::options_description describe(Options& o) {
   add("save", po::value(&o.save_file));
   add("gnuplot,g", po::value(&o.gnuplot_file));
   add("html", po::value(&o.html_file));
+  add("prometheus", po::value(&o.prometheus));
   add("abort-on-fail", po::value(&o.abort_on_fail));
   add("pv", po::value(&o.page_views));
   add("peak-share", po::value(&o.peak_share));
@@ -283,6 +284,9 @@ void check_sweep(const Options& o) {
   }
   if (!o.gnuplot_file.empty()) {
     throw UsageError("-g writes one run's requests; a sweep's steps are in --output csv");
+  }
+  if (!o.prometheus.empty()) {
+    throw UsageError("--prometheus serves one run's metrics; a sweep's steps are in --output json");
   }
   const auto sweep_flags = parse_sweep(o);
   const auto fixed = !o.sweep.empty() && !o.sweep_rate.empty() ? "--sweep-rate"

@@ -36,8 +36,7 @@ std::uint64_t most_users_for(const RunConfig& config) {
 }
 
 statistics::Summary run_engine(RunConfig config, const Options& options, std::FILE* rows,
-                               std::span<const statistics::Threshold> abort_on,
-                               const server::RequestSink& on_requests) {
+                               const RunHooks& hooks) {
   auto demand = demand_of(config);
   const auto machine = this_machine();
   if (config.plan.rate > 0 && !options.has_users) {
@@ -53,10 +52,13 @@ statistics::Summary run_engine(RunConfig config, const Options& options, std::FI
   server::Engine engine(std::move(config.steps), config.plan, std::move(config.verifier));
   std::fputs(report::live_header(connections, rate).c_str(), rows);
   std::fflush(rows);
+  const auto abort_on = hooks.abort_on;
+  const auto& on_second = hooks.on_second;
   return engine.run(
-      [rows, connections, abort_on, &engine](const statistics::Summary& now) {
+      [rows, connections, abort_on, &on_second, &engine](const statistics::Summary& now) {
         std::fputs(report::live_row(now, connections).c_str(), rows);
         std::fflush(rows);
+        if (on_second) on_second(now);
         const auto lost = std::find_if(abort_on.begin(), abort_on.end(), [&now](const auto& t) {
           return statistics::cannot_pass(t, now);
         });
@@ -66,7 +68,7 @@ statistics::Summary run_engine(RunConfig config, const Options& options, std::FI
           engine.abort();
         }
       },
-      on_requests);
+      hooks.on_requests);
 }
 
 }  // namespace stampede::cmd

@@ -12,15 +12,21 @@
 
 namespace stampede::cmd {
 
+/// What a run reports besides its live rows.
+struct RunHooks {
+  /// --abort-on-fail: the run stops (reason `aborted`) at the first second where one of these
+  /// can no longer pass.
+  std::span<const statistics::Threshold> abort_on{};
+  server::RequestSink on_requests{};  ///< -g: each request
+  server::TickHandler on_second{};    ///< --prometheus: the Summary once a second
+};
+
 /// Gives --rate without -c its default cap (enough users for the rate at 10 s a request, as
 /// many as fit), checks that the run fits this machine (UsageError if not), runs it and prints
 /// the live table to `rows` (a header, then a row a second). Shared by a single run and each
-/// step of a sweep. It stops the run (reason `aborted`) at the first second where one of
-/// `abort_on` can no longer pass (--abort-on-fail). With `on_requests` (-g), each request goes to
-/// it.
+/// step of a sweep.
 statistics::Summary run_engine(RunConfig config, const Options& options, std::FILE* rows,
-                               std::span<const statistics::Threshold> abort_on = {},
-                               const server::RequestSink& on_requests = {});
+                               const RunHooks& hooks = {});
 
 /// The most users a run shaped as `config` (its users aside) fits on this machine: the top of
 /// an automatic sweep of users.

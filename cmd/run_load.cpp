@@ -9,17 +9,13 @@
 #include <vector>
 
 #include "cmd/commands.hpp"
-#include "cmd/output_file.hpp"
-#include "cmd/page_origin.hpp"
 #include "cmd/run_config.hpp"
 #include "cmd/run_engine.hpp"
+#include "cmd/run_outputs.hpp"
 #include "cmd/run_sweep.hpp"
 #include "cmd/threshold_flag.hpp"
 #include "model/version.hpp"
-#include "report/csv_report.hpp"
 #include "report/formats.hpp"
-#include "report/gnuplot_report.hpp"
-#include "report/saved_run.hpp"
 
 namespace stampede::cmd {
 
@@ -64,35 +60,18 @@ int run_load(std::span<const char* const> args) {
   const report::Format& format = *report::find_format(options.output);  // parse_options checked it
   // A format a program reads (JSON) has stdout to itself; its live rows go to stderr.
   FILE* rows = format.rows_on_stdout ? stdout : stderr;
-  std::optional<OutputFile> html;
-  if (!options.html_file.empty()) html.emplace(options.html_file, "--html");
+  RunOutputs outputs(options, args);
   if (!options.sweep.empty() || !options.sweep_rate.empty()) {
     const auto sweep = run_sweep(options, rows);
     std::fputs(format.render_sweep(sweep).c_str(), stdout);
-    if (html) html->write(report::html_sweep(sweep, page_origin(args)));
+    outputs.finish(sweep);
     return 0;
   }
   const auto thresholds = thresholds_for(options, config.steps.size());
-  std::optional<OutputFile> percentiles;
-  if (!options.percentiles_file.empty()) percentiles.emplace(options.percentiles_file, "-e");
-  std::optional<OutputFile> gnuplot;
-  server::RequestSink on_requests;
-  if (!options.gnuplot_file.empty()) {
-    gnuplot.emplace(options.gnuplot_file, "-g");
-    gnuplot->append(report::gnuplot_header());
-    on_requests = [&gnuplot](auto requests, auto started) {
-      gnuplot->append(report::gnuplot_lines(requests, started));
-    };
-  }
-  std::optional<OutputFile> save;
-  if (!options.save_file.empty()) {
-    save.emplace(options.save_file, "--save");
-    config.plan.latency_per_second = true;
-  }
+  config.plan.latency_per_second = outputs.keeps_seconds();
   auto summary =
       run_engine(std::move(config), options, rows,
-                 options.abort_on_fail ? thresholds : decltype(thresholds){}, on_requests);
-  if (gnuplot) gnuplot->close();
+                 outputs.hooks(options.abort_on_fail ? thresholds : decltype(thresholds){}));
   if (options.page_views > 0) {
     summary.capacity =
         statistics::plan_capacity({options.page_views, options.peak_share, options.peak_time_share,
@@ -101,15 +80,8 @@ int run_load(std::span<const char* const> args) {
   for (const auto& threshold : thresholds) {
     summary.thresholds.push_back(statistics::judge(threshold, summary));
   }
-  const auto report = format.render(summary);
-  std::fputs(report.c_str(), stdout);
-  if (percentiles) percentiles->write(report::percentiles_csv(summary));
-  if (html) html->write(report::html_report(summary, page_origin(args)));
-  if (save) {
-    const report::RunSource source{
-        {args.begin(), args.end()}, model::version, summary.info.started_at};
-    save->write(report::saved_run_text({summary, {source}}));
-  }
+  std::fputs(format.render(summary).c_str(), stdout);
+  outputs.finish(summary);
   const bool failed = std::any_of(summary.thresholds.begin(), summary.thresholds.end(),
                                   [](const auto& verdict) { return !verdict.passed; });
   return failed ? exit_threshold_failed : 0;

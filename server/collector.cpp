@@ -33,7 +33,8 @@ Collector::Collector(net::any_io_executor executor, std::size_t sources, RunInfo
       on_tick_(std::move(on_tick)),
       on_requests_(std::move(on_requests)),
       reported_(sources, 0),
-      running_(sources, 0) {
+      running_(sources, 0),
+      in_flight_(sources, 0) {
   summary_.info = std::move(info);
   summary_.info.started_at = std::chrono::system_clock::now();
   summary_.resident_at_start = resident_bytes();
@@ -46,6 +47,7 @@ net::awaitable<void> Collector::run() {
     auto& source = reported_.at(tick.source);
     source = std::max(source, tick.second);
     running_[tick.source] = tick.users_running;
+    in_flight_[tick.source] = tick.in_flight;
     // A thread's ticks arrive in order, so its second is still open; one without a number
     // (or from before the last row) joins the oldest open second rather than a closed row.
     const auto second = std::max(tick.second, closed_ + 1);
@@ -65,6 +67,7 @@ void Collector::close_reported_seconds() {
                                                     : std::move(found->second);
     if (found != pending_.end()) pending_.erase(found);
     summary_.users_running = std::accumulate(running_.begin(), running_.end(), std::uint64_t{0});
+    summary_.in_flight = std::accumulate(in_flight_.begin(), in_flight_.end(), std::uint64_t{0});
     close_second(pending, std::max(pending.elapsed, second_start_));
     closed_ = second;
     if (on_tick_) on_tick_(summary_);
@@ -81,6 +84,7 @@ Summary Collector::finish(std::vector<Tick> remainders, std::chrono::nanoseconds
   }
   pending_.clear();
   summary_.users_running = 0;
+  summary_.in_flight = 0;
   for (auto& tick : remainders) {
     summary_.abandoned += tick.in_flight;
     summary_.users_running += tick.users_running;

@@ -92,6 +92,7 @@ class Collector {
   std::map<std::uint64_t, Pending> pending_;  ///< by second number, all after closed_
   std::vector<std::uint64_t> reported_;       ///< per source: the latest second it sent
   std::vector<std::uint64_t> running_;        ///< per source: users running at its latest tick
+  std::vector<std::uint64_t> in_flight_;      ///< per source: requests under way then
   std::uint64_t closed_ = 0;                  ///< the last second closed
   std::chrono::nanoseconds second_start_{0};  ///< where the next row starts
 };

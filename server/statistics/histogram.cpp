@@ -209,6 +209,20 @@ std::uint64_t Histogram::percentile(double q) const {
   return max_;  // unreachable: the counts add up to count_
 }
 
+std::uint64_t Histogram::count_at_most(std::uint64_t value) const {
+  if (count_ == 0 || value < min_) return 0;
+  if (value >= max_) return count_;
+  std::uint64_t counted = 0;
+  for (std::size_t octave = 0; octave < octave_count; ++octave) {
+    const std::uint64_t* counts = octave_counts(octave);
+    for (std::size_t slot = 0; counts != nullptr && slot < half_count; ++slot) {
+      if (highest_equivalent((octave << half_bits) + slot) > value) return counted;
+      counted += counts[slot];
+    }
+  }
+  return counted;
+}
+
 std::size_t Histogram::memory_bytes() const {
   return sizeof(*this) + counts_.capacity() * sizeof(std::uint64_t);
 }

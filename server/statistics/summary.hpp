@@ -81,6 +81,8 @@ struct Summary {
   std::vector<Metrics> steps;
   std::chrono::nanoseconds elapsed{0};
   std::uint64_t users_running = 0;
+  /// Requests under way at the last second's end (--prometheus's gauge); 0 once the run is over.
+  std::uint64_t in_flight = 0;
   /// Requests started and not finished when the run was stopped, counted nowhere else:
   /// succeeded + failed + abandoned = the requests started.
   std::uint64_t abandoned = 0;

@@ -1,0 +1,41 @@
+// RunOutputs: what a run writes besides stdout (-e, -g, --html, --save, --prometheus), each
+// opened before anything is sent, so a path or address it cannot use is a usage error.
+#pragma once
+
+#include <optional>
+#include <span>
+
+#include "cmd/metrics_endpoint.hpp"
+#include "cmd/options.hpp"
+#include "cmd/output_file.hpp"
+#include "cmd/run_engine.hpp"
+#include "server/sweep/sweep_result.hpp"
+
+namespace stampede::cmd {
+
+/// Opens each output `options` asks for; `args` is the command line the pages and saved runs
+/// record.
+class RunOutputs {
+ public:
+  RunOutputs(const Options& options, std::span<const char* const> args);
+
+  /// Hooks that feed -g's file and --prometheus's endpoint while the run goes; they refer to
+  /// this object, which must outlive the run.
+  RunHooks hooks(std::span<const statistics::Threshold> abort_on);
+  /// --save: each second keeps its latency histogram.
+  [[nodiscard]] bool keeps_seconds() const { return save_.has_value(); }
+  /// Writes every file of a run that ended.
+  void finish(const statistics::Summary& summary);
+  /// Writes a sweep's page (--html).
+  void finish(const server::sweep::SweepResult& sweep);
+
+ private:
+  std::span<const char* const> args_;
+  std::optional<OutputFile> percentiles_;
+  std::optional<OutputFile> gnuplot_;
+  std::optional<OutputFile> html_;
+  std::optional<OutputFile> save_;
+  std::optional<MetricsEndpoint> metrics_;
+};
+
+}  // namespace stampede::cmd
