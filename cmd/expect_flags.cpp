@@ -14,13 +14,15 @@ std::unique_ptr<verify::Verifier> with_expectations(const Options& options,
                                                     std::unique_ptr<verify::Verifier> base,
                                                     bool base_is_status) {
   const bool any = !options.expect_status.empty() || !options.expect_json.empty() ||
-                   !options.expect_body.empty() || options.expect_size != -1;
+                   !options.expect_body.empty() || !options.expect_header.empty() ||
+                   options.expect_size != -1;
   if (!any) return base;
   std::vector<std::unique_ptr<verify::Check>> checks;
   try {
     for (const auto& list : options.expect_status) checks.push_back(verify::expect_status(list));
     for (const auto& text : options.expect_json) checks.push_back(verify::expect_json(text));
     for (const auto& regex : options.expect_body) checks.push_back(verify::expect_body(regex));
+    for (const auto& text : options.expect_header) checks.push_back(verify::expect_header(text));
   } catch (const std::invalid_argument& error) {
     throw UsageError(error.what());
   }

@@ -183,6 +183,7 @@ What counts as success:
   --expect-json 'PTR=V'    the body's JSON at pointer PTR equals V (/data/id=42); 'PTR'
                            exists; 'PTR~RE' matches the regex RE (all repeatable)
   --expect-body RE         the body matches the regex RE
+  --expect-header 'N: RE'  the response has header N with a value RE matches ('N:': has it)
   --expect-size N          the body is N bytes; a failed check is counted under its name
   --threshold 'p99<200ms'  a bound the run must keep, or exit status 3 (repeatable):
                            p50..p999, mean, min, max (200ms, 1.5s, 250us), rps, errors (0.5%,

@@ -41,6 +41,7 @@ po::options_description describe(Options& o) {
   add("expect-status", po::value(&o.expect_status)->composing());
   add("expect-json", po::value(&o.expect_json)->composing());
   add("expect-body", po::value(&o.expect_body)->composing());
+  add("expect-header", po::value(&o.expect_header)->composing());
   add("expect-size", po::value(&o.expect_size));
   add("code", po::value(&o.code));
   add("redirect", po::value(&o.redirect));

@@ -42,6 +42,7 @@ struct Options {
   std::vector<std::string> expect_status;
   std::vector<std::string> expect_json;
   std::vector<std::string> expect_body;
+  std::vector<std::string> expect_header;  ///< --expect-header 'Name: REGEX', repeatable
   std::int64_t expect_size = -1;
   int code = 200;                      ///< -code
   bool redirect = false;               ///< -redirect

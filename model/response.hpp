@@ -1,7 +1,11 @@
 // What came back: one response as a client saw it, reused across a user's requests.
 #pragma once
 
+#include <algorithm>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "model/exchange_record.hpp"
 
@@ -26,6 +30,24 @@ struct Response : ExchangeRecord {
   /// The stopping run closed the connection while the reply was awaited: the exchange is
   /// abandoned, neither a success nor a failure.
   bool cut_short = false;
+  /// --expect-header: the names (lower case) of the headers the verifier reads, set once for a
+  /// user's Response and kept across its exchanges; empty: no header is kept.
+  std::vector<std::string> wanted_headers;
+  /// The wanted headers this response had: lower-case name and value, in the order they came.
+  std::vector<std::pair<std::string, std::string>> headers;
+
+  /// Keeps the header `name: value` if it is wanted (names compared without case).
+  void keep_header(std::string_view name, std::string_view value) {
+    for (const auto& wanted : wanted_headers) {
+      if (wanted.size() == name.size() &&
+          std::equal(wanted.begin(), wanted.end(), name.begin(), [](char a, char b) {
+            return a == ((b >= 'A' && b <= 'Z') ? static_cast<char>(b - 'A' + 'a') : b);
+          })) {
+        headers.emplace_back(wanted, value);
+        return;
+      }
+    }
+  }
 
   /// Forget the previous exchange but keep the buffers' capacity.
   void clear() {
@@ -37,6 +59,7 @@ struct Response : ExchangeRecord {
     grpc_status_field.clear();
     grpc_message.clear();
     sent_seq.clear();
+    headers.clear();
     websocket = false;
     cut_short = false;
   }

@@ -40,7 +40,8 @@ std::string repeat(const char* piece, std::size_t times) {
 }
 
 // The codes column: what came back (gRPC codes by name for gRPC calls), then why requests that
-// got no status failed, so failures explain themselves and each request is listed once.
+// got no status failed, so failures explain themselves and each request is listed once; then
+// the responses each --expect check rejected ("check2:40", numbered as the report lists them).
 std::string codes_column(const Metrics& total) {
   // A gRPC call's outcome is its gRPC code; its HTTP status (200) says little.
   std::string codes = total.grpc_codes.empty() ? status_codes_text(total.status_codes)
@@ -49,7 +50,13 @@ std::string codes_column(const Metrics& total) {
   if (!codes.empty() && !errors.empty()) {
     codes += ';';
   }
-  return codes + errors;
+  codes += errors;
+  for (const auto& [check, count] : total.failed_checks) {
+    if (count == 0) continue;
+    if (!codes.empty()) codes += ';';
+    codes += "check" + std::to_string(check) + ':' + std::to_string(count);
+  }
+  return codes;
 }
 
 /// The last second's connection cells: open, opened, failed, closed by the server, KiB received

@@ -245,6 +245,7 @@ net::awaitable<void> run_user(UserTask task) {
     clients.push_back((*task.make_client)(destination->setup, *task.thread, task.user));
   }
   model::Response response;
+  response.wanted_headers = task.verifier->headers_read();
   Shard& shard = *task.shard;
   StartingUser starting(shard, task.counted_starting);
   PaceSetup setup = task.pace;

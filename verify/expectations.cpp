@@ -1,8 +1,11 @@
 // The --expect-* checks and the verifier that runs them in order.
 #include "verify/expectations.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
 #include <stdexcept>
 #include <utility>
@@ -110,6 +113,29 @@ class BodySize final : public Check {
   std::uint64_t size_;
 };
 
+class HeaderMatches final : public Check {
+ public:
+  HeaderMatches(std::string name, std::string header, std::optional<std::regex> regex)
+      : Check(std::move(name)), header_(std::move(header)), regex_(std::move(regex)) {}
+  [[nodiscard]] bool holds(const model::Response& response) const override {
+    return std::any_of(response.headers.begin(), response.headers.end(), [this](const auto& h) {
+      return h.first == header_ && (!regex_ || std::regex_search(h.second, *regex_));
+    });
+  }
+  [[nodiscard]] std::string why_not(const model::Response& response) const override {
+    for (const auto& [name, value] : response.headers) {
+      if (name == header_) return header_ + " is '" + value + "' (" + this->name() + ")";
+    }
+    return "no " + header_ + " header (" + name() + ")";
+  }
+  [[nodiscard]] bool needs_body() const override { return false; }
+  [[nodiscard]] std::string header() const override { return header_; }
+
+ private:
+  std::string header_;
+  std::optional<std::regex> regex_;
+};
+
 /// The -v verifier as the first check.
 class BaseCheck final : public Check {
  public:
@@ -142,6 +168,16 @@ class Expectations final : public Verifier {
       if (check->needs_body()) return true;
     }
     return false;
+  }
+  [[nodiscard]] std::vector<std::string> headers_read() const override {
+    std::vector<std::string> headers;
+    for (const auto& check : checks_) {
+      auto header = check->header();
+      if (!header.empty() && std::find(headers.begin(), headers.end(), header) == headers.end()) {
+        headers.push_back(std::move(header));
+      }
+    }
+    return headers;
   }
   [[nodiscard]] std::vector<std::string> checks() const override {
     std::vector<std::string> names;
@@ -181,6 +217,27 @@ std::regex regex_of(const std::string& text, std::string_view flag) {
 }
 
 }  // namespace
+
+std::unique_ptr<Check> expect_header(std::string_view text) {
+  const auto colon = text.find(':');
+  std::string header(text.substr(0, colon));
+  const bool token = !header.empty() && std::all_of(header.begin(), header.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+           std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+  });
+  if (colon == std::string_view::npos || !token) {
+    throw std::invalid_argument("--expect-header '" + std::string(text) +
+                                "': give 'Name: REGEX' (as 'Content-Type: json'), or 'Name:'");
+  }
+  std::transform(header.begin(), header.end(), header.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  auto pattern = std::string(text.substr(colon + 1));
+  pattern.erase(0, pattern.find_first_not_of(" \t"));
+  std::optional<std::regex> regex;
+  if (!pattern.empty()) regex = regex_of(pattern, "--expect-header");
+  return std::make_unique<HeaderMatches>("--expect-header " + std::string(text), std::move(header),
+                                         std::move(regex));
+}
 
 std::unique_ptr<Check> expect_status(std::string_view list) {
   std::vector<std::pair<int, int>> ranges;

@@ -1,5 +1,6 @@
-// Expectations: --expect-status, --expect-json, --expect-body and --expect-size, each one check,
-// all of which a response must pass; a rejection is counted under the check that failed.
+// Expectations: --expect-status, --expect-json, --expect-body, --expect-header and --expect-size,
+// each one check, all of which a response must pass; a rejection is counted under the check that
+// failed.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +21,8 @@ class Check {
   /// Why `response` failed it, for the first rejection's warning.
   [[nodiscard]] virtual std::string why_not(const model::Response& response) const = 0;
   [[nodiscard]] virtual bool needs_body() const = 0;
+  /// The header it reads (lower case), if any.
+  [[nodiscard]] virtual std::string header() const { return {}; }
   [[nodiscard]] const std::string& name() const { return name_; }
 
  protected:
@@ -40,6 +43,11 @@ std::unique_ptr<Check> expect_json(std::string_view text);
 
 /// The body matches the regex (ECMAScript, anywhere in it). Throws std::invalid_argument.
 std::unique_ptr<Check> expect_body(std::string_view regex);
+
+/// `Name: REGEX`: the response has header Name (any case) with a value the regex matches
+/// (anywhere in it); `Name:` alone: it has the header. Every value of a repeated header is
+/// tried. Throws std::invalid_argument for a name that is not a token, or a bad regex.
+std::unique_ptr<Check> expect_header(std::string_view text);
 
 /// The body is exactly `size` bytes (decoded, as a verifier sees it).
 std::unique_ptr<Check> expect_size(std::uint64_t size);

@@ -22,6 +22,8 @@ class Verifier {
   [[nodiscard]] virtual std::string why_rejected(const model::Response& response) const = 0;
   /// True when accept() reads the body, so clients must keep it.
   [[nodiscard]] virtual bool needs_body() const = 0;
+  /// The headers accept() reads (lower-case names), so clients keep them in Response::headers.
+  [[nodiscard]] virtual std::vector<std::string> headers_read() const { return {}; }
   /// The checks a rejection is counted under, by name; empty for a verifier of one check.
   [[nodiscard]] virtual std::vector<std::string> checks() const { return {}; }
   /// Which of checks() rejected `response` (1 the first), for one accept() refused; 0 when

@@ -28,6 +28,7 @@ void open_windows(nghttp2_session* session, std::int32_t window) {
 }
 
 void note_header(model::Response& response, std::string_view name, std::string_view value) {
+  if (!response.wanted_headers.empty()) response.keep_header(name, value);
   if (name == ":status") {
     // A 1xx's status is overwritten by the final response's (nghttp2 checks the value).
     std::from_chars(value.data(), value.data() + value.size(), response.status);

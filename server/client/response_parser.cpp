@@ -179,6 +179,8 @@ void ResponseParser::parse_field(std::string_view line, boost::system::error_cod
     return;
   }
   const auto name = line.substr(0, colon);
+  if (!response_->wanted_headers.empty())
+    response_->keep_header(name, trim(line.substr(colon + 1)));
   // Only these lengths can name a field read here: the others are skipped at once.
   if (colon != 6 && colon != 8 && colon != 10 && colon != 14 && colon != 16 && colon != 17) {
     return;

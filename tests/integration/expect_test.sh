@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# --expect-status, --expect-json, --expect-body and --expect-size against `stampede serve`: checks
-# that hold count nothing, one that fails counts every response it rejected under its own name
-# (text and JSON), --expect-status replaces -code's status check, and a check that cannot be read
-# is a usage error.
+# --expect-status, --expect-json, --expect-body, --expect-header and --expect-size against
+# `stampede serve`: checks that hold count nothing, one that fails counts every response it
+# rejected under its own name (text and JSON), --expect-status replaces -code's status check,
+# --expect-header reads HTTP/1.1 and HTTP/2 headers, and a check that cannot be read is a usage
+# error.
 source "$(dirname "$0")/lib.sh" "$@"
 start_serve --threads 1
 S=http://127.0.0.1:$SERVE_PORT
@@ -39,8 +40,20 @@ json_check "$OUT" <<'EOF'
 g("requests.succeeded") == 10 and g("checks") == [{"check": "--expect-status 200,500-599", "failed": 0}]
 EOF
 
+# --expect-header over HTTP/1.1 and HTTP/2: the header kept, matched without case in its name.
+run_stampede header_holds -c 2 -n 10 -k -u "$S/json" --expect-header 'content-type: ^application/json' --expect-header 'Server:' --output json
+expect_rc 0
+json_assert "$OUT" 'g("requests.succeeded") == 20 and [c["failed"] for c in g("checks")] == [0, 0, 0]' "header_holds"
+run_stampede header_fails -c 2 -n 10 -k -http2 -u "$S/" --expect-header 'Content-Type: json' --output json
+expect_rc 0
+json_check "$OUT" <<'EOF'
+g("requests.failed") == 20 and g("errors.verify") == 20 ## text/plain is not json
+g("checks")[1] == {"check": "--expect-header Content-Type: json", "failed": 20}
+EOF
+grep -q "first verify failure: content-type is 'text/plain" "$ERR" || fail "header_fails: $(cat "$ERR")"
+
 # Checks it cannot read: usage errors, nothing sent.
-for bad in "--expect-status 99" "--expect-json data/id=1" "--expect-body ([" "--expect-size -2"; do
+for bad in "--expect-status 99" "--expect-json data/id=1" "--expect-body ([" "--expect-size -2" "--expect-header Content-Type"; do
   # shellcheck disable=SC2086  # the flag and its value are two words
   run_stampede bad_check -c 1 -n 1 -u "$S/json" $bad
   expect_rc 2

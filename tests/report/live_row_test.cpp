@@ -100,6 +100,17 @@ TEST(LiveRow, RejectedResponsesAreCountedOnceUnderTheirStatus) {
   EXPECT_EQ(cells(row).back(), " 404:5\n");  // not "404:5;verify:5"
 }
 
+TEST(LiveRow, FailedChecksFollowTheCodesByNumber) {
+  Summary s;
+  for (int i = 0; i < 3; ++i) {
+    auto r = result(1ms, model::ErrorKind::verify, 200);
+    r.failed_check = 2;
+    s.total.add(r);
+  }
+  s.elapsed = 1s;
+  EXPECT_EQ(cells(live_row(s)).back(), " 200:3;check2:3\n");
+}
+
 /// Each of `row`'s cells is as wide as its heading and its rule in the separator; returns the
 /// cells.
 std::vector<std::string> expect_aligned(const std::string& header, const std::string& row) {

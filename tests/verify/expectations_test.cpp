@@ -55,6 +55,23 @@ TEST(ExpectBody, RegexAndSize) {
             "the body is 4 bytes (--expect-size 5)");
 }
 
+TEST(ExpectHeader, KeptHeadersMatchedByNameWithoutCase) {
+  const auto check = expect_header("Content-Type: ^application/json");
+  EXPECT_EQ(check->header(), "content-type");
+  auto r = response(200);
+  r.wanted_headers = {"content-type"};
+  r.keep_header("Content-TYPE", "application/json; charset=utf-8");
+  r.keep_header("X-Other", "ignored");
+  EXPECT_TRUE(check->holds(r));
+  EXPECT_EQ(r.headers.size(), 1U);
+  EXPECT_FALSE(expect_header("content-type: xml")->holds(r));
+  EXPECT_TRUE(expect_header("content-type:")->holds(r));
+  EXPECT_EQ(expect_header("ETag:")->why_not(r), "no etag header (--expect-header ETag:)");
+  EXPECT_THROW(expect_header("Content Type: x"), std::invalid_argument);
+  EXPECT_THROW(expect_header("Content-Type"), std::invalid_argument);
+  EXPECT_THROW(expect_header("A: (["), std::invalid_argument);
+}
+
 TEST(Expectations, TheFirstCheckAResponseFailsIsItsReason) {
   std::vector<std::unique_ptr<Check>> checks;
   checks.push_back(expect_json("/code=200"));
