@@ -8,6 +8,7 @@
 #include <optional>
 #include <utility>
 
+#include "cmd/expect_flags.hpp"
 #include "cmd/run_config.hpp"
 #include "grpc/framing.hpp"
 #include "grpc/message.hpp"
@@ -77,37 +78,47 @@ void set_headers(const Options& options, model::Request& request) {
 }
 
 /// -v json for gRPC: the answer's first message, decoded through the method, checked as JSON.
+/// Judges a call with its answer decoded through the method into JSON, so -v json and the
+/// --expect-* checks read it as they read an HTTP body; a call without a whole answer is judged
+/// with an empty body (its status check, first, rejects it as such).
 class DecodedAnswer final : public verify::Verifier {
  public:
-  DecodedAnswer(GrpcMethod method, std::unique_ptr<verify::Verifier> json)
-      : method_(std::move(method)), json_(std::move(json)) {}
+  DecodedAnswer(GrpcMethod method, std::unique_ptr<verify::Verifier> inner)
+      : method_(std::move(method)), inner_(std::move(inner)) {}
 
   [[nodiscard]] bool accept(const model::Response& response) const override {
-    const auto decoded = decode(response);
-    return decoded && json_->accept(*decoded);
+    return inner_->accept(decode(response));
   }
   [[nodiscard]] std::string why_rejected(const model::Response& response) const override {
     const auto decoded = decode(response);
-    if (!decoded)
-      return "gRPC status " + model::grpc_code_name(response.grpc_status) + ": no answer to decode";
-    return json_->why_rejected(*decoded);
+    const auto why = inner_->why_rejected(decoded);
+    if (!decoded.body.empty()) return why;
+    return "gRPC status " + model::grpc_code_name(response.grpc_status) +
+           ", no answer to decode: " + why;
   }
   [[nodiscard]] bool needs_body() const override { return true; }
+  [[nodiscard]] std::vector<std::string> headers_read() const override {
+    return inner_->headers_read();
+  }
+  [[nodiscard]] std::vector<std::string> checks() const override { return inner_->checks(); }
+  [[nodiscard]] std::uint8_t failed_check(const model::Response& response) const override {
+    return inner_->failed_check(decode(response));
+  }
 
  private:
-  /// The response with its body as the answer's JSON, or nothing without a whole answer.
-  [[nodiscard]] std::optional<model::Response> decode(const model::Response& response) const {
-    const auto body = grpc::read_messages(response.body);
-    if (body.messages.empty()) return std::nullopt;
-    auto json = grpc::wire_to_json(method_->response_prototype(), body.messages.front());
-    if (!json.error.empty()) return std::nullopt;
+  /// The response with its body as the answer's JSON, or empty without a whole answer.
+  [[nodiscard]] model::Response decode(const model::Response& response) const {
     model::Response decoded = response;
-    decoded.body = std::move(json.json);
+    decoded.body.clear();
+    const auto body = grpc::read_messages(response.body);
+    if (body.messages.empty()) return decoded;
+    auto json = grpc::wire_to_json(method_->response_prototype(), body.messages.front());
+    if (json.error.empty()) decoded.body = std::move(json.json);
     return decoded;
   }
 
   GrpcMethod method_;
-  std::unique_ptr<verify::Verifier> json_;
+  std::unique_ptr<verify::Verifier> inner_;
 };
 
 }  // namespace
@@ -123,13 +134,15 @@ GrpcMethod make_grpc_call(const Options& options, model::Request& request) {
 }
 
 std::unique_ptr<verify::Verifier> make_grpc_verifier(const Options& options, GrpcMethod method) {
-  if (options.verify != "json") {
-    return std::make_unique<verify::GrpcStatus>(options.has_code ? options.code : 0);
-  }
-  if (!method) throw UsageError("-v json on a gRPC call needs --proto (to decode its answer)");
-  // The answer's "code" as an HTTP body's: 200 unless -code says otherwise.
-  return std::make_unique<DecodedAnswer>(std::move(method),
-                                         verify::make_verifier("json", options.code));
+  const bool json = options.verify == "json";
+  if (json && !method)
+    throw UsageError("-v json on a gRPC call needs --proto (to decode its answer)");
+  // -v json: the answer's "code" as an HTTP body's, 200 unless -code says otherwise.
+  auto base = json ? verify::make_verifier("json", options.code)
+                   : std::make_unique<verify::GrpcStatus>(options.has_code ? options.code : 0);
+  auto verifier = with_expectations(options, std::move(base), false);
+  if (!method || !verifier->needs_body()) return verifier;
+  return std::make_unique<DecodedAnswer>(std::move(method), std::move(verifier));
 }
 
 std::string printable_grpc_message(const GrpcMethod& method, std::string_view framed_body) {

@@ -30,7 +30,8 @@ GrpcMethod make_grpc_call(const Options& options, model::Request& request);
 
 /// The verifier of gRPC calls: -v statusCode: the call's gRPC code is -code (0, OK, by
 /// default); -v json: its answer, decoded through the method, has "code" -code (200 by
-/// default, as for HTTP).
+/// default, as for HTTP); then the --expect-* checks, which read the answer as JSON too when
+/// there is a method to decode it.
 std::unique_ptr<verify::Verifier> make_grpc_verifier(const Options& options, GrpcMethod method);
 
 /// --print-request: a gRPC request's message (its framed body) as indented JSON, or as a

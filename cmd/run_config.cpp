@@ -180,8 +180,7 @@ void apply_grpc(const Options& options, RunConfig& config) {
     return;
   }
   config.grpc_method = make_grpc_call(options, config.steps.front());
-  config.verifier =
-      with_expectations(options, make_grpc_verifier(options, config.grpc_method), false);
+  config.verifier = make_grpc_verifier(options, config.grpc_method);
 }
 
 /// -m shares HTTP/2 connections among the users, so it needs an HTTP/2 step, and it does not

@@ -2,8 +2,8 @@
 # --expect-status, --expect-json, --expect-body, --expect-header and --expect-size against
 # `stampede serve`: checks that hold count nothing, one that fails counts every response it
 # rejected under its own name (text and JSON), --expect-status replaces -code's status check,
-# --expect-header reads HTTP/1.1 and HTTP/2 headers, and a check that cannot be read is a usage
-# error.
+# --expect-header reads HTTP/1.1 and HTTP/2 headers, WebSocket replies are checked as bodies, and
+# a check that cannot be read is a usage error.
 source "$(dirname "$0")/lib.sh" "$@"
 start_serve --threads 1
 S=http://127.0.0.1:$SERVE_PORT
@@ -51,6 +51,11 @@ g("requests.failed") == 20 and g("errors.verify") == 20 ## text/plain is not jso
 g("checks")[1] == {"check": "--expect-header Content-Type: json", "failed": 20}
 EOF
 grep -q "first verify failure: content-type is 'text/plain" "$ERR" || fail "header_fails: $(cat "$ERR")"
+
+# WebSocket: each reply (the echo of -data) is the body the checks read.
+run_stampede websocket -c 2 -n 5 -u "ws://127.0.0.1:$SERVE_PORT/echo" -data '{"a":1}' --expect-json '/a=1' --expect-json '/a=2' --output json
+expect_rc 0
+json_assert "$OUT" 'g("requests.failed") == 10 and [c["failed"] for c in g("checks")] == [0, 0, 10]' "websocket"
 
 # Checks it cannot read: usage errors, nothing sent.
 for bad in "--expect-status 99" "--expect-json data/id=1" "--expect-body ([" "--expect-size -2" "--expect-header Content-Type"; do

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # gRPC calls from the command line against a real gRPC server (python3-grpcio, grpc_server.py) and
 # stampede serve's echo: exact call counts from the server's log, statuses counted by name,
-# metadata and grpc-timeout received, -v json on the decoded answer, -m, grpcs:// (TLS), and the
-# usage errors that send nothing.
+# metadata and grpc-timeout received, -v json and the --expect-* checks on the decoded answer,
+# -m, grpcs:// (TLS), and the usage errors that send nothing.
 source "$(dirname "$0")/lib.sh" "$@"
 
 HERE=$(dirname "$(realpath "$0")")
@@ -94,6 +94,23 @@ case_json() {  # -v json reads the decoded answer's code
   json_assert "$OUT" 'g("requests.failed") == 2 and g("errors.verify") == 2'
 }
 
+case_expect() {  # --expect-json and --expect-body read the decoded answer; a failed call fails its status first
+  start_grpc expect
+  run_stampede expect -c 2 -n 5 -u "grpc://127.0.0.1:$SERVER_PORT/$SAY" --proto "$PROTO" \
+    -data '{"name":"checked"}' --expect-json '/message=Hello checked' --expect-body '"code":\s*200' \
+    --expect-json '/message~^Bye' --output json
+  expect_rc 0
+  json_check "$OUT" <<'PYEOF'
+g("requests.failed") == 10 and g("grpc_status_codes") == {"OK": 10}
+[c["failed"] for c in g("checks")] == [0, 0, 10, 0] ## only /message~^Bye fails (the --expect-json checks come before --expect-body)
+PYEOF
+  assert_eq 10 "$(calls_logged checked)" "expect: calls the server logged"
+  run_stampede expect_down -c 1 -n 3 -u "grpc://127.0.0.1:$SERVER_PORT/$SAY" --proto "$PROTO" \
+    -data '{"name":"fail:UNAVAILABLE"}' --expect-json '/message' --output json
+  expect_rc 0
+  json_assert "$OUT" '[c["failed"] for c in g("checks")] == [3, 0]' "a failed call counts under its status check"
+}
+
 case_shared() {  # -m: 20 users on 2 connections
   start_grpc shared
   run_stampede shared -c 20 -n 10 -m 2 -u "grpc://127.0.0.1:$SERVER_PORT/$SAY" --proto "$PROTO" \
@@ -160,5 +177,5 @@ case_usage() {  # exit 2 and nothing sent
   grep -q -- "--proto and --data-file are for gRPC calls" "$ERR" || fail "proto-on-http: $(head -c 500 "$ERR")"
 }
 
-run_cases "${GRPC_CASES:-}" unary statuses metadata deadline json shared tls stream serve_echo usage
+run_cases "${GRPC_CASES:-}" unary statuses metadata deadline json expect shared tls stream serve_echo usage
 pass
