@@ -15,8 +15,6 @@ std::string line(const std::string& label, const std::string& value) {
   return pad_right(label, 24) + value + '\n';
 }
 
-double rounded(double value) { return std::round(finite_or_zero(value) * 1000) / 1000; }
-
 std::string percent(double share) { return format_fixed(share * 100, 0) + "%"; }
 
 }  // namespace
@@ -43,8 +41,8 @@ nlohmann::json capacity_json(const statistics::CapacityPlan& plan) {
   return {{"page_views", in.page_views},
           {"peak_share", in.peak_share},
           {"peak_time_share", in.peak_time_share},
-          {"peak_qps", rounded(plan.peak_qps)},
-          {"measured_qps", rounded(in.measured_qps)},
+          {"peak_qps", round_to(plan.peak_qps, 3)},
+          {"measured_qps", round_to(in.measured_qps, 3)},
           {"servers_needed", plan.servers_needed}};
 }
 

@@ -36,10 +36,6 @@ std::string limit_text(const CompareRow& row) {
   return "rise <= " + format_fixed(*row.limit, 1) + "%";
 }
 
-double rounded(double value, double scale) {
-  return std::round(finite_or_zero(value) * scale) / scale;
-}
-
 }  // namespace
 
 std::string compare_text(const statistics::RunComparison& comparison, const ComparedNames& names) {
@@ -68,14 +64,14 @@ std::string compare_text(const statistics::RunComparison& comparison, const Comp
 std::string compare_json(const statistics::RunComparison& comparison, const ComparedNames& names) {
   nlohmann::ordered_json figures = nlohmann::ordered_json::array();
   for (const auto& row : comparison.rows) {
-    const double scale = row.unit == "ms" ? 1e3 : 1e2;
+    const int decimals = row.unit == "ms" ? 3 : 2;
     figures.push_back(
         {{"figure", row.figure},
          {"unit", row.unit},
-         {"a", rounded(row.a, scale)},
-         {"b", rounded(row.b, scale)},
-         {"change", row.change ? nlohmann::ordered_json(rounded(*row.change, 1e2))
-                               : nlohmann::ordered_json()},
+         {"a", round_to(row.a, decimals)},
+         {"b", round_to(row.b, decimals)},
+         {"change",
+          row.change ? nlohmann::ordered_json(round_to(*row.change, 2)) : nlohmann::ordered_json()},
          {"limit", row.limit ? nlohmann::ordered_json(*row.limit) : nlohmann::ordered_json()},
          {"passed", row.passed}});
   }

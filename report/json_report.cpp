@@ -21,15 +21,8 @@ namespace {
 // ordered_json keeps fields in the order written, so the document reads top-down like the text.
 using Json = nlohmann::ordered_json;
 
-// Rounded to `decimals` so the output shows measured digits, not binary noise; finite always,
-// because nlohmann writes nan and inf as null.
-double rounded(double value, int decimals) {
-  const double scale = std::pow(10.0, decimals);
-  return finite_or_zero(std::round(finite_or_zero(value) * scale) / scale);
-}
-
 // Milliseconds to the microsecond, from a value in nanoseconds.
-double ms(double ns) { return rounded(to_ms(ns), 3); }
+double ms(double ns) { return round_to(to_ms(ns), 3); }
 double ms(std::uint64_t ns) { return ms(static_cast<double>(ns)); }
 
 Json codes_json(const std::map<int, std::uint64_t>& codes) {
@@ -76,18 +69,18 @@ Json phase_json(const Histogram& phase) {
 }
 
 Json second_json(const Second& second) {
-  return {{"elapsed_s", rounded(second.elapsed_s, 3)},
+  return {{"elapsed_s", round_to(second.elapsed_s, 3)},
           {"users_running", second.users_running},
           {"succeeded", second.succeeded},
           {"failed", second.failed},
-          {"rps", rounded(second.rps, 3)},
+          {"rps", round_to(second.rps, 3)},
           {"latency_ms",
-           {{"min", rounded(second.min_ms, 3)},
-            {"mean", rounded(second.mean_ms, 3)},
-            {"max", rounded(second.max_ms, 3)},
-            {"p50", rounded(second.p50_ms, 3)},
-            {"p90", rounded(second.p90_ms, 3)},
-            {"p99", rounded(second.p99_ms, 3)}}},
+           {{"min", round_to(second.min_ms, 3)},
+            {"mean", round_to(second.mean_ms, 3)},
+            {"max", round_to(second.max_ms, 3)},
+            {"p50", round_to(second.p50_ms, 3)},
+            {"p90", round_to(second.p90_ms, 3)},
+            {"p99", round_to(second.p99_ms, 3)}}},
           {"status_codes", codes_json(second.status_codes)}};
 }
 
@@ -124,7 +117,7 @@ Json connections_json(const Summary& summary) {
   json["protocols"] = protocols;
   if (total.streams.streams > 0) {  // -m: the streams the shared connections carried at once
     json["shared_streams"] = {{"streams", total.streams.streams},
-                              {"open_mean", rounded(total.streams.open_mean(), 3)},
+                              {"open_mean", round_to(total.streams.open_mean(), 3)},
                               {"open_max", total.streams.open_max}};
   }
   if (!summary.long_lived()) return json;
@@ -136,19 +129,19 @@ Json connections_json(const Summary& summary) {
     }
   }
   json["open_at_end"] = counts.opened - std::min(counts.ended, counts.opened);
-  json["last_opened_s"] = rounded(to_seconds(counts.last_opened), 6);
+  json["last_opened_s"] = round_to(to_seconds(counts.last_opened), 6);
   json["closed_by_server"] = counts.closed_by_server;
   json["failed"] = counts.failures();
   json["failed_by_kind"] = failed;
   json["resident_bytes_at_start"] = summary.resident_at_start;
   Json seconds = Json::array();
   for (const Second& second : summary.per_second) {
-    seconds.push_back({{"elapsed_s", rounded(second.elapsed_s, 3)},
+    seconds.push_back({{"elapsed_s", round_to(second.elapsed_s, 3)},
                        {"open", second.connections_open},
                        {"opened", second.connections_opened},
                        {"failed", second.connections_failed},
                        {"closed_by_server", second.connections_closed_by_server},
-                       {"received_bytes_per_s", rounded(second.received_bytes_per_s, 0)},
+                       {"received_bytes_per_s", round_to(second.received_bytes_per_s, 0)},
                        {"resident_bytes", second.resident_bytes}});
   }
   json["per_second"] = seconds;
@@ -159,8 +152,8 @@ Json connections_json(const Summary& summary) {
 Json rate_json(const Summary& summary) {
   const auto& rate = summary.total.rate;
   return {
-      {"asked", rounded(summary.info.rate, 3)},
-      {"started", rounded(summary.achieved_rate(), 3)},
+      {"asked", round_to(summary.info.rate, 3)},
+      {"started", round_to(summary.achieved_rate(), 3)},
       {"scheduled", rate.scheduled},
       {"cap", {{"users", summary.info.users}, {"capped", rate.capped}, {"missed", rate.missed}}}};
 }
@@ -183,8 +176,8 @@ std::string json_report(const Summary& summary) {
                       {"succeeded", total.succeeded},
                       {"failed", total.failed},
                       {"abandoned", summary.abandoned}};
-  json["duration_s"] = rounded(to_seconds(summary.elapsed), 6);
-  json["rps"] = rounded(summary.rps(), 3);
+  json["duration_s"] = round_to(to_seconds(summary.elapsed), 6);
+  json["rps"] = round_to(summary.rps(), 3);
   json["users"] = summary.info.users;
   json["users_started"] = summary.users_started;
   json["requests_per_user"] = summary.info.requests_per_user;

@@ -35,6 +35,11 @@ double to_seconds(std::chrono::nanoseconds duration) {
   return static_cast<double>(duration.count()) / 1e9;
 }
 
+double round_to(double value, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  return finite_or_zero(std::round(finite_or_zero(value) * scale) / scale);
+}
+
 std::string pad_left(const std::string& text, std::size_t width) {
   return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
 }

@@ -23,6 +23,10 @@ double ratio(double numerator, double denominator);
 /// `value` itself when finite, else 0: the guard before a number reaches a report.
 double finite_or_zero(double value);
 
+/// `value` rounded to `decimals` decimal places, so JSON shows measured digits, not binary
+/// noise; always finite (nlohmann writes nan and inf as null), 0 for what is not.
+double round_to(double value, int decimals);
+
 /// A duration in seconds, as reports print elapsed time.
 double to_seconds(std::chrono::nanoseconds duration);
 

@@ -118,7 +118,7 @@ std::string side_by_side(const SweepResult& sweep) {
 }
 
 nlohmann::json step_json(const std::string& url, const StepFigures& step) {
-  const auto r = [](double value) { return std::round(finite_or_zero(value) * 1000) / 1000; };
+  const auto r = [](double value) { return round_to(value, 3); };
   return {{"url", url},
           {"level", r(step.level)},
           {"qps", r(step.qps)},
@@ -126,7 +126,7 @@ nlohmann::json step_json(const std::string& url, const StepFigures& step) {
           {"p50_ms", r(step.p50_ms)},
           {"p90_ms", r(step.p90_ms)},
           {"p99_ms", r(step.p99_ms)},
-          {"error_share", std::round(finite_or_zero(step.error_share) * 1e6) / 1e6},
+          {"error_share", round_to(step.error_share, 6)},
           {"time_per_request_ms", r(step.time_per_request_ms)},
           {"requests", step.requests}};
 }
@@ -140,7 +140,7 @@ nlohmann::json knee_json(const TargetSweep& target) {
                          {"why", knee.why}};
   if (knee.step) {
     json["level"] = target.steps[*knee.step].level;
-    json["qps"] = std::round(target.steps[*knee.step].qps * 1000) / 1000;
+    json["qps"] = round_to(target.steps[*knee.step].qps, 3);
   }
   if (knee.broke) json["broke_at"] = target.steps[*knee.broke].level;
   return json;

@@ -32,10 +32,9 @@ std::string thresholds_text(const std::vector<statistics::ThresholdVerdict>& ver
 nlohmann::json thresholds_json(const std::vector<statistics::ThresholdVerdict>& verdicts) {
   nlohmann::json json = nlohmann::json::array();
   for (const auto& verdict : verdicts) {
-    const double scale = verdict.unit == "share" ? 1e6 : 1e3;
     json.push_back({{"threshold", verdict.text},
                     {"passed", verdict.passed},
-                    {"measured", std::round(finite_or_zero(verdict.measured) * scale) / scale},
+                    {"measured", round_to(verdict.measured, verdict.unit == "share" ? 6 : 3)},
                     {"unit", verdict.unit}});
   }
   return json;
