@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "cmd/duration_flag.hpp"
 #include "cmd/limits.hpp"
 #include "cmd/number_word.hpp"
+#include "cmd/threshold_flag.hpp"
 
 namespace stampede::cmd {
 
@@ -70,28 +70,28 @@ SweepFlags parse_sweep(const Options& options) {
 }
 
 server::sweep::Slo parse_slo(std::string_view text) {
+  using statistics::Figure;
   server::sweep::Slo slo;
+  // Each bound in --threshold's grammar (the same lengths of time and shares), kept to what a
+  // step measures: p50, p90, p99 or the mean below a length of time, errors below a share.
   for_each_piece(text, [&](std::string_view bound) {
-    const auto less = bound.find('<');
-    if (less == std::string_view::npos) refuse_bound(bound);
-    const auto name = bound.substr(0, less);
-    auto limit = bound.substr(less + 1);
-    if (name == "errors") {
-      if (!limit.ends_with('%')) refuse_bound(bound);
-      limit.remove_suffix(1);
-      const auto share = number_of(limit);
-      if (!share || *share <= 0 || *share > 100) refuse_bound(bound);
-      slo.errors_below = *share / 100;
+    statistics::Threshold threshold;
+    try {
+      threshold = parse_threshold(bound);
+    } catch (const UsageError&) {
+      refuse_bound(bound);
+    }
+    if (threshold.step || threshold.comparison != statistics::Comparison::less) refuse_bound(bound);
+    if (threshold.figure == Figure::error_share) {
+      if (threshold.bound <= 0 || threshold.bound > 1) refuse_bound(bound);
+      slo.errors_below = threshold.bound;
       return;
     }
-    const double percentile = name == "p50"    ? 50
-                              : name == "p90"  ? 90
-                              : name == "p99"  ? 99
-                              : name == "mean" ? 0
-                                               : -1;
-    if (percentile < 0) refuse_bound(bound);
-    const auto below = parse_duration(limit, "--slo");
-    slo.latency.push_back({percentile, static_cast<double>(below.count())});
+    const double q = threshold.percentile;
+    const bool percentile =
+        threshold.figure == Figure::percentile && (q == 50 || q == 90 || q == 99);
+    if (!percentile && threshold.figure != Figure::mean) refuse_bound(bound);
+    slo.latency.push_back({percentile ? q : 0, threshold.bound});
   });
   return slo;
 }

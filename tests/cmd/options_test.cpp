@@ -343,6 +343,8 @@ TEST(Options, SweepLevelsSloAndWhatASweepCannotGoWith) {
   EXPECT_EQ(slo.latency[0].percentile, 99);
   EXPECT_EQ(slo.latency[0].below_ms, 100);
   EXPECT_EQ(slo.errors_below, 0.005);
+  // --threshold's lengths of time: under a millisecond too.
+  EXPECT_DOUBLE_EQ(parse_slo("p90<250us").latency[0].below_ms, 0.25);
   EXPECT_EQ(usage_error({"--sweep", "80,100", "-n", "5", "http://a/"}),
             "a sweep runs each level for -z (10 s by default): drop -n");
   EXPECT_EQ(usage_error({"--sweep", "80", "-c", "5", "http://a/"}),
