@@ -30,9 +30,10 @@ Clock::time_point from_epoch_ns(std::int64_t ns) {
 }
 
 model::Scheme scheme_named(const std::string& name) {
-  for (unsigned i = 0; i < 6; ++i) {
-    const model::Origin origin{static_cast<model::Scheme>(i), "", 0};
-    if (name == origin.scheme_name()) return origin.scheme;
+  using model::Scheme;
+  for (const auto scheme :
+       {Scheme::http, Scheme::https, Scheme::ws, Scheme::wss, Scheme::grpc, Scheme::grpcs}) {
+    if (name == model::Origin{scheme, "", 0}.scheme_name()) return scheme;
   }
   throw std::invalid_argument("an unknown scheme '" + name + "'");
 }
