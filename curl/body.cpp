@@ -10,31 +10,16 @@ namespace stampede::curl {
 
 namespace {
 
-/// --data-urlencode: `=content`, `name=content`, `@file`, `name@file` or plain `content`.
-std::string url_encoded_piece(const Argument& argument, const std::filesystem::path& base) {
-  const auto& text = argument.value;
-  const auto equals = text.find('=');
-  const auto at = text.find('@');
-  if (at != std::string::npos && (equals == std::string::npos || at < equals)) {
-    const auto name = text.substr(0, at);
-    const auto content = read_named_file(base, text.substr(at + 1), argument.where);
-    return (name.empty() ? "" : name + "=") + url_encode(content);
-  }
-  if (equals == std::string::npos) return url_encode(text);
-  const auto name = text.substr(0, equals);
-  return (name.empty() ? "" : name + "=") + url_encode(text.substr(equals + 1));
-}
-
-std::string resolve(const DataArgument& piece, const std::filesystem::path& base) {
+std::string resolve(const DataArgument& piece, const Files& files) {
   const auto& text = piece.argument.value;
   switch (piece.kind) {
     case DataKind::raw:
       return text;
     case DataKind::urlencode:
-      return url_encoded_piece(piece.argument, base);
+      return url_encoded_piece(piece.argument, files, Hex::upper);
     case DataKind::ascii: {
       if (!text.starts_with("@")) return text;
-      auto content = read_named_file(base, text.substr(1), piece.argument.where);
+      auto content = files.read(text.substr(1), piece.argument.where);
       std::erase_if(content, [](char c) { return c == '\r' || c == '\n'; });
       return content;
     }
@@ -42,13 +27,27 @@ std::string resolve(const DataArgument& piece, const std::filesystem::path& base
     case DataKind::json:
       break;
   }
-  return text.starts_with("@") ? read_named_file(base, text.substr(1), piece.argument.where) : text;
+  return text.starts_with("@") ? files.read(text.substr(1), piece.argument.where) : text;
 }
 
 }  // namespace
 
-std::string url_encode(std::string_view text) {
-  static constexpr char hex[] = "0123456789ABCDEF";
+std::string url_encoded_piece(const Argument& argument, const Files& files, Hex hex_case) {
+  const auto& text = argument.value;
+  const auto equals = text.find('=');
+  const auto at = text.find('@');
+  if (at != std::string::npos && (equals == std::string::npos || at < equals)) {
+    const auto name = text.substr(0, at);
+    const auto content = files.read(text.substr(at + 1), argument.where);
+    return (name.empty() ? "" : name + "=") + url_encode(content, hex_case);
+  }
+  if (equals == std::string::npos) return url_encode(text, hex_case);
+  const auto name = text.substr(0, equals);
+  return (name.empty() ? "" : name + "=") + url_encode(text.substr(equals + 1), hex_case);
+}
+
+std::string url_encode(std::string_view text, Hex hex_case) {
+  const char* hex = hex_case == Hex::upper ? "0123456789ABCDEF" : "0123456789abcdef";
   std::string out;
   for (const char c : text) {
     const auto byte = static_cast<unsigned char>(c);
@@ -65,11 +64,11 @@ std::string url_encode(std::string_view text) {
   return out;
 }
 
-std::string join_data(const std::vector<DataArgument>& data, const std::filesystem::path& base) {
+std::string join_data(const std::vector<DataArgument>& data, const Files& files) {
   std::string body;
   for (std::size_t i = 0; i < data.size(); ++i) {
     if (i > 0 && data[i].kind != DataKind::json) body += '&';
-    body += resolve(data[i], base);
+    body += resolve(data[i], files);
   }
   return body;
 }

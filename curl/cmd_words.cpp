@@ -92,11 +92,11 @@ Words crt_split(const Line& line) {
 
 }  // namespace
 
-std::vector<Words> split_cmd(std::string_view text) {
-  std::vector<Words> commands;
+std::vector<ShellCommand> split_cmd(std::string_view text) {
+  std::vector<ShellCommand> commands;
   for (const auto& line : cmd_pass(text)) {
     auto words = crt_split(line);
-    if (!words.empty()) commands.push_back(std::move(words));
+    if (!words.empty()) commands.push_back({std::move(words), std::nullopt});
   }
   return commands;
 }

@@ -1,4 +1,5 @@
-// read_command(): curl's option syntax: `--long`, clustered `-sSL`, `-XPOST`, `--no-<flag>`.
+// read_commands(): curl's option syntax: `--long` (or a prefix), clustered `-sSL`, `-XPOST`,
+// `--no-<flag>`, and `--next`.
 #include "curl/command.hpp"
 
 #include <map>
@@ -20,15 +21,23 @@ const std::map<std::string_view, Single> singles{
     {"referer", &CurlCommand::referer},
     {"upload-file", &CurlCommand::upload_file},
     {"max-time", &CurlCommand::max_time},
-    {"connect-timeout", &CurlCommand::connect_timeout}};
-const std::map<std::string_view, List> lists{{"url", &CurlCommand::urls},
-                                             {"header", &CurlCommand::headers},
-                                             {"cookie", &CurlCommand::cookies}};
-const std::map<std::string_view, Flag> flags{{"get", &CurlCommand::get},
-                                             {"head", &CurlCommand::head},
-                                             {"insecure", &CurlCommand::insecure},
-                                             {"compressed", &CurlCommand::compressed},
-                                             {"location", &CurlCommand::location}};
+    {"connect-timeout", &CurlCommand::connect_timeout},
+    {"range", &CurlCommand::range},
+    {"oauth2-bearer", &CurlCommand::bearer},
+    {"time-cond", &CurlCommand::time_condition},
+    {"proto-default", &CurlCommand::default_protocol},
+    {"request-target", &CurlCommand::request_target},
+    {"unix-socket", &CurlCommand::unix_socket},
+    {"abstract-unix-socket", &CurlCommand::unix_socket}};
+const std::map<std::string_view, List> lists{
+    {"url", &CurlCommand::urls},         {"header", &CurlCommand::headers},
+    {"cookie", &CurlCommand::cookies},   {"url-query", &CurlCommand::url_queries},
+    {"resolve", &CurlCommand::resolves}, {"connect-to", &CurlCommand::connect_tos}};
+const std::map<std::string_view, Flag> flags{
+    {"get", &CurlCommand::get},           {"head", &CurlCommand::head},
+    {"insecure", &CurlCommand::insecure}, {"compressed", &CurlCommand::compressed},
+    {"location", &CurlCommand::location}, {"path-as-is", &CurlCommand::path_as_is},
+    {"digest", &CurlCommand::digest}};
 const std::map<std::string_view, DataKind> data_kinds{{"data", DataKind::ascii},
                                                       {"data-ascii", DataKind::ascii},
                                                       {"data-raw", DataKind::raw},
@@ -40,6 +49,7 @@ const std::map<std::string_view, DataKind> data_kinds{{"data", DataKind::ascii},
 void apply_value(CurlCommand& command, std::string_view name, const Argument& argument) {
   if (const auto s = singles.find(name); s != singles.end()) {
     command.*(s->second) = argument;
+    if (name.ends_with("unix-socket")) command.abstract_socket = name == "abstract-unix-socket";
   } else if (const auto l = lists.find(name); l != lists.end()) {
     (command.*(l->second)).push_back(argument);
   } else if (const auto d = data_kinds.find(name); d != data_kinds.end()) {
@@ -53,21 +63,30 @@ void apply_value(CurlCommand& command, std::string_view name, const Argument& ar
 void apply_flag(CurlCommand& command, std::string_view name, bool negated) {
   if (const auto f = flags.find(name); f != flags.end()) {
     command.*(f->second) = !negated;
-  } else if (name == "http2" || name == "http1.1" || name == "http2-prior-knowledge") {
+  } else if (name.starts_with("http")) {
     command.http_version = negated             ? model::HttpVersion::any
                            : name == "http2"   ? model::HttpVersion::http2
                            : name == "http1.1" ? model::HttpVersion::http1_1
+                           : name == "http1.0" ? model::HttpVersion::http1_0
                                                : model::HttpVersion::http2_prior_knowledge;
   }
+}
+
+/// The options whose long name starts with `prefix`, or the one named exactly so.
+std::vector<const OptionSpec*> named(std::string_view prefix) {
+  if (const auto* exact = find_long_option(prefix)) return {exact};
+  return options_starting_with(prefix);
 }
 
 std::string spelled(const OptionSpec& spec) { return "--" + std::string(spec.name); }
 
 class Reader {
  public:
-  explicit Reader(const Words& words) : words_(words) { command_.where = words.front().where; }
+  explicit Reader(const Words& words) : words_(words) {
+    commands_.emplace_back().where = words.front().where;
+  }
 
-  CurlCommand run() {
+  std::vector<CurlCommand> run() {
     while (++at_ < words_.size()) {
       const auto& word = words_[at_];
       if (word.text.starts_with("--") && word.text.size() > 2) {
@@ -75,24 +94,18 @@ class Reader {
       } else if (word.text.starts_with("-") && word.text.size() > 1) {
         read_short(word);
       } else {
-        command_.urls.push_back({word.text, word.where});
+        commands_.back().urls.push_back({word.text, word.where});
       }
     }
-    return std::move(command_);
+    return std::move(commands_);
   }
 
  private:
   void read_long(const Word& word) {
     std::string_view name(word.text);
     name.remove_prefix(2);
-    const auto* spec = find_long_option(name);
     bool negated = false;
-    if (spec == nullptr && name.starts_with("no-")) {
-      spec = find_long_option(name.substr(3));
-      negated = spec != nullptr && !spec->takes_argument;
-      if (!negated) spec = nullptr;
-    }
-    if (spec == nullptr) throw ParseError(word.where, "unknown curl option '" + word.text + "'");
+    const auto* spec = long_option(word, name, negated);
     if (!spec->takes_argument) return use(*spec, word.where, nullptr, negated);
     if (at_ + 1 == words_.size()) {
       throw ParseError(word.where, "curl option " + word.text + " needs an argument");
@@ -100,6 +113,24 @@ class Reader {
     const auto& next = words_[++at_];
     const Argument argument{next.text, next.where};
     use(*spec, word.where, &argument, false);
+  }
+
+  /// The option `--name` means: its full name, a prefix of one name (`--sil`), or `--no-` and
+  /// a flag's name or prefix. Throws at an unknown or ambiguous name.
+  static const OptionSpec* long_option(const Word& word, std::string_view name, bool& negated) {
+    auto candidates = named(name);
+    if (candidates.empty() && name.starts_with("no-")) {
+      candidates = named(name.substr(3));
+      std::erase_if(candidates, [](const OptionSpec* o) { return o->takes_argument; });
+      negated = true;
+    }
+    if (candidates.empty()) throw ParseError(word.where, "unknown curl option '" + word.text + "'");
+    if (candidates.size() > 1) {
+      std::string names;
+      for (const auto* o : candidates) names += (names.empty() ? "" : ", ") + spelled(*o);
+      throw ParseError(word.where, "ambiguous curl option '" + word.text + "' (" + names + ")");
+    }
+    return candidates.front();
   }
 
   /// `-sSL`: letters until one takes an argument, which is the rest of the word or the next word.
@@ -129,25 +160,28 @@ class Reader {
   }
 
   void use(const OptionSpec& spec, Position where, const Argument* argument, bool negated) {
-    if (spec.handling == Handling::applied) {
+    auto& command = commands_.back();
+    if (spec.name == "next") {
+      commands_.emplace_back().where = where;
+    } else if (spec.handling == Handling::applied) {
       if (argument != nullptr) {
-        apply_value(command_, spec.name, *argument);
+        apply_value(command, spec.name, *argument);
       } else {
-        apply_flag(command_, spec.name, negated);
+        apply_flag(command, spec.name, negated);
       }
     } else if (spec.handling == Handling::warned) {
-      command_.warnings.push_back(
+      command.warnings.push_back(
           {where, "curl option " + spelled(spec) + " is not applied by stampede (ignored)"});
     }
   }
 
   const Words& words_;
   std::size_t at_ = 0;
-  CurlCommand command_;
+  std::vector<CurlCommand> commands_;
 };
 
 }  // namespace
 
-CurlCommand read_command(const Words& words) { return Reader(words).run(); }
+std::vector<CurlCommand> read_commands(const Words& words) { return Reader(words).run(); }
 
 }  // namespace stampede::curl

@@ -37,12 +37,6 @@ struct FormArgument {
   Argument argument;
 };
 
-/// Something stampede will not do as curl would; the user is told, the run goes on.
-struct Warning {
-  Position where;
-  std::string text;
-};
-
 /// A curl command as curl understood it; later single-valued options win, as in curl.
 struct CurlCommand {
   Position where;  ///< of the word `curl`
@@ -58,17 +52,31 @@ struct CurlCommand {
   std::optional<Argument> upload_file;  ///< -T
   std::optional<Argument> max_time;
   std::optional<Argument> connect_timeout;
-  bool get = false;  ///< -G: data goes into the query string
+  std::optional<Argument> range;             ///< -r
+  std::vector<Argument> url_queries;         ///< --url-query, in order
+  std::optional<Argument> bearer;            ///< --oauth2-bearer
+  std::optional<Argument> time_condition;    ///< -z
+  std::optional<Argument> default_protocol;  ///< --proto-default
+  std::optional<Argument> request_target;
+  std::optional<Argument> unix_socket;  ///< --unix-socket or --abstract-unix-socket
+  bool abstract_socket = false;         ///< unix_socket is in Linux's abstract namespace
+  std::vector<Argument> resolves;       ///< --resolve
+  std::vector<Argument> connect_tos;    ///< --connect-to
+  bool get = false;                     ///< -G: data goes into the query string
   bool head = false;
   bool insecure = false;
   bool compressed = false;
   bool location = false;
+  bool path_as_is = false;
+  bool digest = false;  ///< --digest: credentials wait for the server's challenge
   model::HttpVersion http_version = model::HttpVersion::any;
   std::vector<Warning> warnings;
 };
 
-/// Reads one command (`words[0]` is curl). Throws ParseError (no file name) at an option curl
-/// does not know or one that lacks its argument.
-CurlCommand read_command(const Words& words);
+/// Reads one shell command (`words[0]` is curl): one CurlCommand, or several when `--next`
+/// starts new ones. Long options may be shortened to any unambiguous prefix, as curl allows.
+/// Throws ParseError (no file name) at an option curl does not know, an ambiguous prefix, or
+/// an option that lacks its argument.
+std::vector<CurlCommand> read_commands(const Words& words);
 
 }  // namespace stampede::curl

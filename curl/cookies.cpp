@@ -84,7 +84,7 @@ std::vector<Cookie> file_cookies(const std::string& text, const model::Request& 
 }  // namespace
 
 std::string cookie_header(const std::vector<Argument>& cookies, const model::Request& request,
-                          const std::filesystem::path& base, std::vector<Warning>& warnings) {
+                          const Files& files, std::vector<Warning>& warnings) {
   std::string from_files;
   std::string strings;
   for (const auto& argument : cookies) {
@@ -93,8 +93,7 @@ std::string cookie_header(const std::vector<Argument>& cookies, const model::Req
       continue;
     }
     try {
-      for (const auto& cookie :
-           file_cookies(read_named_file(base, argument.value, argument.where), request)) {
+      for (const auto& cookie : file_cookies(files.read(argument.value, argument.where), request)) {
         from_files += (from_files.empty() ? "" : "; ") + cookie.name + "=" + cookie.value;
       }
     } catch (const ParseError& error) {

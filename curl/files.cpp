@@ -1,18 +1,36 @@
-// read_named_file(): one place that turns a missing or unreadable file into a located error.
+// Files::read(): one place that turns a missing or unreadable file into a located error.
 #include "curl/files.hpp"
+
+#include <sys/stat.h>
 
 #include <fstream>
 #include <sstream>
 
 namespace stampede::curl {
 
-std::string read_named_file(const std::filesystem::path& base, const std::string& name,
-                            Position where) {
-  if (name == "-") {
-    throw ParseError(where, "reading from standard input (@-) is not supported (name a file)");
+std::string Files::read(const std::string& name, Position where) const {
+  if (name != "-") return read_file(name, where);
+  if (!input_) {
+    throw ParseError(where,
+                     "this command reads standard input (-), which the file does not give it "
+                     "(feed it with <<< 'text', a here-document or < file)");
   }
+  return input_->from_file ? read_file(input_->text, input_->where) : input_->text;
+}
+
+std::optional<long long> Files::modified(const std::string& name) const {
+  struct stat status {};
+  if (::stat(full_path(name).c_str(), &status) != 0) return std::nullopt;
+  return status.st_mtime;
+}
+
+std::filesystem::path Files::full_path(const std::string& name) const {
   const std::filesystem::path path(name);
-  const auto full = path.is_absolute() ? path : base / path;
+  return path.is_absolute() ? path : base_ / path;
+}
+
+std::string Files::read_file(const std::string& name, Position where) const {
+  const auto full = full_path(name);
   // Only regular files: a device or a pipe (/dev/zero, /dev/stdin) would never end or block.
   std::error_code error;
   std::ifstream file;

@@ -2,15 +2,34 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "curl/parse_error.hpp"
+#include "curl/shell_words.hpp"
 
 namespace stampede::curl {
 
-/// Reads `name` whole; a relative name is found from `base` (the curl file's folder). Throws
-/// ParseError at `where` naming the file when it cannot be read, or for `-` (standard input).
-std::string read_named_file(const std::filesystem::path& base, const std::string& name,
-                            Position where);
+/// Where one curl command's files come from: names relative to the curl file's folder, and `-`
+/// (curl's standard input) from the command's here-string, here-document or `< file`.
+class Files {
+ public:
+  explicit Files(std::filesystem::path base, std::optional<Input> input = std::nullopt)
+      : base_(std::move(base)), input_(std::move(input)) {}
+
+  /// Reads `name` whole, or the command's input for `-`. Throws ParseError at `where` naming
+  /// the file when it cannot be read, or for `-` when the command is given no input.
+  [[nodiscard]] std::string read(const std::string& name, Position where) const;
+
+  /// When the file `name` was last changed (seconds since 1970), or nullopt when no such file.
+  [[nodiscard]] std::optional<long long> modified(const std::string& name) const;
+
+ private:
+  std::string read_file(const std::string& name, Position where) const;
+  std::filesystem::path full_path(const std::string& name) const;
+
+  std::filesystem::path base_;
+  std::optional<Input> input_;
+};
 
 }  // namespace stampede::curl

@@ -29,14 +29,14 @@ std::string checked_name(std::string name, const Argument& argument) {
 
 }  // namespace
 
-Headers::Headers(const std::vector<Argument>& arguments, const std::filesystem::path& base,
+Headers::Headers(const std::vector<Argument>& arguments, const Files& files,
                  std::vector<Warning>& warnings) {
   for (const auto& argument : arguments) {
     if (!argument.value.starts_with("@")) {
       read(argument, warnings);
       continue;
     }
-    std::istringstream lines(read_named_file(base, argument.value.substr(1), argument.where));
+    std::istringstream lines(files.read(argument.value.substr(1), argument.where));
     for (std::string line; std::getline(lines, line);) {
       if (!trim(line).empty()) read({line, argument.where}, warnings);
     }

@@ -1,13 +1,13 @@
 // The header list of one curl request: the user's -H lines first, then what curl adds unless told.
 #pragma once
 
-#include <filesystem>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "curl/command.hpp"
+#include "curl/files.hpp"
 
 namespace stampede::curl {
 
@@ -15,8 +15,8 @@ namespace stampede::curl {
 /// curl (and stampede) from sending its own header of that name; `@file` reads one header a line.
 class Headers {
  public:
-  /// Reads the -H arguments; relative `@file`s are found from `base`. Throws ParseError.
-  Headers(const std::vector<Argument>& arguments, const std::filesystem::path& base,
+  /// Reads the -H arguments; relative `@file`s are found through `files`. Throws ParseError.
+  Headers(const std::vector<Argument>& arguments, const Files& files,
           std::vector<Warning>& warnings);
 
   /// Adds a header curl adds on its own, unless the user set or removed one of that name.

@@ -77,7 +77,7 @@ std::string take_parameters(std::string_view text, Part& part) {
   return value;
 }
 
-Part read_part(const FormArgument& form, const std::filesystem::path& base) {
+Part read_part(const FormArgument& form, const Files& files) {
   const auto& text = form.argument.value;
   const auto equals = text.find('=');
   if (equals == std::string::npos) {
@@ -88,7 +88,7 @@ Part read_part(const FormArgument& form, const std::filesystem::path& base) {
   if (part.content.starts_with("@") || part.content.starts_with("<")) {
     const bool upload = part.content.front() == '@';
     const auto path = take_parameters(part.content.substr(1), part);
-    part.content = read_named_file(base, path, form.argument.where);
+    part.content = files.read(path, form.argument.where);
     if (upload && part.filename.empty()) part.filename = std::filesystem::path(path).filename();
     if (upload && part.content_type.empty()) part.content_type = type_for(part.filename);
   } else {
@@ -115,11 +115,11 @@ std::string random_boundary() {
 
 }  // namespace
 
-Multipart make_multipart(const std::vector<FormArgument>& parts, const std::filesystem::path& base,
+Multipart make_multipart(const std::vector<FormArgument>& parts, const Files& files,
                          std::string_view disposition) {
   Multipart out{random_boundary(), {}};
   for (const auto& form : parts) {
-    const auto part = read_part(form, base);
+    const auto part = read_part(form, files);
     out.body += "--" + out.boundary + "\r\nContent-Disposition: " + std::string(disposition) +
                 "; name=" + quote(part.name);
     if (!part.filename.empty()) out.body += "; filename=" + quote(part.filename);

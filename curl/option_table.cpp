@@ -12,7 +12,7 @@ using H = Handling;
 
 // clang-format off
 constexpr std::array options{
-    OptionSpec{"abstract-unix-socket", '\0', true, H::warned},
+    OptionSpec{"abstract-unix-socket", '\0', true, H::applied},
     OptionSpec{"alt-svc", '\0', true, H::warned},
     OptionSpec{"anyauth", '\0', false, H::warned},
     OptionSpec{"append", 'a', false, H::warned},
@@ -28,7 +28,7 @@ constexpr std::array options{
     OptionSpec{"compressed-ssh", '\0', false, H::warned},
     OptionSpec{"config", 'K', true, H::warned},
     OptionSpec{"connect-timeout", '\0', true, H::applied},
-    OptionSpec{"connect-to", '\0', true, H::warned},
+    OptionSpec{"connect-to", '\0', true, H::applied},
     OptionSpec{"continue-at", 'C', true, H::warned},
     OptionSpec{"cookie", 'b', true, H::applied},
     OptionSpec{"cookie-jar", 'c', true, H::ignored},
@@ -43,7 +43,7 @@ constexpr std::array options{
     OptionSpec{"data-raw", '\0', true, H::applied},
     OptionSpec{"data-urlencode", '\0', true, H::applied},
     OptionSpec{"delegation", '\0', true, H::warned},
-    OptionSpec{"digest", '\0', false, H::warned},
+    OptionSpec{"digest", '\0', false, H::applied},
     OptionSpec{"disable", 'q', false, H::ignored},
     OptionSpec{"disable-eprt", '\0', false, H::warned},
     OptionSpec{"disable-epsv", '\0', false, H::warned},
@@ -90,7 +90,7 @@ constexpr std::array options{
     OptionSpec{"hostpubsha256", '\0', true, H::warned},
     OptionSpec{"hsts", '\0', true, H::warned},
     OptionSpec{"http0.9", '\0', false, H::warned},
-    OptionSpec{"http1.0", '0', false, H::warned},
+    OptionSpec{"http1.0", '0', false, H::applied},
     OptionSpec{"http1.1", '\0', false, H::applied},
     OptionSpec{"http2", '\0', false, H::applied},
     OptionSpec{"http2-prior-knowledge", '\0', false, H::applied},
@@ -128,7 +128,7 @@ constexpr std::array options{
     OptionSpec{"netrc", 'n', false, H::warned},
     OptionSpec{"netrc-file", '\0', true, H::warned},
     OptionSpec{"netrc-optional", '\0', false, H::warned},
-    OptionSpec{"next", ':', false, H::warned},
+    OptionSpec{"next", ':', false, H::applied},
     OptionSpec{"no-alpn", '\0', false, H::warned},
     OptionSpec{"no-buffer", 'N', false, H::ignored},
     OptionSpec{"no-clobber", '\0', false, H::ignored},
@@ -139,14 +139,14 @@ constexpr std::array options{
     OptionSpec{"noproxy", '\0', true, H::warned},
     OptionSpec{"ntlm", '\0', false, H::warned},
     OptionSpec{"ntlm-wb", '\0', false, H::warned},
-    OptionSpec{"oauth2-bearer", '\0', true, H::warned},
+    OptionSpec{"oauth2-bearer", '\0', true, H::applied},
     OptionSpec{"output", 'o', true, H::ignored},
     OptionSpec{"output-dir", '\0', true, H::ignored},
     OptionSpec{"parallel", 'Z', false, H::warned},
     OptionSpec{"parallel-immediate", '\0', false, H::warned},
     OptionSpec{"parallel-max", '\0', true, H::warned},
     OptionSpec{"pass", '\0', true, H::warned},
-    OptionSpec{"path-as-is", '\0', false, H::warned},
+    OptionSpec{"path-as-is", '\0', false, H::applied},
     OptionSpec{"pinnedpubkey", '\0', true, H::warned},
     OptionSpec{"post301", '\0', false, H::warned},
     OptionSpec{"post302", '\0', false, H::warned},
@@ -154,7 +154,7 @@ constexpr std::array options{
     OptionSpec{"preproxy", '\0', true, H::warned},
     OptionSpec{"progress-bar", '#', false, H::ignored},
     OptionSpec{"proto", '\0', true, H::warned},
-    OptionSpec{"proto-default", '\0', true, H::warned},
+    OptionSpec{"proto-default", '\0', true, H::applied},
     OptionSpec{"proto-redir", '\0', true, H::warned},
     OptionSpec{"proxy", 'x', true, H::warned},
     OptionSpec{"proxy-anyauth", '\0', false, H::warned},
@@ -188,7 +188,7 @@ constexpr std::array options{
     OptionSpec{"pubkey", '\0', true, H::warned},
     OptionSpec{"quote", 'Q', true, H::warned},
     OptionSpec{"random-file", '\0', true, H::warned},
-    OptionSpec{"range", 'r', true, H::warned},
+    OptionSpec{"range", 'r', true, H::applied},
     OptionSpec{"rate", '\0', true, H::warned},
     OptionSpec{"raw", '\0', false, H::warned},
     OptionSpec{"referer", 'e', true, H::applied},
@@ -198,8 +198,8 @@ constexpr std::array options{
     OptionSpec{"remote-time", 'R', false, H::ignored},
     OptionSpec{"remove-on-error", '\0', false, H::ignored},
     OptionSpec{"request", 'X', true, H::applied},
-    OptionSpec{"request-target", '\0', true, H::warned},
-    OptionSpec{"resolve", '\0', true, H::warned},
+    OptionSpec{"request-target", '\0', true, H::applied},
+    OptionSpec{"resolve", '\0', true, H::applied},
     OptionSpec{"retry", '\0', true, H::warned},
     OptionSpec{"retry-all-errors", '\0', false, H::warned},
     OptionSpec{"retry-connrefused", '\0', false, H::warned},
@@ -236,7 +236,7 @@ constexpr std::array options{
     OptionSpec{"telnet-option", 't', true, H::warned},
     OptionSpec{"tftp-blksize", '\0', true, H::warned},
     OptionSpec{"tftp-no-options", '\0', false, H::warned},
-    OptionSpec{"time-cond", 'z', true, H::warned},
+    OptionSpec{"time-cond", 'z', true, H::applied},
     OptionSpec{"tls-max", '\0', true, H::warned},
     OptionSpec{"tls13-ciphers", '\0', true, H::warned},
     OptionSpec{"tlsauthtype", '\0', true, H::warned},
@@ -251,10 +251,10 @@ constexpr std::array options{
     OptionSpec{"trace", '\0', true, H::ignored},
     OptionSpec{"trace-ascii", '\0', true, H::ignored},
     OptionSpec{"trace-time", '\0', false, H::ignored},
-    OptionSpec{"unix-socket", '\0', true, H::warned},
+    OptionSpec{"unix-socket", '\0', true, H::applied},
     OptionSpec{"upload-file", 'T', true, H::applied},
     OptionSpec{"url", '\0', true, H::applied},
-    OptionSpec{"url-query", '\0', true, H::warned},
+    OptionSpec{"url-query", '\0', true, H::applied},
     OptionSpec{"use-ascii", 'B', false, H::warned},
     OptionSpec{"user", 'u', true, H::applied},
     OptionSpec{"user-agent", 'A', true, H::applied},
@@ -271,6 +271,14 @@ const OptionSpec* find_long_option(std::string_view name) {
   const auto found = std::find_if(options.begin(), options.end(),
                                   [name](const OptionSpec& o) { return o.name == name; });
   return found == options.end() ? nullptr : &*found;
+}
+
+std::vector<const OptionSpec*> options_starting_with(std::string_view prefix) {
+  std::vector<const OptionSpec*> found;
+  for (const auto& option : options) {
+    if (option.name.starts_with(prefix)) found.push_back(&option);
+  }
+  return found;
 }
 
 const OptionSpec* find_short_option(char letter) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string_view>
+#include <vector>
 
 namespace stampede::curl {
 
@@ -22,6 +23,9 @@ struct OptionSpec {
 
 /// The option with this long name (without `--`), or nullptr when curl has none.
 const OptionSpec* find_long_option(std::string_view name);
+
+/// Every option whose long name starts with `prefix`, in the table's order.
+std::vector<const OptionSpec*> options_starting_with(std::string_view prefix);
 
 /// The option with this short letter, or nullptr when curl has none.
 const OptionSpec* find_short_option(char letter);

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "curl/command.hpp"
+#include "curl/files.hpp"
 #include "curl/shell_words.hpp"
 #include "curl/to_request.hpp"
 
@@ -22,30 +23,17 @@ std::string located(const std::string& name, const Warning& warning) {
          std::to_string(warning.where.column) + ": " + warning.text;
 }
 
-/// curl's `--next` (`-:`) starts a new request with options of its own: one command each.
-std::vector<Words> split_at_next(const Words& words) {
-  std::vector<Words> commands{{words.front()}};
-  for (std::size_t i = 1; i < words.size(); ++i) {
-    if (words[i].text == "--next" || words[i].text == "-:") {
-      commands.push_back({{words.front().text, words[i].where}});
-    } else {
-      commands.back().push_back(words[i]);
-    }
-  }
-  return commands;
-}
-
-void add_command(const Words& words, const std::filesystem::path& base, Parsed& parsed,
+void add_command(const ShellCommand& shell, const Files& files, Parsed& parsed,
                  std::vector<Warning>& warnings) {
+  const auto& words = shell.words;
   if (!is_curl(words.front().text)) {
     warnings.push_back(
         {words.front().where, "'" + words.front().text + "' is not a curl command; skipped"});
     return;
   }
-  for (const auto& part : split_at_next(words)) {
-    auto command = read_command(part);
+  for (const auto& command : read_commands(words)) {
     warnings.insert(warnings.end(), command.warnings.begin(), command.warnings.end());
-    for (auto& request : to_requests(command, base, warnings)) {
+    for (auto& request : to_requests(command, files, warnings)) {
       parsed.steps.push_back(std::move(request));
     }
   }
@@ -53,13 +41,15 @@ void add_command(const Words& words, const std::filesystem::path& base, Parsed& 
 
 }  // namespace
 
-Parsed parse_text(std::string_view text, const std::string& name,
-                  const std::filesystem::path& base) {
+Parsed parse_text(std::string_view text, const std::string& name, const std::filesystem::path& base,
+                  const Environment& environment) {
   Parsed parsed;
   std::vector<Warning> warnings;
   if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a UTF-8 mark from Windows editors
   try {
-    for (const auto& words : split_commands(text)) add_command(words, base, parsed, warnings);
+    for (const auto& command : split_commands(text, environment, warnings)) {
+      add_command(command, Files(base, command.input), parsed, warnings);
+    }
   } catch (const ParseError& error) {
     throw ParseError(error.where(), error.message(), name);
   }
@@ -76,7 +66,8 @@ Parsed parse_file(const std::string& path) {
   }
   std::ostringstream text;
   text << file.rdbuf();
-  return parse_text(text.str(), path, std::filesystem::path(path).parent_path());
+  return parse_text(text.str(), path, std::filesystem::path(path).parent_path(),
+                    process_environment());
 }
 
 }  // namespace stampede::curl

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "curl/parse_error.hpp"
+#include "curl/shell_words.hpp"
 #include "model/request.hpp"
 
 namespace stampede::curl {
@@ -18,12 +19,14 @@ struct Parsed {
   std::vector<std::string> warnings;  ///< each `file:line:column: text`, one line
 };
 
-/// Reads the curl file at `path`; relative @files are found from its folder. Throws ParseError
+/// Reads the curl file at `path`; relative @files are found from its folder, `$NAME` in this
+/// process's environment. Throws ParseError
 /// (file, line, column, what is wrong) for anything curl would refuse or stampede cannot send.
 Parsed parse_file(const std::string& path);
 
-/// The same for `text` already in memory: `name` names it in messages, `base` finds @files.
-Parsed parse_text(std::string_view text, const std::string& name,
-                  const std::filesystem::path& base);
+/// The same for `text` already in memory: `name` names it in messages, `base` finds @files,
+/// `environment` gives `$NAME`.
+Parsed parse_text(std::string_view text, const std::string& name, const std::filesystem::path& base,
+                  const Environment& environment = process_environment());
 
 }  // namespace stampede::curl

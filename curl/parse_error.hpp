@@ -12,6 +12,12 @@ struct Position {
   int column = 1;
 };
 
+/// Something stampede will not do as curl (or bash) would; the user is told, the run goes on.
+struct Warning {
+  Position where;
+  std::string text;
+};
+
 /// A curl file stampede cannot replay as written; what() is `file:line:column: message`.
 class ParseError : public std::runtime_error {
  public:

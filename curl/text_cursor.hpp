@@ -11,7 +11,8 @@ namespace stampede::curl {
 /// Reads text byte by byte; `\r\n` and `\n` both count as one new line.
 class TextCursor {
  public:
-  explicit TextCursor(std::string_view text) : text_(text) {}
+  /// Reads `text`, whose first byte is at `start` in the file.
+  explicit TextCursor(std::string_view text, Position start = {}) : text_(text), where_(start) {}
 
   /// True when every byte has been read.
   bool done() const noexcept { return at_ >= text_.size(); }

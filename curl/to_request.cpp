@@ -2,6 +2,7 @@
 #include "curl/to_request.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 #include "curl/body.hpp"
@@ -9,6 +10,8 @@
 #include "curl/files.hpp"
 #include "curl/headers.hpp"
 #include "curl/multipart.hpp"
+#include "curl/route.hpp"
+#include "curl/time_cond.hpp"
 #include "curl/url.hpp"
 #include "model/http_syntax.hpp"
 
@@ -55,21 +58,25 @@ void check_methods(const CurlCommand& c) {
 
 class Builder {
  public:
-  Builder(const CurlCommand& command, const std::filesystem::path& base,
-          std::vector<Warning>& warnings)
-      : c_(command), base_(base), warnings_(warnings) {}
+  Builder(const CurlCommand& command, const Files& files, std::vector<Warning>& warnings)
+      : c_(command), files_(files), warnings_(warnings) {}
 
   model::Request build(const Argument& url) {
     model::Request r;
     std::string userinfo;
     try {
-      userinfo = apply_url(url.value, r);
+      const UrlReading how{c_.default_protocol ? std::string_view(c_.default_protocol->value)
+                                               : std::string_view("http"),
+                           c_.path_as_is};
+      userinfo = apply_url(url.value, r, how);
     } catch (const UrlError& error) {
       throw ParseError(url.where, error.what());
     }
-    Headers headers(c_.headers, base_, warnings_);
+    for (const auto& query : c_.url_queries) append_query(url_query(query), r);
+    Headers headers(c_.headers, files_, warnings_);
     set_body(r, headers);
     set_identity(r, headers, userinfo);
+    set_conditions(headers);
     if (c_.compressed) headers.add_default("Accept-Encoding", accept_encoding);
     r.headers = headers.custom();
     r.omit_headers = headers.omitted();
@@ -80,12 +87,36 @@ class Builder {
     if (c_.max_time) r.max_time = seconds(*c_.max_time, "--max-time");
     if (c_.connect_timeout) r.connect_timeout = seconds(*c_.connect_timeout, "--connect-timeout");
     if (c_.method) r.method = method(*c_.method);
+    r.route = route_of(c_, r.origin, warnings_);
+    if (c_.request_target) r.target = c_.request_target->value;
     return r;
   }
 
  private:
+  /// --url-query: `+` sends the rest as written; anything else is encoded as curl 7.88 does.
+  [[nodiscard]] std::string url_query(const Argument& query) const {
+    if (query.value.starts_with('+')) return query.value.substr(1);
+    return url_encoded_piece(query, files_, Hex::lower);
+  }
+
+  /// -r and -z.
+  void set_conditions(Headers& headers) {
+    if (c_.range) {
+      // curl completes a single number to an open range ("100" -> "100-").
+      const auto& text = c_.range->value;
+      const bool number = !text.empty() && std::isdigit(static_cast<unsigned char>(text[0])) &&
+                          text.find('-') == std::string::npos;
+      headers.add_default("Range", "bytes=" + text + (number ? "-" : ""));
+    }
+    if (c_.time_condition) {
+      if (auto header = time_condition(*c_.time_condition, files_, warnings_)) {
+        headers.add_default(header->first, std::move(header->second));
+      }
+    }
+  }
+
   void set_body(model::Request& r, Headers& headers) {
-    const auto data = c_.data.empty() ? std::string() : join_data(c_.data, base_);
+    const auto data = c_.data.empty() ? std::string() : join_data(c_.data, files_);
     if (c_.get || c_.head) r.method = c_.head ? "HEAD" : "GET";
     if (c_.get) {
       if (!c_.data.empty()) append_query(data, r);
@@ -108,7 +139,7 @@ class Builder {
     r.method = "POST";
     const auto type = headers.value("Content-Type").value_or("multipart/form-data");
     const bool form_data = type.starts_with("multipart/form-data");
-    const auto multipart = make_multipart(c_.form, base_, form_data ? "form-data" : "attachment");
+    const auto multipart = make_multipart(c_.form, files_, form_data ? "form-data" : "attachment");
     r.body = multipart.body;
     headers.replace("Content-Type", type + "; boundary=" + multipart.boundary);
   }
@@ -118,7 +149,7 @@ class Builder {
   void set_upload(model::Request& r, Headers& headers) {
     const auto& file = *c_.upload_file;
     r.method = "PUT";
-    r.body = read_named_file(base_, file.value, file.where);
+    r.body = files_.read(file.value, file.where);
     const auto query = r.target.find('?');
     if (r.target.substr(0, query).ends_with('/')) {
       r.target.insert(std::min(query, r.target.size()),
@@ -129,7 +160,13 @@ class Builder {
   }
 
   void set_identity(model::Request& r, Headers& headers, const std::string& userinfo) {
-    if (c_.user || !userinfo.empty()) {
+    if (c_.bearer) {
+      headers.add_default("Authorization", "Bearer " + c_.bearer->value);
+    } else if (c_.digest && (c_.user || !userinfo.empty())) {
+      warnings_.push_back({c_.user ? c_.user->where : c_.where,
+                           "--digest: stampede does not answer the server's challenge yet, so no "
+                           "credentials are sent"});
+    } else if (c_.user || !userinfo.empty()) {
       auto credentials = c_.user ? c_.user->value : userinfo;
       if (credentials.find(':') == std::string::npos) {
         warnings_.push_back({c_.user->where,
@@ -149,24 +186,23 @@ class Builder {
       headers.add_default(
           "Referer", referer.ends_with(";auto") ? referer.substr(0, referer.size() - 5) : referer);
     }
-    if (const auto cookie = cookie_header(c_.cookies, r, base_, warnings_); !cookie.empty()) {
+    if (const auto cookie = cookie_header(c_.cookies, r, files_, warnings_); !cookie.empty()) {
       headers.add_default("Cookie", cookie);
     }
   }
 
   const CurlCommand& c_;
-  const std::filesystem::path& base_;
+  const Files& files_;
   std::vector<Warning>& warnings_;
 };
 
 }  // namespace
 
-std::vector<model::Request> to_requests(const CurlCommand& command,
-                                        const std::filesystem::path& base,
+std::vector<model::Request> to_requests(const CurlCommand& command, const Files& files,
                                         std::vector<Warning>& warnings) {
   check_methods(command);
   std::vector<model::Request> requests;
-  Builder builder(command, base, warnings);
+  Builder builder(command, files, warnings);
   for (const auto& url : command.urls) requests.push_back(builder.build(url));
   return requests;
 }

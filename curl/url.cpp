@@ -64,9 +64,10 @@ std::optional<model::Scheme> scheme_of(boost::urls::scheme id, std::string_view 
 
 }  // namespace
 
-std::string apply_url(std::string_view url, model::Request& request) {
-  const std::string text =
-      url.find("://") == std::string_view::npos ? "http://" + std::string(url) : std::string(url);
+std::string apply_url(std::string_view url, model::Request& request, const UrlReading& how) {
+  const std::string text = url.find("://") == std::string_view::npos
+                               ? std::string(how.default_scheme) + "://" + std::string(url)
+                               : std::string(url);
   const auto parsed = boost::urls::parse_uri(text);
   const auto hint =
       " (expected http://host[:port]/path, https://, ws://, wss://, grpc:// or grpcs://...)";
@@ -91,7 +92,7 @@ std::string apply_url(std::string_view url, model::Request& request) {
                                       : "malformed URL '" + std::string(url) + "'" + hint);
   }
   if (parsed->has_port()) origin.port = parse_port(parsed->port(), url);
-  const auto path = remove_dot_segments(raw_path);
+  const auto path = how.path_as_is ? std::string(raw_path) : remove_dot_segments(raw_path);
   request.target = path.empty() ? "/" : path;
   if (parsed->has_query()) request.target += "?" + std::string(parsed->encoded_query());
   return parsed->has_userinfo() ? parsed->user() + ":" + parsed->password() : std::string();

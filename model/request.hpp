@@ -11,16 +11,28 @@
 
 namespace stampede::model {
 
-/// The HTTP version the user asked for (curl's --http1.1 / --http2 / --http2-prior-knowledge,
-/// stampede's -http2); `any` lets the client pick. Over TLS both HTTP/2 values offer "h2" by
-/// ALPN and fall back to HTTP/1.1 as curl does. Over plain TCP, `http2` is HTTP/1.1 (curl would
-/// ask to upgrade, RFC 9113 deprecates that, and stampede does not do it) and
-/// `http2_prior_knowledge` is HTTP/2 without asking (h2c, as h2load and oha do).
-enum class HttpVersion : unsigned char { any, http1_1, http2, http2_prior_knowledge };
+/// The HTTP version the user asked for (curl's --http1.0 / --http1.1 / --http2 /
+/// --http2-prior-knowledge, stampede's -http2); `any` lets the client pick. `http1_0` writes
+/// HTTP/1.0 on the request line (a connection is then kept only where the server agrees). Over TLS
+/// both HTTP/2 values offer "h2" by ALPN and fall back to HTTP/1.1 as curl does. Over plain TCP,
+/// `http2` is HTTP/1.1 (curl would ask to upgrade, RFC 9113 deprecates that, and stampede does not
+/// do it) and `http2_prior_knowledge` is HTTP/2 without asking (h2c, as h2load and oha do).
+enum class HttpVersion : unsigned char { any, http1_0, http1_1, http2, http2_prior_knowledge };
+
+/// Where connections go when not to the origin's own host and port (curl's --resolve,
+/// --connect-to, --unix-socket). The Host header, SNI and the certificate check still name the
+/// origin.
+struct Route {
+  std::string host;         ///< a name or address to connect to instead; empty: the origin's
+  unsigned short port = 0;  ///< 0: the origin's port
+  std::string unix_socket;  ///< a Unix socket's path (a leading NUL: the abstract namespace)
+  friend bool operator==(const Route&, const Route&) = default;
+};
 
 /// One request as the user asked for it; clients serialize it once and reuse the bytes.
 struct Request {
   Origin origin;
+  Route route;
   std::string target = "/";  ///< path and query, as sent on the request line
   std::string method = "GET";
   std::vector<std::pair<std::string, std::string>> headers;  ///< user headers, in order

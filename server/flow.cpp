@@ -14,14 +14,17 @@ namespace {
 
 namespace net = boost::asio;
 
+/// The addresses of the request's host, or of the host its route names instead.
 std::vector<net::ip::tcp::endpoint> resolve(const model::Request& request) {
+  const auto& route = request.route;
+  const auto& host = route.host.empty() ? request.origin.host : route.host;
+  const auto port = route.port == 0 ? request.origin.port : route.port;
   net::io_context context;
   net::ip::tcp::resolver resolver(context);
   boost::system::error_code error;
-  const auto results =
-      resolver.resolve(request.origin.host, std::to_string(request.origin.port), error);
+  const auto results = resolver.resolve(host, std::to_string(port), error);
   if (error || results.empty()) {
-    throw std::runtime_error("cannot resolve '" + request.origin.host + "': " + error.message());
+    throw std::runtime_error("cannot resolve '" + host + "': " + error.message());
   }
   return {results.begin(), results.end()};
 }
@@ -33,10 +36,10 @@ std::vector<net::ip::address> source_addresses(const model::Plan& plan) {
   return sources;
 }
 
-/// Steps share a user's connection when they go to the same origin and check its certificate
-/// alike (the TLS context is the connection's).
+/// Steps share a user's connection when they go to the same origin by the same route and check
+/// its certificate alike (the TLS context is the connection's).
 bool same_connection(const model::Request& a, const model::Request& b) {
-  return a.origin == b.origin && a.insecure == b.insecure;
+  return a.origin == b.origin && a.route == b.route && a.insecure == b.insecure;
 }
 
 std::string step_name(const model::Request& request) {
@@ -105,8 +108,8 @@ std::chrono::nanoseconds Flow::shortest_timeout(std::chrono::nanoseconds run) co
 
 std::size_t Flow::destination_of(const model::Request& request, const model::Plan& plan,
                                  bool keep_body) {
-  for (std::size_t i = 0; i < steps_.size(); ++i) {
-    if (same_connection(steps_[i].request, request)) return steps_[i].destination;
+  for (const auto& step : steps_) {
+    if (same_connection(step.request, request)) return step.destination;
   }
   auto destination = std::make_unique<Destination>();
   // The first step to a destination decides its protocol: one user's steps share one
@@ -117,8 +120,11 @@ std::size_t Flow::destination_of(const model::Request& request, const model::Pla
         client::make_tls_context(request.insecure, protocol == model::Protocol::http2));
   }
   auto& setup = destination->setup;
-  setup.sources = source_addresses(plan);
-  setup.endpoints = reachable_from(resolve(request), setup.sources, request.origin.host);
+  setup.unix_socket = request.route.unix_socket;
+  if (setup.unix_socket.empty()) {
+    setup.sources = source_addresses(plan);
+    setup.endpoints = reachable_from(resolve(request), setup.sources, request.origin.host);
+  }
   setup.host = request.origin.host;
   setup.tls = destination->tls ? &*destination->tls : nullptr;
   setup.timeout = plan.request_timeout;

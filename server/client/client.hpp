@@ -27,8 +27,11 @@ namespace net = boost::asio;
 
 /// What every connection of a run shares; built once by the engine, read-only afterwards.
 struct ClientSetup {
-  std::vector<net::ip::tcp::endpoint> endpoints;               ///< resolved once, tried in order
-  std::string host;                                            ///< for SNI and certificate checks
+  std::vector<net::ip::tcp::endpoint> endpoints;  ///< resolved once, tried in order
+  std::string host;                               ///< for SNI and certificate checks
+  /// --unix-socket: connections go to this Unix socket (a leading NUL: the abstract namespace)
+  /// instead of `endpoints`.
+  std::string unix_socket;
   net::ssl::context* tls = nullptr;                            ///< null for plain http
   std::chrono::nanoseconds timeout{std::chrono::seconds(30)};  ///< one whole exchange
   bool keep_alive = false;

@@ -3,6 +3,8 @@
 
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <boost/asio/as_tuple.hpp>
@@ -10,6 +12,9 @@
 #include <boost/asio/ssl/host_name_verification.hpp>
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <cerrno>
+#include <cstddef>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -125,6 +130,33 @@ inline boost::system::error_code bind_local(TcpStream& socket, const LocalEnd& l
   return error;
 }
 
+/// --unix-socket: puts a Unix stream socket connected to `path` in `socket`'s place. Asio's TCP
+/// socket reads and writes its descriptor as any stream socket, so every client (HTTP/1.1, TLS,
+/// HTTP/2, WebSocket) works over it unchanged; only TCP_NODELAY fails, and that is ignored. A
+/// local connect() completes at once or fails (a full backlog is EAGAIN), so it is not awaited.
+inline boost::system::error_code connect_unix(TcpStream& socket, const std::string& path) {
+  boost::system::error_code error;
+  socket.close(error);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  if (path.size() >= sizeof address.sun_path) return net::error::name_too_long;
+  std::memcpy(address.sun_path, path.data(), path.size());
+  // A path ends with its NUL; an abstract name (leading NUL) is exactly its bytes.
+  const auto length = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + path.size() +
+                                             (path.front() == '\0' ? 0 : 1));
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) return {errno, boost::system::system_category()};
+  socket.assign(net::ip::tcp::v4(), fd, error);
+  if (error) {
+    ::close(fd);
+    return error;
+  }
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&address), length) != 0) {
+    return {errno, boost::system::system_category()};
+  }
+  return {};
+}
+
 /// Connects `socket` to the first of `setup.endpoints` that answers, from the next source
 /// address if any; the error of the last attempt otherwise. Asio's range async_connect is not
 /// used: when it cannot open a socket (EMFILE, ENFILE, ENOBUFS) it reports operation_aborted, as
@@ -133,6 +165,11 @@ inline boost::system::error_code bind_local(TcpStream& socket, const LocalEnd& l
 inline net::awaitable<boost::system::error_code> connect_socket(TcpStream& socket,
                                                                 const ClientSetup& setup) {
   constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
+  if (!setup.unix_socket.empty()) {
+    const auto error = connect_unix(socket, setup.unix_socket);
+    if (error) co_await net::post(socket.get_executor(), as_tuple);  // as below: never spin
+    co_return error;
+  }
   const auto local = next_local_end(setup);
   const auto* source = local.source;
   boost::system::error_code error = net::error::host_not_found;

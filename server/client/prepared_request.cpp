@@ -59,7 +59,8 @@ http::request<http::string_body> message_of(const model::Request& request) {
   http::request<http::string_body> message;
   message.method_string(request.method);
   message.target(request.target);
-  message.version(11);
+  const bool http1_0 = request.http_version == model::HttpVersion::http1_0;
+  message.version(http1_0 ? 10 : 11);
   message.set(http::field::host, request.origin.authority());
   message.set(http::field::user_agent, model::user_agent);
   message.set(http::field::accept, "*/*");
@@ -75,7 +76,9 @@ http::request<http::string_body> message_of(const model::Request& request) {
       message.insert(name, value);
     }
   }
-  if (!request.keep_alive) message.set(http::field::connection, "close");
+  // HTTP/1.0 closes after each response unless the client asks to keep the connection.
+  if (!request.keep_alive && !http1_0) message.set(http::field::connection, "close");
+  if (request.keep_alive && http1_0) message.set(http::field::connection, "keep-alive");
   message.body() = request.body;
   const bool needs_length = !request.body.empty() || request.method == "POST" ||
                             request.method == "PUT" || request.method == "PATCH";

@@ -8,7 +8,13 @@
 namespace stampede::curl {
 namespace {
 
-CurlCommand read(std::string_view text) { return read_command(split_bash(text).at(0)); }
+std::vector<CurlCommand> read_all(std::string_view text) {
+  std::vector<Warning> warnings;
+  const auto no_environment = [](const std::string&) { return std::optional<std::string>(); };
+  return read_commands(split_bash(text, no_environment, warnings).at(0).words);
+}
+
+CurlCommand read(std::string_view text) { return read_all(text).at(0); }
 
 std::string error_of(std::string_view text) {
   return error_text([&] { (void)read(text); });
@@ -61,11 +67,11 @@ TEST(ReadCommand, DataKindsFormsAndVersions) {
 
 TEST(ReadCommand, OutputOptionsAreQuietOthersWarn) {
   EXPECT_TRUE(read("curl -s -v -o out -i -w '%{http_code}' -c jar -D - --fail h").warnings.empty());
-  const auto c = read("curl --proxy http://p:3128 -r 0-99 --retry 3 h");
+  const auto c = read("curl --proxy http://p:3128 -4 --retry 3 h");
   ASSERT_EQ(c.warnings.size(), 3U);
   EXPECT_EQ(c.warnings[0].text, "curl option --proxy is not applied by stampede (ignored)");
-  EXPECT_EQ(c.warnings[1].text, "curl option --range is not applied by stampede (ignored)");
-  EXPECT_EQ(c.warnings[1].where.column, 29);  // the letter r
+  EXPECT_EQ(c.warnings[1].text, "curl option --ipv4 is not applied by stampede (ignored)");
+  EXPECT_EQ(c.warnings[1].where.column, 29);  // the letter 4
   ASSERT_EQ(c.urls.size(), 1U);               // their arguments are not taken for URLs
 }
 
@@ -76,6 +82,53 @@ TEST(ReadCommand, UnknownOptionsAndMissingArgumentsAreErrors) {
   EXPECT_EQ(error_of("curl h -H"), "1:9: curl option -H (--header) needs an argument");
   EXPECT_EQ(error_of("curl h --data"), "1:8: curl option --data needs an argument");
   EXPECT_EQ(error_of("curl --no-data x h"), "1:6: unknown curl option '--no-data'");
+}
+
+TEST(ReadCommand, LongOptionsByUnambiguousPrefix) {
+  const auto c =
+      read("curl --sil --compressed --no-compressed --url-q a=1 --user-ag x --location h");
+  EXPECT_TRUE(c.warnings.empty());
+  EXPECT_FALSE(c.compressed);
+  ASSERT_EQ(c.url_queries.size(), 1U);
+  EXPECT_EQ(c.user_agent->value, "x");
+  EXPECT_TRUE(c.location);                      // not --location-trusted: exact names win
+  EXPECT_EQ(read("curl --head h").head, true);  // an exact name wins over longer ones
+  EXPECT_EQ(error_of("curl --hea h"), "1:6: ambiguous curl option '--hea' (--head, --header)");
+  EXPECT_EQ(error_of("curl --no-he h"), "1:6: ambiguous curl option '--no-he' (--head, --help)");
+  EXPECT_EQ(error_of("curl --loc h"),
+            "1:6: ambiguous curl option '--loc' (--local-port, --location, --location-trusted)");
+  EXPECT_EQ(error_of("curl --compr h"),
+            "1:6: ambiguous curl option '--compr' (--compressed, --compressed-ssh)");
+}
+
+TEST(ReadCommand, NextStartsAnotherCommand) {
+  const auto commands = read_all("curl -d a h1 --next h2 --nex -X PUT h3");
+  ASSERT_EQ(commands.size(), 3U);
+  EXPECT_EQ(commands[0].data.size(), 1U);
+  EXPECT_TRUE(commands[1].data.empty());
+  EXPECT_EQ(commands[1].urls.at(0).value, "h2");
+  EXPECT_EQ(commands[2].method->value, "PUT");
+}
+
+TEST(ReadCommand, OptionsThatShapeTheRequest) {
+  const auto c = read(
+      "curl -r 0-9 --url-query a=1 --oauth2-bearer T -z -2020-01-01 --proto-default https "
+      "--request-target '*' --unix-socket /s --resolve h:80:127.0.0.1 --connect-to ::x:81 "
+      "--path-as-is --digest -0 h");
+  EXPECT_TRUE(c.warnings.empty());
+  EXPECT_EQ(c.range->value, "0-9");
+  EXPECT_EQ(c.url_queries.at(0).value, "a=1");
+  EXPECT_EQ(c.bearer->value, "T");
+  EXPECT_EQ(c.time_condition->value, "-2020-01-01");
+  EXPECT_EQ(c.default_protocol->value, "https");
+  EXPECT_EQ(c.request_target->value, "*");
+  EXPECT_EQ(c.unix_socket->value, "/s");
+  EXPECT_FALSE(c.abstract_socket);
+  EXPECT_EQ(c.resolves.at(0).value, "h:80:127.0.0.1");
+  EXPECT_EQ(c.connect_tos.at(0).value, "::x:81");
+  EXPECT_TRUE(c.path_as_is && c.digest);
+  EXPECT_EQ(c.http_version, model::HttpVersion::http1_0);
+  EXPECT_TRUE(read("curl --abstract-unix-socket s h").abstract_socket);
 }
 
 }  // namespace

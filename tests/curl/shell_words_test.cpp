@@ -8,14 +8,28 @@
 namespace stampede::curl {
 namespace {
 
-std::vector<std::string> texts(const Words& words) {
+std::vector<std::string> texts(const ShellCommand& command) {
   std::vector<std::string> out;
-  for (const auto& word : words) out.push_back(word.text);
+  for (const auto& word : command.words) out.push_back(word.text);
   return out;
 }
 
+/// An environment with HOME, A ("1 2") and EMPTY (""), and what the splitter warned about.
+std::optional<std::string> test_environment(const std::string& name) {
+  if (name == "HOME") return "/home/u";
+  if (name == "A") return "1 2";
+  if (name == "EMPTY") return "";
+  return std::nullopt;
+}
+std::vector<Warning> warnings;
+
+std::vector<ShellCommand> split(std::string_view text) {
+  warnings.clear();
+  return split_bash(text, test_environment, warnings);
+}
+
 std::vector<std::string> bash(std::string_view text) {
-  const auto commands = split_bash(text);
+  const auto commands = split(text);
   EXPECT_EQ(commands.size(), 1U) << text;
   return commands.empty() ? std::vector<std::string>{} : texts(commands.front());
 }
@@ -27,7 +41,7 @@ std::vector<std::string> cmd(std::string_view text) {
 }
 
 std::string error_of(std::string_view text, bool windows = false) {
-  return error_text([&] { (void)(windows ? split_cmd(text) : split_bash(text)); });
+  return error_text([&] { (void)(windows ? split_cmd(text) : split(text)); });
 }
 
 using V = std::vector<std::string>;
@@ -49,7 +63,7 @@ TEST(SplitBash, AnsiCQuotes) {
 }
 
 TEST(SplitBash, CommentsOperatorsAndRedirections) {
-  const auto commands = split_bash(
+  const auto commands = split(
       "# a flow\ncurl a # note\n\ncurl b; curl c && curl d | jq . > out 2>&1\ncurl "
       "e#not-a-comment");
   ASSERT_EQ(commands.size(), 6U);
@@ -58,21 +72,59 @@ TEST(SplitBash, CommentsOperatorsAndRedirections) {
   EXPECT_EQ(texts(commands[3]), (V{"curl", "d"}));
   EXPECT_EQ(texts(commands[4]), (V{"jq", "."}));
   EXPECT_EQ(texts(commands[5]), (V{"curl", "e#not-a-comment"}));
-  EXPECT_EQ(commands[5][1].where.line, 5);
-  EXPECT_EQ(commands[5][1].where.column, 6);
+  EXPECT_EQ(commands[5].words[1].where.line, 5);
+  EXPECT_EQ(commands[5].words[1].where.column, 6);
 }
 
 TEST(SplitBash, ErrorsNameLineAndColumn) {
   EXPECT_EQ(error_of("curl \\\n  -H 'x"), "2:6: unterminated single quote (')");
   EXPECT_EQ(error_of("curl \"abc"), "1:6: unterminated double quote (\")");
   EXPECT_EQ(error_of("curl $'abc"), "1:6: unterminated $'...' quote");
-  EXPECT_NE(error_of("curl $HOME/x").find("1:6: shell expansion is not supported"),
+  EXPECT_EQ(error_of("curl `id`"),
+            "1:6: command substitution `...` is not supported (stampede expands only $NAME, "
+            "${NAME} and ~; quote with '...' to send it as typed)");
+  EXPECT_NE(error_of("curl \"$(id)\"").find("1:7: command substitution $(...) is not"),
             std::string::npos);
-  EXPECT_NE(error_of("curl \"${X}\"").find("1:7: shell expansion"), std::string::npos);
-  EXPECT_NE(error_of("curl `id`").find("1:6: shell expansion"), std::string::npos);
-  EXPECT_NE(error_of("curl -T ~/f h").find("1:9: shell expansion"), std::string::npos);
-  EXPECT_EQ(bash("curl a~ '~/x' ~user"), (V{"curl", "a~", "~/x", "~user"}));
+  EXPECT_NE(error_of("curl $((1+2))").find("1:6: arithmetic expansion"), std::string::npos);
+  EXPECT_NE(error_of("curl ${A:-x}").find("1:6: the parameter expansion ${A...}"),
+            std::string::npos);
+  EXPECT_NE(error_of("curl $1").find("1:6: the special parameter $1"), std::string::npos);
+  EXPECT_NE(error_of("curl \"${A\"").find("1:7: the parameter expansion"), std::string::npos);
   EXPECT_EQ(error_of("curl (a)"), "1:6: unsupported shell syntax '('");
+}
+
+TEST(SplitBash, VariablesExpandFromTheEnvironment) {
+  EXPECT_EQ(bash("curl $HOME/x \"${A}/y\" '$A' ~/f a~ ~user"),
+            (V{"curl", "/home/u/x", "1 2/y", "$A", "/home/u/f", "a~", "~user"}));
+  EXPECT_TRUE(warnings.empty());
+  // Unquoted, the value splits at blanks and an empty one is no word at all, as in bash.
+  EXPECT_EQ(bash("curl x$A $EMPTY \"$EMPTY\" -d\\ $A"), (V{"curl", "x1", "2", "", "-d 1", "2"}));
+  EXPECT_EQ(bash("curl \"$UNSET\"x"), (V{"curl", "x"}));
+  ASSERT_EQ(warnings.size(), 1U);
+  EXPECT_EQ(warnings[0].text, "$UNSET is not set; bash would give the empty string");
+  EXPECT_EQ(warnings[0].where.column, 7);
+}
+
+TEST(SplitBash, HereStringsHereDocumentsAndInputFiles) {
+  auto commands = split(
+      "curl -d @- h <<< \"a $A\"\ncurl -d @- h <<'EOF' > out\n$A\n  EOF\nEOF\n"
+      "curl -d @- h <<-END; curl x\n\t$A \\$A\n\tEND\ncurl -T - h < body.json");
+  ASSERT_EQ(commands.size(), 5U);
+  ASSERT_TRUE(commands[0].input);
+  EXPECT_EQ(commands[0].input->text, "a 1 2\n");
+  EXPECT_EQ(texts(commands[1]), (V{"curl", "-d", "@-", "h"}));
+  EXPECT_EQ(commands[1].input->text, "$A\n  EOF\n");  // a quoted delimiter: no expansion
+  EXPECT_EQ(commands[2].input->text, "1 2 $A\n");     // <<- strips leading tabs
+  EXPECT_EQ(texts(commands[3]), (V{"curl", "x"}));
+  EXPECT_FALSE(commands[3].input);
+  EXPECT_TRUE(commands[4].input->from_file);
+  EXPECT_EQ(commands[4].input->text, "body.json");
+  commands = split("curl -d @- h <<EOF\nno end");
+  EXPECT_EQ(commands.at(0).input->text, "no end\n");
+  ASSERT_EQ(warnings.size(), 1U);
+  EXPECT_NE(warnings[0].text.find("wanted 'EOF'"), std::string::npos);
+  EXPECT_NE(error_of("curl h <<EOF\n$(id)\nEOF").find("2:1: command substitution"),
+            std::string::npos);
 }
 
 TEST(SplitCmd, CaretsAndTheCRuntimeRules) {
@@ -96,7 +148,8 @@ TEST(DetectDialect, CaretsMeanCmd) {
   EXPECT_EQ(detect_dialect("curl ^\"a^\""), Dialect::cmd);
   EXPECT_EQ(detect_dialect("curl a ^\r\n -H b"), Dialect::cmd);
   EXPECT_EQ(detect_dialect("\ncurl.exe \"http://h/\" -d \"{\"\"a\"\":1}\""), Dialect::cmd);
-  EXPECT_EQ(split_commands("curl ^\"a b^\"").front()[1].text, "a b");
+  EXPECT_EQ(split_commands("curl ^\"a b^\"", test_environment, warnings).front().words[1].text,
+            "a b");
 }
 
 }  // namespace

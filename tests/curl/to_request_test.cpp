@@ -151,12 +151,88 @@ TEST_F(ToRequest, UploadHeadAndFlags) {
   EXPECT_EQ(r.connect_timeout, std::chrono::milliseconds(1000));
 }
 
+TEST_F(ToRequest, StandardInputFromHereStringsDocumentsAndFiles) {
+  EXPECT_EQ(one("curl -d @- h <<< 'a=1'").body, "a=1");  // -d drops the new line bash adds
+  EXPECT_EQ(one("curl --data-binary @- h <<EOF\nx\ny\nEOF\n").body, "x\ny\n");
+  EXPECT_EQ(one("curl -T - h/ < note.txt").body, "one\r\ntwo\n");
+  EXPECT_EQ(one("curl -H @- h <<< 'X-In: 1'").headers.at(0).second, "1");
+}
+
+TEST_F(ToRequest, RangeQueryAuthorizationAndTarget) {
+  EXPECT_EQ(header(one("curl -r 0-99 h"), "Range"), "bytes=0-99");
+  EXPECT_EQ(header(one("curl -r 100 h"), "Range"), "bytes=100-");  // curl adds the dash
+  EXPECT_EQ(header(one("curl -H 'Range: x' -r 1-2 h"), "Range"), "x");
+  EXPECT_EQ(one("curl --url-query 'a=b&c/d é~*' --url-query x --url-query '=y z' --url-query "
+                "'+v=%41 ' 'h/q?k=1'")
+                .target,
+            "/q?k=1&a=b%26c%2fd+%c3%a9~%2a&x&y+z&v=%41 ");
+  EXPECT_EQ(one("curl --url-query n@note.txt -G -d c=d h/q").target, "/q?n=one%0d%0atwo%0a&c=d");
+  EXPECT_EQ(header(one("curl -u a:b --oauth2-bearer TOK h"), "Authorization"), "Bearer TOK");
+  EXPECT_EQ(header(one("curl --oauth2-bearer TOK -u a:b h"), "Authorization"), "Bearer TOK");
+  const auto parsed = parse("curl --digest -u a:b h");
+  EXPECT_EQ(header(parsed.steps.at(0), "Authorization"), "(none)");
+  EXPECT_NE(parsed.warnings.at(0).find("--digest"), std::string::npos);
+  EXPECT_EQ(one("curl -X OPTIONS --request-target '*' h/x").target, "*");
+  EXPECT_EQ(one("curl --path-as-is h/a/../b/./c").target, "/a/../b/./c");
+  EXPECT_EQ(one("curl h/a/../b/./c").target, "/b/c");
+  const auto secure = one("curl --proto-default https h/x");
+  EXPECT_EQ(secure.origin.scheme, model::Scheme::https);
+  EXPECT_EQ(secure.origin.port, 443);
+  EXPECT_EQ(one("curl -0 h").http_version, model::HttpVersion::http1_0);
+}
+
+TEST_F(ToRequest, TimeConditions) {
+  EXPECT_EQ(header(one("curl -z 'Sun, 06 Nov 1994 08:49:37 GMT' h"), "If-Modified-Since"),
+            "Sun, 06 Nov 1994 08:49:37 GMT");
+  EXPECT_EQ(header(one("curl -z '-1 Jan 2000' h"), "If-Unmodified-Since"),
+            "Sat, 01 Jan 2000 00:00:00 GMT");
+  std::filesystem::last_write_time(dir_ / "note.txt",
+                                   std::filesystem::file_time_type::clock::from_sys(
+                                       std::chrono::sys_seconds(std::chrono::seconds(1709633472))));
+  EXPECT_EQ(header(one("curl -z note.txt h"), "If-Modified-Since"),
+            "Tue, 05 Mar 2024 10:11:12 GMT");
+  const auto parsed = parse("curl -z '2023-01-20' h");  // curl reads no date there
+  EXPECT_EQ(parsed.steps.at(0).headers.size(), 0U);
+  EXPECT_NE(parsed.warnings.at(0).find("neither a date curl reads nor a file"), std::string::npos);
+  EXPECT_EQ(one("curl -z '=1 Jan 2000' h").headers.size(), 0U);
+}
+
+TEST_F(ToRequest, RoutesFromResolveConnectToAndUnixSockets) {
+  auto r = one("curl --resolve example.com:80:127.0.0.2 http://Example.com/");
+  EXPECT_EQ(r.origin.host, "Example.com");
+  EXPECT_EQ(r.route.host, "127.0.0.2");
+  EXPECT_EQ(r.route.port, 0);
+  EXPECT_EQ(one("curl --resolve example.com:81:127.0.0.2 http://example.com/").route,
+            model::Route{});
+  EXPECT_EQ(one("curl --resolve '*:443:[::1]' https://a/").route.host, "::1");
+  r = one("curl --connect-to a:80:b:8080 --connect-to ::c: http://a/ http://x:90/");
+  EXPECT_EQ(r.route.host, "b");
+  EXPECT_EQ(r.route.port, 8080);
+  r = parse("curl --connect-to a:80:b:8080 --connect-to ::c: http://a/ http://x:90/").steps.at(1);
+  EXPECT_EQ(r.route.host, "c");
+  EXPECT_EQ(r.route.port, 0);
+  r = one("curl --connect-to ::b:8080 --resolve b:8080:10.0.0.1 http://a/");
+  EXPECT_EQ(r.route.host, "10.0.0.1");  // --resolve applies to where --connect-to goes
+  EXPECT_EQ(r.route.port, 8080);
+  EXPECT_EQ(one("curl --unix-socket /run/s.sock http://a/").route.unix_socket, "/run/s.sock");
+  EXPECT_EQ(one("curl --abstract-unix-socket s http://a/").route.unix_socket,
+            std::string("\0s", 2));
+}
+
 TEST_F(ToRequest, BadInputIsLocated) {
   EXPECT_EQ(error_of("curl -H 'A: 1'"), "t.curl:1:1: no URL in this curl command");
   EXPECT_TRUE(error_of("\n  curl -d @nope h").starts_with("t.curl:2:11: cannot read file 'nope'"));
   EXPECT_TRUE(error_of("curl -d @/dev/zero h").starts_with("t.curl:1:9: cannot read file"));
   EXPECT_EQ(error_of("curl -d @- h"),
-            "t.curl:1:9: reading from standard input (@-) is not supported (name a file)");
+            "t.curl:1:9: this command reads standard input (-), which the file does not give it "
+            "(feed it with <<< 'text', a here-document or < file)");
+  EXPECT_EQ(error_of("curl --resolve h:80 h"),
+            "t.curl:1:16: bad --resolve 'h:80' (expected HOST:PORT:ADDRESS)");
+  EXPECT_EQ(error_of("curl --connect-to a:1:b h"),
+            "t.curl:1:19: bad --connect-to 'a:1:b' (expected HOST1:PORT1:HOST2:PORT2, fields may "
+            "be empty)");
+  EXPECT_EQ(error_of("curl --connect-to ::b:99999 h"),
+            "t.curl:1:19: bad port in --connect-to '::b:99999'");
   EXPECT_TRUE(error_of("curl ftp://h/").starts_with("t.curl:1:6: unsupported scheme 'ftp'"));
   for (const char* bad : {"soon", "-1", "nan", "inf", "1e300"}) {
     EXPECT_EQ(error_of("curl -m " + std::string(bad) + " h"),

@@ -1,8 +1,11 @@
 """Capture server and comparison for curl_replay_test.sh (stdlib only, loopback only, bounded).
 
-serve LOG PORTFILE      answers every HTTP/1.1 request with 200 "ok" and appends one JSON line
-                        per request to LOG (method, target, headers in order, body as base64)
-                        before answering, so a client that has exited has been recorded.
+serve LOG PORTFILE [UNIX_PATH ABSTRACT_NAME]
+                        answers every HTTP/1.x request with 200 "ok" and appends one JSON line
+                        per request to LOG (method, target, version, headers in order, body as
+                        base64) before answering, so a client that has exited has been recorded.
+                        Listens on 127.0.0.1 (its port in PORTFILE) and, if given, on a Unix
+                        socket at UNIX_PATH and one named ABSTRACT_NAME in the abstract namespace.
 printed FILE OUT        parses stampede --print-request output into the same JSON lines.
 compare NAME CURL STAMPEDE_LIVE STAMPEDE_PRINTED
                         the files hold the JSON lines of each run; exits 1 with a diff when a
@@ -20,12 +23,12 @@ import time
 
 def parse_head(head):
     lines = head.decode("latin-1").split("\r\n")
-    method, target, _ = lines[0].split(" ", 2)
+    method, target, version = lines[0].split(" ", 2)
     headers = []
     for line in lines[1:]:
         name, _, value = line.partition(":")
         headers.append([name, value.strip(" \t")])
-    return method, target, headers
+    return method, target, version, headers
 
 
 def length_of(headers):
@@ -35,9 +38,15 @@ def length_of(headers):
     return 0
 
 
-def record(method, target, headers, body):
-    return {"method": method, "target": target, "headers": headers,
+def record(method, target, version, headers, body):
+    return {"method": method, "target": target, "version": version, "headers": headers,
             "body": base64.b64encode(body).decode()}
+
+
+def keeps_open(version, headers):
+    """HTTP/1.0 closes after the response unless the client asked for keep-alive."""
+    connection = ",".join(v.lower() for n, v in headers if n.lower() == "connection")
+    return "keep-alive" in connection if version == "HTTP/1.0" else "close" not in connection
 
 
 def serve_connection(conn, log, lock):
@@ -51,7 +60,7 @@ def serve_connection(conn, log, lock):
                     return
                 buffer += data
             head, _, buffer = buffer.partition(b"\r\n\r\n")
-            method, target, headers = parse_head(head)
+            method, target, version, headers = parse_head(head)
             need = length_of(headers)
             expects = any(n.lower() == "expect" for n, _ in headers)
             if expects and len(buffer) < need:
@@ -64,32 +73,53 @@ def serve_connection(conn, log, lock):
             body, buffer = buffer[:need], buffer[need:]
             with lock:
                 with open(log, "a") as f:
-                    f.write(json.dumps(record(method, target, headers, body)) + "\n")
-            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n"
-                         + (b"" if method == "HEAD" else b"ok"))
+                    f.write(json.dumps(record(method, target, version, headers, body)) + "\n")
+            keep = keeps_open(version, headers)
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n"
+                         + (b"Connection: keep-alive\r\n" if keep else b"Connection: close\r\n")
+                         + b"\r\n" + (b"" if method == "HEAD" else b"ok"))
+            if not keep:
+                return
     except (OSError, ValueError):
         return
     finally:
         conn.close()
 
 
-def serve(log, portfile):
-    server = socket.socket()
-    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    server.bind(("127.0.0.1", 0))
-    server.listen(64)
+def accept_loop(server, log, lock, end):
     server.settimeout(0.5)
-    with open(portfile + ".tmp", "w") as f:
-        f.write(str(server.getsockname()[1]))
-    os.rename(portfile + ".tmp", portfile)
-    lock = threading.Lock()
-    end = time.time() + 900
     while time.time() < end:
         try:
             conn, _ = server.accept()
         except socket.timeout:
             continue
         threading.Thread(target=serve_connection, args=(conn, log, lock), daemon=True).start()
+
+
+def serve(log, portfile, unix_path=None, abstract_name=None):
+    server = socket.socket()
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    server.bind(("127.0.0.1", 0))
+    servers = [server]
+    if unix_path:
+        servers.append(socket.socket(socket.AF_UNIX))
+        servers[-1].bind(unix_path)
+    if abstract_name:
+        servers.append(socket.socket(socket.AF_UNIX))
+        servers[-1].bind("\0" + abstract_name)
+    for s in servers:
+        s.listen(64)
+    with open(portfile + ".tmp", "w") as f:
+        f.write(str(server.getsockname()[1]))
+    os.rename(portfile + ".tmp", portfile)
+    lock = threading.Lock()
+    end = time.time() + 900
+    threads = [threading.Thread(target=accept_loop, args=(s, log, lock, end), daemon=True)
+               for s in servers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
 
 
 def printed(path, out):
@@ -100,12 +130,12 @@ def printed(path, out):
         if marker:
             data = data[marker.end():]
         head, _, data = data.partition(b"\r\n\r\n")
-        method, target, headers = parse_head(head)
+        method, target, version, headers = parse_head(head)
         need = length_of(headers)
         body, data = data[:need], data[need:]
         if marker and data.startswith(b"\n"):
             data = data[1:]
-        records.append(record(method, target, headers, body))
+        records.append(record(method, target, version, headers, body))
     with open(out, "w") as f:
         for r in records:
             f.write(json.dumps(r) + "\n")
@@ -118,12 +148,15 @@ def load(path):
 
 def normalize(r, drop_agent, drop_upgrade):
     """The request's meaning: header names without case, values without surrounding blanks,
-    order ignored; the random multipart boundary replaced by a fixed word."""
+    order ignored; the random multipart boundary replaced by a fixed word. An HTTP/1.0
+    request's `Connection: keep-alive` is left out: stampede -k asks for it, curl -0 does not."""
     body = base64.b64decode(r["body"])
     headers = []
     for name, value in r["headers"]:
         lname = name.lower()
         if drop_agent and lname == "user-agent":
+            continue
+        if r["version"] == "HTTP/1.0" and lname == "connection" and value.lower() == "keep-alive":
             continue
         if drop_upgrade and lname in ("connection", "upgrade", "http2-settings"):
             continue
@@ -132,12 +165,13 @@ def normalize(r, drop_agent, drop_upgrade):
             body = body.replace(match.group(1).encode(), b"BOUNDARY")
             value = value.replace(match.group(1), "BOUNDARY")
         headers.append((lname, value))
-    return {"method": r["method"], "target": r["target"], "headers": sorted(headers), "body": body}
+    return {"method": r["method"], "target": r["target"], "version": r["version"],
+            "headers": sorted(headers), "body": body}
 
 
 def differences(want, got):
     out = []
-    for key in ("method", "target", "body"):
+    for key in ("method", "target", "version", "body"):
         if want[key] != got[key]:
             out.append("  %s: curl %r, stampede %r" % (key, want[key][:300], got[key][:300]))
     missing = [h for h in want["headers"] if h not in got["headers"]]
@@ -183,7 +217,7 @@ def compare(name, curl_path, live_path, printed_path):
 if __name__ == "__main__":
     command = sys.argv[1]
     if command == "serve":
-        serve(sys.argv[2], sys.argv[3])
+        serve(*sys.argv[2:6])
     elif command == "printed":
         printed(sys.argv[2], sys.argv[3])
     else:

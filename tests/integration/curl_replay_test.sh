@@ -12,7 +12,9 @@ HELPER=$HERE/curl_replay.py
 
 CAPTURED=$TEST_TMP/captured.jsonl
 : >"$CAPTURED"
-"$PYTHON" "$HELPER" serve "$CAPTURED" "$TEST_TMP/capture.port" &
+SOCKET=$TEST_TMP/capture.sock
+ABSTRACT=stampede-capture-$$-$RANDOM
+"$PYTHON" "$HELPER" serve "$CAPTURED" "$TEST_TMP/capture.port" "$SOCKET" "$ABSTRACT" &
 _PIDS+=("$!")
 _watch "$!"
 for _ in $(seq 100); do
@@ -27,11 +29,17 @@ WORK=$TEST_TMP/samples  # a copy, so that -o/-c in a sample write nowhere else
 cp -r "$SAMPLES" "$WORK"
 
 # rewrite FILE: every http(s)://host[:port] (keeping user:password@) and localhost:8080 now mean
-# the capture server.
+# the capture server; @PORT@, @SOCKET@ and @ABSTRACT@ are its port and Unix sockets.
 rewrite() {
   sed -E -e "s#https?://([^/@ '\"^]*@)?[A-Za-z0-9.-]+(:[0-9]+)?#http://\\1127.0.0.1:$PORT#g" \
-    -e "s#localhost:8080#127.0.0.1:$PORT#g" "$1"
+    -e "s#localhost:8080#127.0.0.1:$PORT#g" -e "s#@PORT@#$PORT#g" -e "s#@SOCKET@#$SOCKET#g" \
+    -e "s#@ABSTRACT@#$ABSTRACT#g" "$1"
 }
+
+# What hand-environment and hand-standard-input read: bash and stampede see the same values.
+export STAMPEDE_SAMPLE_TOKEN='tok en/42' STAMPEDE_SAMPLE_PATH='items/42?view=full'
+export STAMPEDE_SAMPLE_OPTS='-H X-Split:1 -G -d q=1'
+unset STAMPEDE_SAMPLE_UNSET
 
 # new_records SINCE OUT: the captured lines after line SINCE.
 new_records() { tail -n +"$(($1 + 1))" "$CAPTURED" >"$2"; }
@@ -84,6 +92,9 @@ bad no-url "curl -H 'X-A: 1'" "1:1: no URL in this curl command"
 bad missing-file "curl -d @files/missing.json http://127.0.0.1:$PORT/" "1:9: cannot read file 'files/missing.json'"
 bad scheme "curl ftp://127.0.0.1:$PORT/x" "1:6: unsupported scheme 'ftp'"
 bad unknown-option "curl --frobnicate http://127.0.0.1:$PORT/" "1:6: unknown curl option '--frobnicate'"
+bad ambiguous "curl --hea http://127.0.0.1:$PORT/" "1:6: ambiguous curl option '--hea' (--head, --header)"
+bad substitution "curl -H \"X-Id: \$(uuidgen)\" http://127.0.0.1:$PORT/" "1:16: command substitution \$(...) is not supported"
+bad no-input "curl -d @- http://127.0.0.1:$PORT/" "1:9: this command reads standard input (-), which the file does not give it"
 
 ((count >= 30)) || fail "only $count samples in curl/samples (want at least 30)"
 ((${#failed[@]} == 0)) || fail "${#failed[@]} of $count samples differ from curl: ${failed[*]}"
