@@ -99,6 +99,8 @@ What to send:
   -data, --data BODY       request body (makes it a POST); @file reads the body from a file
   -X, --method METHOD      HTTP method, one word (default GET, or POST with -data)
   -k, --keepalive          reuse each user's connection (default: a new one per request)
+  --no-cookies             send no cookies a server set (default: each user keeps its own,
+                           across steps and rounds, as a browser does)
   -http2, --http2          HTTP/2: https:// offers h2 by ALPN (HTTP/1.1 if the server
                            declines, as curl and Go do); http:// sends h2c directly
   --proto FILE             gRPC (grpc://host:port/pkg.Service/Method, grpcs://): the .proto

@@ -64,6 +64,7 @@ po::options_description describe(Options& o) {
   add("ramp", po::value(&o.ramp));
   add("stages", po::value(&o.stages));
   add("listen", po::value(&o.listen));
+  add("no-cookies", po::value(&o.no_cookies));
   add("sweep", po::value(&o.sweep));
   add("sweep-rate", po::value(&o.sweep_rate));
   add("slo", po::value(&o.slo));

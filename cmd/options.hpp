@@ -66,14 +66,15 @@ struct Options {
   /// flight, -n is then the run's total.
   double rate = 0;
   bool has_rate = false;
-  bool has_users = false;  ///< -c was given (--rate's default cap is otherwise the machine's)
-  std::string ramp;        ///< --ramp D: users start evenly over D; empty: all at once
-  std::string stages;      ///< --stages D:U,...: users follow these stages; empty: -c all along
-  bool listen = false;     ///< --listen: count what the server sends (after -data's messages)
-  std::string sweep;       ///< --sweep L1,L2,... users, or auto; empty: one run
-  std::string sweep_rate;  ///< --sweep-rate R1,R2,... requests a second, or auto
-  std::string slo;         ///< --slo 'p99<100ms,errors<1%': what a sweep's step must keep
-  std::string warmup;      ///< --warmup D before each sweep step, not counted; empty: 2 s
+  bool has_users = false;   ///< -c was given (--rate's default cap is otherwise the machine's)
+  std::string ramp;         ///< --ramp D: users start evenly over D; empty: all at once
+  std::string stages;       ///< --stages D:U,...: users follow these stages; empty: -c all along
+  bool listen = false;      ///< --listen: count what the server sends (after -data's messages)
+  bool no_cookies = false;  ///< --no-cookies: users keep no cookies
+  std::string sweep;        ///< --sweep L1,L2,... users, or auto; empty: one run
+  std::string sweep_rate;   ///< --sweep-rate R1,R2,... requests a second, or auto
+  std::string slo;          ///< --slo 'p99<100ms,errors<1%': what a sweep's step must keep
+  std::string warmup;       ///< --warmup D before each sweep step, not counted; empty: 2 s
   std::string percentiles_file;  ///< -e FILE: ab's percentile CSV, written after the run
   std::string prometheus;        ///< --prometheus ADDR: serve live metrics there; empty: none
   std::string html_file;         ///< --html FILE: the run (or sweep) as one self-contained page

@@ -62,6 +62,7 @@ model::Plan make_plan(const Options& options) {
   }
   plan.connect_rate = static_cast<std::uint64_t>(options.connect_rate);
   plan.listen = options.listen;
+  plan.cookies = !options.no_cookies;
   plan.connections = static_cast<std::uint64_t>(options.connections);
   // -z: each user sends until the time is up; with --listen, its -n messages, then it listens
   // until the time is up.

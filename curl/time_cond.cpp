@@ -8,6 +8,8 @@
 #include <charconv>
 #include <ctime>
 
+#include "model/calendar.hpp"
+
 namespace stampede::curl {
 
 namespace {
@@ -39,16 +41,6 @@ std::string lower(std::string_view text) {
   return out;
 }
 
-/// Days from 1970-01-01 to a date of the proleptic Gregorian calendar.
-long long days_from_civil(long long year, unsigned month, unsigned day) {
-  year -= month <= 2 ? 1 : 0;
-  const long long era = (year >= 0 ? year : year - 399) / 400;
-  const auto year_of_era = static_cast<unsigned>(year - era * 400);
-  const unsigned day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
-  const unsigned day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-  return era * 146097 + static_cast<long long>(day_of_era) - 719468;
-}
-
 class DateReader {
  public:
   explicit DateReader(std::string_view text) : text_(text) {}
@@ -61,8 +53,8 @@ class DateReader {
       if (!ok) return std::nullopt;
     }
     if (day_ < 0 || month_ < 0 || year_ < 0) return std::nullopt;
-    const auto days =
-        days_from_civil(year_, static_cast<unsigned>(month_ + 1), static_cast<unsigned>(day_));
+    const auto days = model::days_since_epoch(year_, static_cast<unsigned>(month_ + 1),
+                                              static_cast<unsigned>(day_));
     return days * 86400 + std::max(seconds_, 0LL) + west_ * 60;
   }
 

@@ -34,6 +34,9 @@ struct Plan {
   /// --listen: after its requests (none without -data), each user records every message the
   /// server sends on its long-lived connection, until --hold's time or the end of the run.
   bool listen = false;
+  /// Each user keeps the cookies servers set and sends them back (RFC 6265), across the steps
+  /// and rounds of its flow; false with --no-cookies.
+  bool cookies = true;
   /// --interval: a user sends its requests this far apart (from send to send); 0: back to back.
   std::chrono::microseconds interval{0};
   /// --think: a user pauses between its requests (from one's end to the next's start, so never

@@ -206,6 +206,7 @@ statistics::Summary Engine::run(const TickHandler& on_tick, const RequestSink& o
     task.pace.think_min = plan_.think_min;
     task.pace.think_max = plan_.think_max;
     task.listen = plan_.listen;
+    task.cookies = plan_.cookies;
     task.on_finish = on_finish;
     // Long-lived connections open as fast as the machine allows, through a window of users
     // starting at once (start_window), unless --connect-rate paces them.

@@ -1,6 +1,8 @@
 // run_user(): the protocol-agnostic user loop (go-stress-testing's per-goroutine loop).
 #include "server/worker.hpp"
 
+#include "server/user_cookies.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -246,6 +248,8 @@ net::awaitable<void> run_user(UserTask task) {
   }
   model::Response response;
   response.wanted_headers = task.verifier->headers_read();
+  UserCookies cookies(task.cookies);
+  cookies.want_headers(response);
   Shard& shard = *task.shard;
   StartingUser starting(shard, task.counted_starting);
   PaceSetup setup = task.pace;
@@ -261,7 +265,7 @@ net::awaitable<void> run_user(UserTask task) {
     for (std::size_t step = 0; step < steps.size() && going(); ++step) {
       const auto destination = steps[step].destination;
       auto& client = *clients[destination];
-      const auto& prepared = steps[step].prepared;
+      const auto& prepared = cookies.request_for(steps[step]);
       paced = co_await pace.wait(step == 0);  // not in the if: GCC 12 miscompiles co_await there
       if (!paced) break;
       ++shard.in_flight;
@@ -278,6 +282,7 @@ net::awaitable<void> run_user(UserTask task) {
         note_if_ended(shard, client, model::ErrorKind::none);
         continue;
       }
+      cookies.keep(steps[step], response);
       if (ready && client.holds_connections() && !client.opens_apart()) {
         ready = note_opened_within(shard, response, was_open);
       }

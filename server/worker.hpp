@@ -33,6 +33,7 @@ struct UserTask {
   std::chrono::milliseconds hold{0};
   /// --listen: after its rounds, the user records each message the server sends (Plan::listen).
   bool listen = false;
+  bool cookies = true;  ///< the user keeps cookies (Plan::cookies)
   /// --interval, --think or --rate: when the user's requests start (its seed and clock are
   /// set from `user` and `now`); back to back when none is set.
   PaceSetup pace;

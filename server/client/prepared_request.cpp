@@ -130,7 +130,54 @@ std::string printable_websocket(const WebSocketWire& wire) {
   return text + (wire.binary ? "(binary) " : "") + wire.message;
 }
 
+/// The HTTP/1.1 bytes, with where a user's cookies would go in them.
+Http1Wire http1_wire(std::string bytes) {
+  Http1Wire wire{std::move(bytes)};
+  const auto head_end = wire.bytes.find("\r\n\r\n") + 2;
+  wire.cookie_at = head_end;
+  for (auto line = wire.bytes.find("\r\n") + 2; line < head_end;
+       line = wire.bytes.find("\r\n", line) + 2) {
+    constexpr std::string_view name = "cookie:";
+    if (!model::same_field_name(wire.bytes.substr(line, name.size()), name)) continue;
+    wire.cookie_at = wire.bytes.find_first_not_of(' ', line + name.size());
+    wire.cookie_in_header = true;
+    break;
+  }
+  return wire;
+}
+
 }  // namespace
+
+const PreparedRequest& with_cookies(const PreparedRequest& base, std::string_view cookies,
+                                    CookieCopies& copies) {
+  if (base.grpc || std::holds_alternative<WebSocketWire>(base.wire)) return base;
+  auto& copy = copies.request;
+  copy = base;
+  if (const auto* http1 = std::get_if<Http1Wire>(&base.wire)) {
+    auto& bytes = std::get<Http1Wire>(copy.wire).bytes;
+    bytes.assign(http1->bytes, 0, http1->cookie_at);
+    bytes += http1->cookie_in_header ? "" : "Cookie: ";
+    bytes += cookies;
+    bytes += http1->cookie_in_header ? "; " : "\r\n";
+    bytes.append(http1->bytes, http1->cookie_at);
+  } else {
+    auto& headers = std::get<Http2Wire>(copy.wire).headers;
+    const auto own = std::find_if(headers.begin(), headers.end(),
+                                  [](const H2Field& field) { return field.first == "cookie"; });
+    if (own == headers.end()) {
+      headers.emplace_back("cookie", cookies);
+    } else {
+      own->second.insert(0, "; ");
+      own->second.insert(0, cookies);
+    }
+  }
+  if (base.http1_fallback) {
+    if (!copies.fallback) copies.fallback = std::make_shared<CookieCopies>();
+    const auto& fallback = with_cookies(*base.http1_fallback, cookies, *copies.fallback);
+    copy.http1_fallback = std::shared_ptr<const PreparedRequest>(copies.fallback, &fallback);
+  }
+  return copy;
+}
 
 PreparedRequest prepare(const model::Request& request, model::Protocol protocol) {
   const auto message = message_of(request);
@@ -148,7 +195,7 @@ PreparedRequest prepare(const model::Request& request, model::Protocol protocol)
   } else {
     std::ostringstream out;
     out << message;
-    prepared.wire = Http1Wire{out.str()};
+    prepared.wire = http1_wire(out.str());
   }
   const auto& method = request.method;
   prepared.head = method == "HEAD";

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -20,6 +21,11 @@ using H2Field = std::pair<std::string, std::string>;
 /// HTTP/1.1: request line, headers and body, written as they are.
 struct Http1Wire {
   std::string bytes;
+  /// Where a user's cookies go (with_cookies()): into the request's own Cookie header, whose
+  /// value starts at this offset (`cookie_in_header`), or in a header of their own inserted
+  /// here, at the end of the head.
+  std::size_t cookie_at = 0;
+  bool cookie_in_header = false;
 };
 
 /// HTTP/2: `:method`, `:scheme`, `:authority`, `:path`, then the HTTP/1.1 headers lower-cased
@@ -71,6 +77,18 @@ struct PreparedRequest {
 /// `Connection: close`; user headers replace the defaults of the same name; `omit_headers` are
 /// not sent at all. HTTP/2 carries the same fields in its own form.
 PreparedRequest prepare(const model::Request& request, model::Protocol protocol);
+
+/// A user's copies of requests with its cookies in them, reused from one request to the next.
+struct CookieCopies {
+  PreparedRequest request;
+  std::shared_ptr<CookieCopies> fallback;  ///< where the copy's http1_fallback is, if it has one
+};
+
+/// `base` with a user's `cookies` (a Cookie header's value, not empty) sent before the
+/// request's own cookies (curl sends its jar's before -b's), written into `copies`, whose
+/// buffers are reused. WebSocket and gRPC requests carry no cookies: `base` itself comes back.
+const PreparedRequest& with_cookies(const PreparedRequest& base, std::string_view cookies,
+                                    CookieCopies& copies);
 
 /// The request as a person reads it: HTTP/1.1's bytes; HTTP/2's header list as `nghttp -v`
 /// shows it (on the wire it is HPACK), a blank line and the body; WebSocket's upgrade request

@@ -351,6 +351,8 @@ http {
     types { text/html html; }
     default_type text/plain;
     log_format stampede '\$connection \$connection_requests \$status "\$request" \$body_bytes_sent \$server_port';
+    # For a location's own access_log: the cookies a request carried and those its response set.
+    log_format cookies '\$connection \$status "\$request" "\$http_cookie" "\$sent_http_set_cookie"';
     access_log $dir/access.log stampede;
     keepalive_requests 100000;
     keepalive_timeout 75s;

@@ -226,3 +226,46 @@ TEST(Printable, WebSocketAsTheUpgradeAndItsMessage) {
 
 }  // namespace
 }  // namespace stampede::client
+
+namespace stampede::client {
+namespace {
+
+TEST(WithCookies, Http1AddsAHeaderOrGoesFirstInTheRequestsOwn) {
+  auto r = request();
+  r.keep_alive = true;
+  const auto plain = prepare(r, model::Protocol::http1);
+  CookieCopies copies;
+  EXPECT_EQ(std::get<Http1Wire>(with_cookies(plain, "sid=1; a=2", copies).wire).bytes,
+            "GET /api?x=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUser-Agent: stampede/0.1.0\r\n"
+            "Accept: */*\r\nCookie: sid=1; a=2\r\n\r\n");
+  r.headers = {{"cookie", "theme=dark"}, {"X-After", "1"}};
+  r.method = "POST";
+  r.body = "b=1";
+  const auto own = prepare(r, model::Protocol::http1);
+  const auto& bytes = std::get<Http1Wire>(with_cookies(own, "sid=1", copies).wire).bytes;
+  EXPECT_NE(bytes.find("\r\ncookie: sid=1; theme=dark\r\nX-After: 1\r\n"), std::string::npos);
+  EXPECT_TRUE(bytes.ends_with("\r\n\r\nb=1"));
+  EXPECT_EQ(std::get<Http1Wire>(own.wire).bytes.size() + 7, bytes.size());  // the base unchanged
+}
+
+TEST(WithCookies, Http2AndItsFallbackCarryThem) {
+  auto r = request();
+  r.origin.scheme = model::Scheme::https;
+  const auto prepared = prepare(r, model::Protocol::http2);
+  CookieCopies copies;
+  const auto& copy = with_cookies(prepared, "sid=1", copies);
+  EXPECT_EQ(std::get<Http2Wire>(copy.wire).headers.back(), (H2Field{"cookie", "sid=1"}));
+  ASSERT_NE(copy.http1_fallback, nullptr);
+  EXPECT_NE(std::get<Http1Wire>(copy.http1_fallback->wire).bytes.find("\r\nCookie: sid=1\r\n"),
+            std::string::npos);
+  r.headers = {{"Cookie", "a=2"}};
+  const auto own = prepare(r, model::Protocol::http2);
+  const auto& fields = std::get<Http2Wire>(with_cookies(own, "sid=1", copies).wire).headers;
+  EXPECT_EQ(std::count(fields.begin(), fields.end(), H2Field{"cookie", "sid=1; a=2"}), 1);
+  r.origin.scheme = model::Scheme::grpc;
+  const auto call = prepare(r, model::Protocol::http2);
+  EXPECT_EQ(&with_cookies(call, "sid=1", copies), &call);  // gRPC calls carry no cookies
+}
+
+}  // namespace
+}  // namespace stampede::client
