@@ -101,6 +101,8 @@ What to send:
   -k, --keepalive          reuse each user's connection (default: a new one per request)
   --no-cookies             send no cookies a server set (default: each user keeps its own,
                            across steps and rounds, as a browser does)
+  ${...} in -u, -H, -data  per request: ${user} ${seq} ${uuid} ${rand:A-B} ${now} ${now_ms}
+                           ${env:NAME}; $${ is a literal ${ (quote them with '...')
   -http2, --http2          HTTP/2: https:// offers h2 by ALPN (HTTP/1.1 if the server
                            declines, as curl and Go do); http:// sends h2c directly
   --proto FILE             gRPC (grpc://host:port/pkg.Service/Method, grpcs://): the .proto

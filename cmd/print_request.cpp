@@ -6,6 +6,7 @@
 
 #include "cmd/run_config.hpp"
 #include "server/client/prepared_request.hpp"
+#include "server/request_template.hpp"
 
 namespace stampede::cmd {
 
@@ -18,6 +19,15 @@ std::string printable_call(const model::Request& step, const GrpcMethod& method)
   auto& wire = std::get<client::Http2Wire>(prepared.wire);
   const auto body = std::exchange(wire.body, {});
   return client::printable(prepared) + printable_grpc_message(method, body);
+}
+
+/// `prepared` with its variables as the first user's first round renders them.
+client::PreparedRequest rendered(const client::PreparedRequest& prepared) {
+  const auto variables = server::RequestTemplate::of(prepared);
+  if (!variables) return prepared;
+  session::UserValues first_user(0);
+  client::RequestCopy copy;
+  return variables->render(prepared, first_user, copy);
 }
 
 void note_protocol(const model::Request& step, model::Protocol protocol, std::size_t i) {
@@ -45,7 +55,7 @@ void print_requests(const RunConfig& config) {
     note_protocol(step, protocol, i);
     const auto text = model::is_grpc(step.origin.scheme)
                           ? printable_call(step, config.grpc_method)
-                          : client::printable(client::prepare(step, protocol));
+                          : client::printable(rendered(client::prepare(step, protocol)));
     std::fwrite(text.data(), 1, text.size(), stdout);
     if (count > 1) std::fputc('\n', stdout);
   }

@@ -14,6 +14,7 @@
 #include "cmd/header_flag.hpp"
 #include "cmd/source_ips.hpp"
 #include "cmd/stages_flag.hpp"
+#include "cmd/step_variables.hpp"
 #include "curl/url.hpp"
 #include "model/protocol.hpp"
 
@@ -236,6 +237,7 @@ RunConfig make_run_config(const Options& options) {
   apply_grpc(options, config);
   apply_hold(config);
   check_shared_connections(config);
+  check_step_variables(config.steps);
   return config;
 }
 

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <charconv>
 #include <optional>
+#include <vector>
 
 namespace stampede::curl {
 
@@ -62,39 +63,85 @@ std::optional<model::Scheme> scheme_of(boost::urls::scheme id, std::string_view 
   }
 }
 
+/// stampede's variables (`${...}`, `$${`) are not URL characters: while Boost.URL reads the
+/// URL each is a numbered placeholder (`%FFstampede0%FF`), put back in the target after. One in a
+/// segment that `..` removes goes with it.
+constexpr std::string_view placeholder = "%FFstampede";
+constexpr std::string_view placeholder_end = "%FF";
+
+std::string protect_variables(std::string_view url, std::vector<std::string>& variables) {
+  std::string out;
+  for (std::size_t at = 0; at < url.size();) {
+    auto start = url.find("${", at);
+    if (start != std::string_view::npos && start > at && url[start - 1] == '$') --start;
+    const auto close = start == std::string_view::npos ? start : url.find('}', start);
+    if (close == std::string_view::npos) {
+      out += url.substr(at);
+      break;
+    }
+    out += url.substr(at, start - at);
+    out += placeholder;
+    out += std::to_string(variables.size());
+    out += placeholder_end;
+    variables.emplace_back(url.substr(start, close + 1 - start));
+    at = close + 1;
+  }
+  return out;
+}
+
+void restore_variables(std::string& target, const std::vector<std::string>& variables) {
+  for (auto at = target.find(placeholder); at != std::string::npos;
+       at = target.find(placeholder, at)) {
+    const auto digits = at + placeholder.size();
+    const auto end = target.find(placeholder_end, digits);
+    const auto& variable = variables.at(std::stoul(target.substr(digits, end - digits)));
+    target.replace(at, end + placeholder_end.size() - at, variable);
+    at += variable.size();
+  }
+}
+
 }  // namespace
 
-std::string apply_url(std::string_view url, model::Request& request, const UrlReading& how) {
+std::string apply_url(std::string_view original, model::Request& request, const UrlReading& how) {
+  std::vector<std::string> variables;
+  const auto protected_url = protect_variables(original, variables);
+  const std::string_view url = protected_url;
   const std::string text = url.find("://") == std::string_view::npos
                                ? std::string(how.default_scheme) + "://" + std::string(url)
                                : std::string(url);
   const auto parsed = boost::urls::parse_uri(text);
   const auto hint =
       " (expected http://host[:port]/path, https://, ws://, wss://, grpc:// or grpcs://...)";
-  if (!parsed) throw UrlError("malformed URL '" + std::string(url) + "'" + hint);
+  if (!parsed) throw UrlError("malformed URL '" + std::string(original) + "'" + hint);
   // Schemes are case-insensitive (RFC 3986); Boost.URL gives scheme_id for the known ones.
   const auto scheme = scheme_of(parsed->scheme_id(), parsed->scheme());
   if (!scheme) {
     throw UrlError("unsupported scheme '" + std::string(parsed->scheme()) + "' in '" +
-                   std::string(url) +
+                   std::string(original) +
                    "' (stampede speaks http://, https://, ws://, wss://, grpc:// and grpcs://)");
   }
   auto& origin = request.origin;
   origin.scheme = *scheme;
   origin.host = parsed->host_address();
-  if (origin.host.empty()) throw UrlError("no host in URL '" + std::string(url) + "'" + hint);
+  if (origin.host.empty()) throw UrlError("no host in URL '" + std::string(original) + "'" + hint);
   origin.port = model::Origin::default_port(origin.scheme);
   // After the authority the path is empty or starts with `/` (RFC 3986 3.3); Boost.URL 1.81
   // takes `host:80abc/` as port 80 and path `abc/`, which curl refuses as a bad port.
   const auto raw_path = parsed->encoded_path();
   if (!raw_path.empty() && !raw_path.starts_with('/')) {
-    throw UrlError(parsed->has_port() ? "bad port in URL '" + std::string(url) + "' (use 1-65535)"
-                                      : "malformed URL '" + std::string(url) + "'" + hint);
+    throw UrlError(parsed->has_port()
+                       ? "bad port in URL '" + std::string(original) + "' (use 1-65535)"
+                       : "malformed URL '" + std::string(original) + "'" + hint);
   }
-  if (parsed->has_port()) origin.port = parse_port(parsed->port(), url);
+  if (parsed->has_port()) origin.port = parse_port(parsed->port(), original);
+  if (parsed->encoded_host().find(placeholder) != std::string_view::npos) {
+    throw UrlError("a variable (${...}) in URL '" + std::string(original) +
+                   "' goes in its path or query, not its host");
+  }
   const auto path = how.path_as_is ? std::string(raw_path) : remove_dot_segments(raw_path);
   request.target = path.empty() ? "/" : path;
   if (parsed->has_query()) request.target += "?" + std::string(parsed->encoded_query());
+  restore_variables(request.target, variables);
   return parsed->has_userinfo() ? parsed->user() + ":" + parsed->password() : std::string();
 }
 

@@ -68,7 +68,9 @@ Flow::Flow(std::vector<model::Request> requests, const model::Plan& plan, bool k
     const auto destination = destination_of(request, plan, keep_body);
     auto prepared = client::prepare(request, destinations_[destination]->setup.protocol);
     auto name = step_name(request);
-    steps_.push_back({std::move(request), std::move(prepared), destination, std::move(name)});
+    auto variables = RequestTemplate::of(prepared);
+    steps_.push_back({std::move(request), std::move(prepared), destination, std::move(name),
+                      std::move(variables)});
   }
   for (auto& step : steps_) {
     if (!step.request.follow_redirects) continue;

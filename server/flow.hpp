@@ -12,6 +12,7 @@
 #include "model/plan.hpp"
 #include "model/request.hpp"
 #include "server/client/client.hpp"
+#include "server/request_template.hpp"
 
 namespace stampede::server {
 
@@ -35,6 +36,9 @@ struct FlowStep {
   client::PreparedRequest prepared;
   std::size_t destination = 0;  ///< index into Flow::destinations()
   std::string name;             ///< "GET http://host:port/path", for the report
+  /// The variables in `prepared` (`${seq}`, ...), rendered for each request; none: it is sent
+  /// as it is.
+  std::optional<RequestTemplate> variables;
 };
 
 /// Built before the run (each host resolved, TLS prepared), read-only while it runs. Each

@@ -1,7 +1,7 @@
 // run_user(): the protocol-agnostic user loop (go-stress-testing's per-goroutine loop).
 #include "server/worker.hpp"
 
-#include "server/user_cookies.hpp"
+#include "server/user_session.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -248,8 +248,8 @@ net::awaitable<void> run_user(UserTask task) {
   }
   model::Response response;
   response.wanted_headers = task.verifier->headers_read();
-  UserCookies cookies(task.cookies);
-  cookies.want_headers(response);
+  UserSession session(task.cookies, task.user);
+  session.want_headers(response);
   Shard& shard = *task.shard;
   StartingUser starting(shard, task.counted_starting);
   PaceSetup setup = task.pace;
@@ -265,7 +265,8 @@ net::awaitable<void> run_user(UserTask task) {
     for (std::size_t step = 0; step < steps.size() && going(); ++step) {
       const auto destination = steps[step].destination;
       auto& client = *clients[destination];
-      const auto& prepared = cookies.request_for(steps[step]);
+      if (step == 0) session.start_round(round);
+      const auto& prepared = session.request_for(steps[step]);
       paced = co_await pace.wait(step == 0);  // not in the if: GCC 12 miscompiles co_await there
       if (!paced) break;
       ++shard.in_flight;
@@ -282,7 +283,7 @@ net::awaitable<void> run_user(UserTask task) {
         note_if_ended(shard, client, model::ErrorKind::none);
         continue;
       }
-      cookies.keep(steps[step], response);
+      session.keep(steps[step], response);
       if (ready && client.holds_connections() && !client.opens_apart()) {
         ready = note_opened_within(shard, response, was_open);
       }

@@ -130,10 +130,11 @@ std::string printable_websocket(const WebSocketWire& wire) {
   return text + (wire.binary ? "(binary) " : "") + wire.message;
 }
 
-/// The HTTP/1.1 bytes, with where a user's cookies would go in them.
-Http1Wire http1_wire(std::string bytes) {
-  Http1Wire wire{std::move(bytes)};
+}  // namespace
+
+void locate_cookie(Http1Wire& wire) {
   const auto head_end = wire.bytes.find("\r\n\r\n") + 2;
+  wire.cookie_in_header = false;
   wire.cookie_at = head_end;
   for (auto line = wire.bytes.find("\r\n") + 2; line < head_end;
        line = wire.bytes.find("\r\n", line) + 2) {
@@ -143,17 +144,23 @@ Http1Wire http1_wire(std::string bytes) {
     wire.cookie_in_header = true;
     break;
   }
-  return wire;
 }
 
-}  // namespace
+const Http1Wire& with_cookie_located(const Http1Wire& wire, Http1Wire& scratch) {
+  if (wire.cookie_at != Http1Wire::unknown) return wire;
+  scratch.bytes = wire.bytes;
+  locate_cookie(scratch);
+  return scratch;
+}
 
 const PreparedRequest& with_cookies(const PreparedRequest& base, std::string_view cookies,
-                                    CookieCopies& copies) {
+                                    RequestCopy& copies) {
   if (base.grpc || std::holds_alternative<WebSocketWire>(base.wire)) return base;
   auto& copy = copies.request;
   copy = base;
-  if (const auto* http1 = std::get_if<Http1Wire>(&base.wire)) {
+  if (const auto* unlocated = std::get_if<Http1Wire>(&base.wire)) {
+    thread_local Http1Wire scratch;  // each thread renders one request at a time
+    const auto* http1 = &with_cookie_located(*unlocated, scratch);
     auto& bytes = std::get<Http1Wire>(copy.wire).bytes;
     bytes.assign(http1->bytes, 0, http1->cookie_at);
     bytes += http1->cookie_in_header ? "" : "Cookie: ";
@@ -172,7 +179,7 @@ const PreparedRequest& with_cookies(const PreparedRequest& base, std::string_vie
     }
   }
   if (base.http1_fallback) {
-    if (!copies.fallback) copies.fallback = std::make_shared<CookieCopies>();
+    if (!copies.fallback) copies.fallback = std::make_shared<RequestCopy>();
     const auto& fallback = with_cookies(*base.http1_fallback, cookies, *copies.fallback);
     copy.http1_fallback = std::shared_ptr<const PreparedRequest>(copies.fallback, &fallback);
   }
@@ -195,7 +202,9 @@ PreparedRequest prepare(const model::Request& request, model::Protocol protocol)
   } else {
     std::ostringstream out;
     out << message;
-    prepared.wire = http1_wire(out.str());
+    Http1Wire wire{out.str()};
+    locate_cookie(wire);
+    prepared.wire = std::move(wire);
   }
   const auto& method = request.method;
   prepared.head = method == "HEAD";

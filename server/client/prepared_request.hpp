@@ -23,9 +23,10 @@ struct Http1Wire {
   std::string bytes;
   /// Where a user's cookies go (with_cookies()): into the request's own Cookie header, whose
   /// value starts at this offset (`cookie_in_header`), or in a header of their own inserted
-  /// here, at the end of the head.
-  std::size_t cookie_at = 0;
+  /// here, at the end of the head. `unknown` in a rendered copy: found when needed.
+  std::size_t cookie_at = unknown;
   bool cookie_in_header = false;
+  static constexpr std::size_t unknown = static_cast<std::size_t>(-1);
 };
 
 /// HTTP/2: `:method`, `:scheme`, `:authority`, `:path`, then the HTTP/1.1 headers lower-cased
@@ -78,17 +79,24 @@ struct PreparedRequest {
 /// not sent at all. HTTP/2 carries the same fields in its own form.
 PreparedRequest prepare(const model::Request& request, model::Protocol protocol);
 
-/// A user's copies of requests with its cookies in them, reused from one request to the next.
-struct CookieCopies {
+/// Finds where a user's cookies go in `wire`'s bytes (its cookie_at and cookie_in_header).
+void locate_cookie(Http1Wire& wire);
+
+/// `wire` with its cookie_at known: itself, or `scratch` (when it was unknown).
+const Http1Wire& with_cookie_located(const Http1Wire& wire, Http1Wire& scratch);
+
+/// A user's copy of a request with its variables or cookies in it, whose buffers are reused
+/// from one request to the next.
+struct RequestCopy {
   PreparedRequest request;
-  std::shared_ptr<CookieCopies> fallback;  ///< where the copy's http1_fallback is, if it has one
+  std::shared_ptr<RequestCopy> fallback;  ///< where the copy's http1_fallback is, if it has one
 };
 
 /// `base` with a user's `cookies` (a Cookie header's value, not empty) sent before the
 /// request's own cookies (curl sends its jar's before -b's), written into `copies`, whose
 /// buffers are reused. WebSocket and gRPC requests carry no cookies: `base` itself comes back.
 const PreparedRequest& with_cookies(const PreparedRequest& base, std::string_view cookies,
-                                    CookieCopies& copies);
+                                    RequestCopy& copies);
 
 /// The request as a person reads it: HTTP/1.1's bytes; HTTP/2's header list as `nghttp -v`
 /// shows it (on the wire it is HPACK), a blank line and the body; WebSocket's upgrade request

@@ -128,5 +128,13 @@ TEST(AppendQuery, SeparatorAndLowerCaseEscapes) {
   EXPECT_EQ(r.target, "/p?c=%zz");
 }
 
+TEST(ApplyUrl, VariablesStayInThePathAndQuery) {
+  model::Request r;
+  apply_url("http://h/item/${rand:1-9}/../x?q=${uuid}&l=$${lit}", r);
+  EXPECT_EQ(r.target, "/item/x?q=${uuid}&l=$${lit}");  // dot segments go as before
+  EXPECT_EQ(r.origin.host, "h");
+  EXPECT_THROW(apply_url("http://${user}.h/", r), UrlError);
+}
+
 }  // namespace
 }  // namespace stampede::curl

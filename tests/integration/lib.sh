@@ -353,6 +353,8 @@ http {
     log_format stampede '\$connection \$connection_requests \$status "\$request" \$body_bytes_sent \$server_port';
     # For a location's own access_log: the cookies a request carried and those its response set.
     log_format cookies '\$connection \$status "\$request" "\$http_cookie" "\$sent_http_set_cookie"';
+    # For a location's own access_log: its X-Id header and the length of its body.
+    log_format fields '\$connection \$status "\$request" "\$http_x_id" "\$content_length"';
     access_log $dir/access.log stampede;
     keepalive_requests 100000;
     keepalive_timeout 75s;

@@ -234,7 +234,7 @@ TEST(WithCookies, Http1AddsAHeaderOrGoesFirstInTheRequestsOwn) {
   auto r = request();
   r.keep_alive = true;
   const auto plain = prepare(r, model::Protocol::http1);
-  CookieCopies copies;
+  RequestCopy copies;
   EXPECT_EQ(std::get<Http1Wire>(with_cookies(plain, "sid=1; a=2", copies).wire).bytes,
             "GET /api?x=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUser-Agent: stampede/0.1.0\r\n"
             "Accept: */*\r\nCookie: sid=1; a=2\r\n\r\n");
@@ -252,7 +252,7 @@ TEST(WithCookies, Http2AndItsFallbackCarryThem) {
   auto r = request();
   r.origin.scheme = model::Scheme::https;
   const auto prepared = prepare(r, model::Protocol::http2);
-  CookieCopies copies;
+  RequestCopy copies;
   const auto& copy = with_cookies(prepared, "sid=1", copies);
   EXPECT_EQ(std::get<Http2Wire>(copy.wire).headers.back(), (H2Field{"cookie", "sid=1"}));
   ASSERT_NE(copy.http1_fallback, nullptr);

@@ -1,0 +1,43 @@
+// A user's session between its exchanges: its variables rendered into each request, its cookies
+// sent with each request and kept from each response.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "model/response.hpp"
+#include "server/client/prepared_request.hpp"
+#include "server/flow.hpp"
+#include "server/session/cookie_jar.hpp"
+#include "server/session/template.hpp"
+
+namespace stampede::server {
+
+/// One user's variables and cookie jar, and the copies of its requests that carry them. A step
+/// without variables, while the jar is empty (always, for a server that sets no cookie), goes
+/// as the bytes prepared once.
+class UserSession {
+ public:
+  /// `cookies`: Plan::cookies (false: nothing is kept or sent); `user`: the user's number.
+  UserSession(bool cookies, std::uint64_t user) : cookies_(cookies), values_(user) {}
+
+  /// Makes the clients keep Set-Cookie headers in `response`.
+  void want_headers(model::Response& response) const;
+  /// The user starts its round `round` (from 0): ${seq}.
+  void start_round(std::uint64_t round) { values_.round = round; }
+  /// The request to send for `step`: its own, or a copy with the user's values and cookies in
+  /// it (valid until the next call).
+  const client::PreparedRequest& request_for(const FlowStep& step);
+  /// Keeps what `response`'s Set-Cookie headers say, for the request `step` sent.
+  void keep(const FlowStep& step, const model::Response& response);
+
+ private:
+  bool cookies_;
+  session::CookieJar jar_;
+  session::UserValues values_;
+  client::RequestCopy rendered_;
+  client::RequestCopy with_cookies_;
+  std::string cookie_value_;
+};
+
+}  // namespace stampede::server

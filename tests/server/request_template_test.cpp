@@ -1,0 +1,86 @@
+// RequestTemplate tests: variables rendered in the prepared bytes, Content-Length redone.
+#include "server/request_template.hpp"
+
+#include <gtest/gtest.h>
+
+namespace stampede::server {
+namespace {
+
+model::Request request() {
+  model::Request r;
+  r.origin.host = "127.0.0.1";
+  r.origin.port = 8080;
+  r.target = "/u/${user}?s=${seq}";
+  r.keep_alive = true;
+  return r;
+}
+
+TEST(RequestTemplate, ConstantRequestsHaveNone) {
+  auto r = request();
+  r.target = "/plain?x=$y";
+  EXPECT_FALSE(RequestTemplate::of(client::prepare(r, model::Protocol::http1)));
+  EXPECT_FALSE(RequestTemplate::of(client::prepare(r, model::Protocol::http2)));
+}
+
+TEST(RequestTemplate, Http1HeadBodyAndLength) {
+  auto r = request();
+  r.method = "POST";
+  r.headers = {{"X-Id", "${user}-${seq}"}};
+  r.body = "n=${rand:100-100}&s=${seq}";
+  const auto prepared = client::prepare(r, model::Protocol::http1);
+  const auto variables = RequestTemplate::of(prepared);
+  ASSERT_TRUE(variables);
+  session::UserValues values(12);
+  values.round = 345;
+  client::RequestCopy copy;
+  const auto& out = variables->render(prepared, values, copy);
+  EXPECT_EQ(std::get<client::Http1Wire>(out.wire).bytes,
+            "POST /u/12?s=345 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUser-Agent: stampede/0.1.0\r\n"
+            "Accept: */*\r\nContent-Type: application/x-www-form-urlencoded\r\nX-Id: 12-345\r\n"
+            "Content-Length: 11\r\n\r\nn=100&s=345");
+  values.round = 3;
+  EXPECT_NE(std::get<client::Http1Wire>(variables->render(prepared, values, copy).wire)
+                .bytes.find("Content-Length: 9\r\n\r\nn=100&s=3"),
+            std::string::npos);
+}
+
+TEST(RequestTemplate, AnEscapeAloneIsRenderedAndCounted) {
+  auto r = request();
+  r.target = "/";
+  r.body = "$${x}";
+  const auto prepared = client::prepare(r, model::Protocol::http1);
+  const auto variables = RequestTemplate::of(prepared);
+  ASSERT_TRUE(variables);
+  session::UserValues values(0);
+  client::RequestCopy copy;
+  EXPECT_TRUE(std::get<client::Http1Wire>(variables->render(prepared, values, copy).wire)
+                  .bytes.ends_with("Content-Length: 4\r\n\r\n${x}"));
+}
+
+TEST(RequestTemplate, Http2FieldsBodyAndFallback) {
+  auto r = request();
+  r.origin.scheme = model::Scheme::https;
+  r.origin.port = 443;
+  r.body = "${seq}";
+  const auto prepared = client::prepare(r, model::Protocol::http2);
+  const auto variables = RequestTemplate::of(prepared);
+  ASSERT_TRUE(variables);
+  session::UserValues values(1);
+  values.round = 1000;
+  client::RequestCopy copy;
+  const auto& out = variables->render(prepared, values, copy);
+  const auto& wire = std::get<client::Http2Wire>(out.wire);
+  EXPECT_EQ(wire.headers.at(3), (client::H2Field{":path", "/u/1?s=1000"}));
+  EXPECT_EQ(wire.body, "1000");
+  const auto length = std::find_if(wire.headers.begin(), wire.headers.end(),
+                                   [](const auto& f) { return f.first == "content-length"; });
+  ASSERT_NE(length, wire.headers.end());
+  EXPECT_EQ(length->second, "4");
+  ASSERT_NE(out.http1_fallback, nullptr);
+  EXPECT_TRUE(std::get<client::Http1Wire>(out.http1_fallback->wire)
+                  .bytes.starts_with("GET /u/1?s=1000 HTTP/1.1\r\n"));
+  EXPECT_EQ(std::get<client::Http2Wire>(prepared.wire).body, "${seq}");  // the base unchanged
+}
+
+}  // namespace
+}  // namespace stampede::server

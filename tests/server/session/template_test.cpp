@@ -1,0 +1,84 @@
+// Template tests: the variables' grammar, their values for a user, and the errors.
+#include "server/session/template.hpp"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <set>
+
+namespace stampede::session {
+namespace {
+
+std::string rendered(std::string_view text, UserValues& values) {
+  std::string out;
+  render(parse_template(text), values, out);
+  return out;
+}
+
+std::string error_of(std::string_view text) {
+  try {
+    (void)parse_template(text);
+  } catch (const TemplateError& error) {
+    return error.what();
+  }
+  return "(no error)";
+}
+
+TEST(Template, PiecesAndVariables) {
+  const auto parsed = parse_template("/u/${user}/r/${seq}?x=$${seq}&z=${uuid}");
+  ASSERT_EQ(parsed.variables.size(), 3U);
+  EXPECT_EQ(parsed.pieces, (std::vector<std::string>{"/u/", "/r/", "?x=${seq}&z=", ""}));
+  EXPECT_TRUE(parse_template("no variables, $ { }").constant());
+  EXPECT_TRUE(has_template("a${b"));
+  EXPECT_FALSE(has_template("a$b{c}"));
+}
+
+TEST(Template, ValuesOfAUser) {
+  UserValues values(7);
+  values.round = 3;
+  EXPECT_EQ(rendered("${user}-${seq}", values), "7-3");
+  EXPECT_EQ(rendered("${rand:5-5}", values), "5");
+  std::set<std::string> seen;
+  for (int i = 0; i < 1000; ++i) {
+    const auto value = std::stoull(rendered("${rand:10-19}", values));
+    EXPECT_GE(value, 10U);
+    EXPECT_LE(value, 19U);
+    seen.insert(std::to_string(value));
+  }
+  EXPECT_EQ(seen.size(), 10U);  // every value of a small range comes up
+  const std::regex v4("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
+  const auto a = rendered("${uuid}", values);
+  EXPECT_TRUE(std::regex_match(a, v4)) << a;
+  EXPECT_NE(a, rendered("${uuid}", values));
+  UserValues same(7);
+  UserValues other(8);
+  EXPECT_EQ(rendered("${uuid}", same), rendered("${uuid}", other = UserValues(7)));  // seeded
+  const auto now = std::stoll(rendered("${now}", values));
+  const auto now_ms = std::stoll(rendered("${now_ms}", values));
+  EXPECT_GT(now, 1700000000);
+  EXPECT_LE(now_ms / 1000 - now, 1);
+  EXPECT_EQ(
+      rendered("18446744073709551615:${rand:18446744073709551615-18446744073709551615}", values),
+      "18446744073709551615:18446744073709551615");
+}
+
+TEST(Template, EnvironmentIsReadOnce) {
+  ::setenv("STAMPEDE_TEMPLATE_TEST", "v1", 1);
+  const auto parsed = parse_template("x=${env:STAMPEDE_TEMPLATE_TEST}");
+  ::setenv("STAMPEDE_TEMPLATE_TEST", "v2", 1);
+  EXPECT_TRUE(parsed.constant());
+  EXPECT_EQ(parsed.pieces.front(), "x=v1");
+}
+
+TEST(Template, Errors) {
+  EXPECT_NE(error_of("${nope}").find("unknown variable ${nope} (known: ${seq}"), std::string::npos);
+  EXPECT_NE(error_of("a ${seq").find("unclosed ${"), std::string::npos);
+  for (const auto* bad : {"${rand:5}", "${rand:9-1}", "${rand:a-b}", "${rand:-1-5}", "${rand:}"}) {
+    EXPECT_NE(error_of(bad).find("bad range in"), std::string::npos) << bad;
+  }
+  EXPECT_EQ(error_of("${env:STAMPEDE_SURELY_UNSET}"),
+            "${env:STAMPEDE_SURELY_UNSET}: STAMPEDE_SURELY_UNSET is not set in the environment");
+}
+
+}  // namespace
+}  // namespace stampede::session
