@@ -52,7 +52,8 @@ class DateReader {
       const bool ok = std::isalpha(static_cast<unsigned char>(text_[at_])) ? word() : number();
       if (!ok) return std::nullopt;
     }
-    if (day_ < 0 || month_ < 0 || year_ < 0) return std::nullopt;
+    // Years outside 1583-9999 are no date curl means (and would overflow the calendar's types).
+    if (day_ < 0 || month_ < 0 || year_ < 1583 || year_ > 9999) return std::nullopt;
     const auto days = model::days_since_epoch(year_, static_cast<unsigned>(month_ + 1),
                                               static_cast<unsigned>(day_));
     return days * 86400 + std::max(seconds_, 0LL) + west_ * 60;

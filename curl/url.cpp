@@ -89,14 +89,24 @@ std::string protect_variables(std::string_view url, std::vector<std::string>& va
   return out;
 }
 
+/// Puts each placeholder's variable back; text that only looks like a placeholder (the URL
+/// had `%FFstampede` in it) stays as it was.
 void restore_variables(std::string& target, const std::vector<std::string>& variables) {
+  if (variables.empty()) return;
   for (auto at = target.find(placeholder); at != std::string::npos;
        at = target.find(placeholder, at)) {
     const auto digits = at + placeholder.size();
-    const auto end = target.find(placeholder_end, digits);
-    const auto& variable = variables.at(std::stoul(target.substr(digits, end - digits)));
-    target.replace(at, end + placeholder_end.size() - at, variable);
-    at += variable.size();
+    std::size_t index = 0;
+    const auto [end, error] =
+        std::from_chars(target.data() + digits, target.data() + target.size(), index);
+    const auto after = static_cast<std::size_t>(end - target.data());
+    if (error != std::errc{} || index >= variables.size() ||
+        target.compare(after, placeholder_end.size(), placeholder_end) != 0) {
+      at = digits;
+      continue;
+    }
+    target.replace(at, after + placeholder_end.size() - at, variables[index]);
+    at += variables[index].size();
   }
 }
 
@@ -134,7 +144,7 @@ std::string apply_url(std::string_view original, model::Request& request, const 
                        : "malformed URL '" + std::string(original) + "'" + hint);
   }
   if (parsed->has_port()) origin.port = parse_port(parsed->port(), original);
-  if (parsed->encoded_host().find(placeholder) != std::string_view::npos) {
+  if (!variables.empty() && parsed->encoded_host().find(placeholder) != std::string_view::npos) {
     throw UrlError("a variable (${...}) in URL '" + std::string(original) +
                    "' goes in its path or query, not its host");
   }

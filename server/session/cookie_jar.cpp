@@ -135,8 +135,8 @@ UnixSeconds parse_cookie_date(std::string_view text) {
   }
   if (year >= 70 && year <= 99) year += 1900;
   if (year >= 0 && year <= 69) year += 2000;
-  if (hms[0] < 0 || day < 1 || day > 31 || month < 0 || year < 1601 || hms[0] > 23 || hms[1] > 59 ||
-      hms[2] > 59) {
+  if (hms[0] < 0 || day < 1 || day > 31 || month < 0 || year < 1601 || year > 9999 || hms[0] > 23 ||
+      hms[1] > 59 || hms[2] > 59) {
     return -1;
   }
   const auto days =

@@ -134,6 +134,10 @@ TEST(ApplyUrl, VariablesStayInThePathAndQuery) {
   EXPECT_EQ(r.target, "/item/x?q=${uuid}&l=$${lit}");  // dot segments go as before
   EXPECT_EQ(r.origin.host, "h");
   EXPECT_THROW(apply_url("http://${user}.h/", r), UrlError);
+  apply_url("http://h/%FFstampede/%FFstampede9%FF/${seq}", r);  // only look like placeholders
+  EXPECT_EQ(r.target, "/%FFstampede/%FFstampede9%FF/${seq}");
+  apply_url("http://%FFstampede0%FF.h/x", r);  // no variable: the host is as written
+  EXPECT_EQ(r.target, "/x");
 }
 
 }  // namespace
