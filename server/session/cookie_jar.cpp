@@ -227,10 +227,14 @@ void CookieJar::header_for(const model::Origin& origin, std::string_view target,
       sent[count++] = &cookie;
     }
   }
-  // Kept in the order they were first set, so a stable sort by path length is RFC 6265's order.
-  std::stable_sort(
-      sent.begin(), sent.begin() + static_cast<std::ptrdiff_t>(count),
-      [](const Cookie* a, const Cookie* b) { return a->path.size() > b->path.size(); });
+  // Kept in the order they were first set, so a stable sort by path length is RFC 6265's
+  // order. Insertion sort: a handful of cookies, and std::stable_sort would allocate a buffer on
+  // every request.
+  for (std::size_t i = 1; i < count; ++i) {
+    for (std::size_t j = i; j > 0 && sent[j - 1]->path.size() < sent[j]->path.size(); --j) {
+      std::swap(sent[j - 1], sent[j]);
+    }
+  }
   for (std::size_t i = 0; i < count; ++i) {
     if (i > 0) out += "; ";
     out += sent[i]->name;
