@@ -102,13 +102,21 @@ What to send:
   --no-cookies             send no cookies a server set (default: each user keeps its own,
                            across steps and rounds, as a browser does)
   ${...} in -u, -H, -data  per request: ${user} ${seq} ${uuid} ${rand:A-B} ${now} ${now_ms}
-                           ${env:NAME}; $${ is a literal ${ (quote them with '...')
+                           ${env:NAME} ${csv:COLUMN}, captured ${NAME}; $${ is a literal
+                           ${ (quote them with '...')
+  --capture 'NAME = json /pointer' | 'NAME = header Name [REGEX]' | 'NAME = body REGEX'
+                           keep part of each response as ${NAME} for the next round (in a
+                           curl file: '# stampede: capture ...' before a command, for the
+                           steps after it); one found nothing: the request fails as capture
   -http2, --http2          HTTP/2: https:// offers h2 by ALPN (HTTP/1.1 if the server
                            declines, as curl and Go do); http:// sends h2c directly
   --proto FILE             gRPC (grpc://host:port/pkg.Service/Method, grpcs://): the .proto
                            the method is in (repeatable); -data's JSON is the message
   --import-path DIR        where the .proto's imports are found (repeatable)
-  --data-file FILE         gRPC: the message's protobuf bytes instead of -data's JSON
+  --data-file FILE         gRPC: the message's protobuf bytes instead of -data's JSON;
+                           FILE.csv: rows for ${csv:COLUMN} (the header names them)
+  --data-mode M            a .csv's rows: per-user (user u keeps row u; the default),
+                           per-request (rows in turn) or random
   -m, --connections N      with -http2: the users share N connections to each server, each
                            user one stream at a time (-c 100 -m 10 is h2load's -c 10 -m 10);
                            streams past the server's limit wait (Queueing); default: a

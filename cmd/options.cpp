@@ -6,6 +6,7 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 
+#include "cmd/data_file.hpp"
 #include "cmd/duration_flag.hpp"
 #include "cmd/go_flags.hpp"
 #include "cmd/limits.hpp"
@@ -65,6 +66,7 @@ po::options_description describe(Options& o) {
   add("stages", po::value(&o.stages));
   add("listen", po::value(&o.listen));
   add("no-cookies", po::value(&o.no_cookies));
+  add("capture", po::value(&o.captures)->composing());
   add("sweep", po::value(&o.sweep));
   add("sweep-rate", po::value(&o.sweep_rate));
   add("slo", po::value(&o.slo));
@@ -84,6 +86,7 @@ po::options_description describe(Options& o) {
   add("proto", po::value(&o.proto_files)->composing());
   add("import-path", po::value(&o.import_paths)->composing());
   add("data-file", po::value(&o.data_file));
+  add("data-mode", po::value(&o.data_mode));
   return d;
 }
 
@@ -436,6 +439,8 @@ Options parse_options(std::span<const char* const> args) {
   }
   if (options.help || options.version) return options;
   if (!options.urls.empty()) options.url = options.urls.front();
+  // A .csv holds rows for ${csv:...}; any other --data-file is a gRPC message's bytes.
+  if (is_csv_name(options.data_file)) options.csv_file = std::exchange(options.data_file, {});
   check_ranges(options);
   check_method(options, has_method);
   return options;

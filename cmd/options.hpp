@@ -71,10 +71,12 @@ struct Options {
   std::string stages;       ///< --stages D:U,...: users follow these stages; empty: -c all along
   bool listen = false;      ///< --listen: count what the server sends (after -data's messages)
   bool no_cookies = false;  ///< --no-cookies: users keep no cookies
-  std::string sweep;        ///< --sweep L1,L2,... users, or auto; empty: one run
-  std::string sweep_rate;   ///< --sweep-rate R1,R2,... requests a second, or auto
-  std::string slo;          ///< --slo 'p99<100ms,errors<1%': what a sweep's step must keep
-  std::string warmup;       ///< --warmup D before each sweep step, not counted; empty: 2 s
+  /// --capture 'NAME = json /pointer' (repeatable): what the one request keeps for the next
+  std::vector<std::string> captures;
+  std::string sweep;             ///< --sweep L1,L2,... users, or auto; empty: one run
+  std::string sweep_rate;        ///< --sweep-rate R1,R2,... requests a second, or auto
+  std::string slo;               ///< --slo 'p99<100ms,errors<1%': what a sweep's step must keep
+  std::string warmup;            ///< --warmup D before each sweep step, not counted; empty: 2 s
   std::string percentiles_file;  ///< -e FILE: ab's percentile CSV, written after the run
   std::string prometheus;        ///< --prometheus ADDR: serve live metrics there; empty: none
   std::string html_file;         ///< --html FILE: the run (or sweep) as one self-contained page
@@ -95,7 +97,9 @@ struct Options {
   std::vector<std::string> proto_files;   ///< --proto: the .proto files a gRPC method is in
   std::vector<std::string> import_paths;  ///< --import-path: where their imports are found
   std::string data_file;                  ///< --data-file: a gRPC message's protobuf bytes
-  bool has_code = false;                  ///< -code was given (gRPC's default is 0, not 200)
+  std::string csv_file;                   ///< --data-file FILE.csv: rows for ${csv:COLUMN}
+  std::string data_mode;  ///< --data-mode per-user|per-request|random; empty: per-user
+  bool has_code = false;  ///< -code was given (gRPC's default is 0, not 200)
 };
 
 /// Parses a load run's arguments (argv without the program name). Throws UsageError with a

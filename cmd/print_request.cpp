@@ -6,6 +6,7 @@
 
 #include "cmd/run_config.hpp"
 #include "server/client/prepared_request.hpp"
+#include "server/flow.hpp"
 #include "server/request_template.hpp"
 
 namespace stampede::cmd {
@@ -21,11 +22,18 @@ std::string printable_call(const model::Request& step, const GrpcMethod& method)
   return client::printable(prepared) + printable_grpc_message(method, body);
 }
 
-/// `prepared` with its variables as the first user's first round renders them.
-client::PreparedRequest rendered(const client::PreparedRequest& prepared) {
-  const auto variables = server::RequestTemplate::of(prepared);
+/// `prepared` with its variables as the first user's first round renders them (the first row
+/// of --data-file); a captured variable, whose value only a response gives, stays as written.
+client::PreparedRequest rendered(const client::PreparedRequest& prepared,
+                                 const std::vector<std::string>& captured,
+                                 const model::DataRows* data) {
+  const session::TemplateNames names{captured,
+                                     data ? data->columns : std::span<const std::string>()};
+  const auto variables = server::RequestTemplate::of(prepared, names);
   if (!variables) return prepared;
   session::UserValues first_user(0);
+  for (const auto& name : captured) first_user.captured.push_back("${" + name + "}");
+  if (data) first_user.row = &data->rows.front();
   client::RequestCopy copy;
   return variables->render(prepared, first_user, copy);
 }
@@ -48,6 +56,7 @@ void note_protocol(const model::Request& step, model::Protocol protocol, std::si
 
 void print_requests(const RunConfig& config) {
   const auto count = config.steps.size();
+  const auto captured = server::capture_names(config.steps);
   for (std::size_t i = 0; i < count; ++i) {
     if (count > 1) std::printf("--- step %zu of %zu\n", i + 1, count);
     const auto& step = config.steps[i];
@@ -55,7 +64,8 @@ void print_requests(const RunConfig& config) {
     note_protocol(step, protocol, i);
     const auto text = model::is_grpc(step.origin.scheme)
                           ? printable_call(step, config.grpc_method)
-                          : client::printable(rendered(client::prepare(step, protocol)));
+                          : client::printable(rendered(client::prepare(step, protocol), captured,
+                                                       config.plan.data.get()));
     std::fwrite(text.data(), 1, text.size(), stdout);
     if (count > 1) std::fputc('\n', stdout);
   }

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "cmd/curl_steps.hpp"
+#include "cmd/data_file.hpp"
 #include "cmd/duration_flag.hpp"
 #include "cmd/expect_flags.hpp"
 #include "cmd/header_flag.hpp"
@@ -230,6 +231,11 @@ RunConfig make_run_config(const Options& options) {
     config.steps = curl_steps(options, config.warnings);
   }
   config.plan = make_plan(options);
+  if (!options.csv_file.empty()) {
+    config.plan.data = read_data_file(options.csv_file, options.data_mode);
+  } else if (!options.data_mode.empty()) {
+    throw UsageError("--data-mode chooses the rows of a --data-file FILE.csv; there is none");
+  }
   // A step's --max-time bounds its exchanges, unless -t on the command line says otherwise.
   if (options.has_request_timeout) {
     for (auto& step : config.steps) step.max_time = {};
@@ -237,7 +243,8 @@ RunConfig make_run_config(const Options& options) {
   apply_grpc(options, config);
   apply_hold(config);
   check_shared_connections(config);
-  check_step_variables(config.steps);
+  apply_captures(options.captures, config.steps);
+  check_step_variables(config.steps, config.plan);
   return config;
 }
 

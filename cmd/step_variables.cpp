@@ -1,41 +1,81 @@
-// check_step_variables(): a template error is a usage error, found before a request is sent.
+// check_step_variables() and apply_captures(): a template or capture error is a usage error,
+// found before a request is sent.
 #include "cmd/step_variables.hpp"
 
 #include <string>
 
 #include "cmd/options.hpp"
+#include "curl/capture_spec.hpp"
 #include "model/protocol.hpp"
+#include "server/flow.hpp"
 #include "server/session/template.hpp"
 
 namespace stampede::cmd {
 
 namespace {
 
+std::string step_name(std::size_t step, std::size_t count) {
+  return count > 1 ? "step " + std::to_string(step + 1) + "'s " : std::string();
+}
+
 /// `text` is `where` of step `step` of `count` (for the message).
-bool check(std::string_view text, const std::string& where, std::size_t step, std::size_t count) {
+bool check(std::string_view text, session::TemplateNames names, const std::string& where,
+           std::size_t step, std::size_t count) {
   if (!session::has_template(text)) return false;
   try {
-    (void)session::parse_template(text);
+    (void)session::parse_template(text, names);
   } catch (const session::TemplateError& error) {
-    const auto step_name = count > 1 ? "step " + std::to_string(step + 1) + "'s " : std::string();
-    throw UsageError(step_name + where + ": " + error.what());
+    throw UsageError(step_name(step, count) + where + ": " + error.what());
   }
   return true;
 }
 
+void check_capture_names(const model::Request& step, std::size_t i, std::size_t count) {
+  for (const auto& capture : step.captures) {
+    if (session::is_builtin(capture.name)) {
+      throw UsageError(step_name(i, count) + "capture: ${" + capture.name +
+                       "} is a variable stampede gives; name the capture otherwise");
+    }
+  }
+}
+
 }  // namespace
 
-void check_step_variables(const std::vector<model::Request>& steps) {
-  for (std::size_t i = 0; i < steps.size(); ++i) {
+void apply_captures(const std::vector<std::string>& specs, std::vector<model::Request>& steps) {
+  if (specs.empty()) return;
+  if (steps.size() > 1) {
+    throw UsageError(
+        "--capture applies to a run of one request; in a flow, write '# stampede: capture "
+        "NAME = ...' in the curl file, before the command whose response it reads");
+  }
+  for (const auto& spec : specs) {
+    try {
+      steps.front().captures.push_back(curl::parse_capture(spec));
+    } catch (const curl::CaptureError& error) {
+      throw UsageError(std::string("--capture: ") + error.what());
+    }
+  }
+}
+
+void check_step_variables(const std::vector<model::Request>& steps, const model::Plan& plan) {
+  const auto captured = server::capture_names(steps);
+  const session::TemplateNames names{
+      captured, plan.data ? plan.data->columns : std::span<const std::string>()};
+  const auto count = steps.size();
+  for (std::size_t i = 0; i < count; ++i) {
     const auto& step = steps[i];
-    bool any = check(step.target, "URL", i, steps.size());
-    for (const auto& [name, value] : step.headers) any = check(value, name, i, steps.size()) || any;
-    any = check(step.body, "body", i, steps.size()) || any;
+    check_capture_names(step, i, count);
+    bool any = check(step.target, names, "URL", i, count);
+    for (const auto& [name, value] : step.headers) {
+      any = check(value, names, name, i, count) || any;
+    }
+    any = check(step.body, names, "body", i, count) || any;
     const auto protocol = model::protocol_of(step);
-    if (any && (protocol == model::Protocol::websocket || model::is_grpc(step.origin.scheme))) {
+    if ((any || !step.captures.empty()) &&
+        (protocol == model::Protocol::websocket || model::is_grpc(step.origin.scheme))) {
       throw UsageError(
-          "variables (${...}) are rendered in HTTP requests only, not yet in WebSocket messages "
-          "or gRPC calls (write $${ for a literal ${)");
+          "variables (${...}) and captures work in HTTP requests only, not yet in WebSocket "
+          "messages or gRPC calls (write $${ for a literal ${)");
     }
   }
 }

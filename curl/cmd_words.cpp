@@ -96,7 +96,7 @@ std::vector<ShellCommand> split_cmd(std::string_view text) {
   std::vector<ShellCommand> commands;
   for (const auto& line : cmd_pass(text)) {
     auto words = crt_split(line);
-    if (!words.empty()) commands.push_back({std::move(words), std::nullopt});
+    if (!words.empty()) commands.push_back({std::move(words), std::nullopt, {}});
   }
   return commands;
 }

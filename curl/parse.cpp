@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "curl/capture_spec.hpp"
 #include "curl/command.hpp"
 #include "curl/files.hpp"
 #include "curl/shell_words.hpp"
@@ -23,10 +24,40 @@ std::string located(const std::string& name, const Warning& warning) {
          std::to_string(warning.where.column) + ": " + warning.text;
 }
 
+/// `# stampede: capture NAME = ...` lines: what the command's last request captures.
+std::vector<model::Capture> read_directives(const std::vector<Word>& directives) {
+  std::vector<model::Capture> captures;
+  for (const auto& directive : directives) {
+    std::string_view text = directive.text;
+    const auto start = text.find_first_not_of(" \t");
+    text.remove_prefix(std::min(start, text.size()));
+    constexpr std::string_view capture = "capture";
+    if (!text.starts_with(capture) ||
+        (text.size() > capture.size() && text[capture.size()] != ' ' &&
+         text[capture.size()] != '\t')) {
+      throw ParseError(directive.where,
+                       "unknown '# stampede:' line (known: '# stampede: capture "
+                       "NAME = json /pointer | header Name [REGEX] | body REGEX')");
+    }
+    try {
+      captures.push_back(parse_capture(text.substr(capture.size())));
+    } catch (const CaptureError& error) {
+      throw ParseError(directive.where, std::string("capture: ") + error.what());
+    }
+  }
+  return captures;
+}
+
 void add_command(const ShellCommand& shell, const Files& files, Parsed& parsed,
                  std::vector<Warning>& warnings) {
   const auto& words = shell.words;
+  auto captures = read_directives(shell.directives);
   if (!is_curl(words.front().text)) {
+    if (!captures.empty()) {
+      throw ParseError(
+          shell.directives.front().where,
+          "a '# stampede:' line must come before a curl command, not '" + words.front().text + "'");
+    }
     warnings.push_back(
         {words.front().where, "'" + words.front().text + "' is not a curl command; skipped"});
     return;
@@ -37,6 +68,9 @@ void add_command(const ShellCommand& shell, const Files& files, Parsed& parsed,
       parsed.steps.push_back(std::move(request));
     }
   }
+  // The captures read the response of the command's last request, the one a later step follows.
+  if (!captures.empty() && !parsed.steps.empty())
+    parsed.steps.back().captures = std::move(captures);
 }
 
 }  // namespace

@@ -76,7 +76,7 @@ class BashSplitter {
         if (c == '\n') read_documents(commands);
         if (!commands.back().words.empty() || commands.back().input) commands.emplace_back();
       } else if (c == '#') {
-        while (!in_.done() && in_.peek() != '\n') in_.next();
+        read_comment(commands.back());
       } else if (c == '<' || c == '>') {
         read_redirection(commands);
       } else if (c == '(' || c == ')') {
@@ -86,6 +86,10 @@ class BashSplitter {
       }
     }
     read_documents(commands);
+    if (commands.back().words.empty() && !commands.back().directives.empty()) {
+      throw ParseError(commands.back().directives.front().where,
+                       "a '# stampede:' line must come before the curl command it is for");
+    }
     std::erase_if(commands, [](const ShellCommand& c) { return c.words.empty(); });
     return commands;
   }
@@ -99,6 +103,21 @@ class BashSplitter {
   }
 
  private:
+  /// A comment, to the end of its line; `# stampede: ...` is kept for `command`.
+  void read_comment(ShellCommand& command) {
+    const auto where = in_.where();
+    std::string text;
+    while (!in_.done() && !in_.newline_at(0)) text += in_.next();
+    constexpr std::string_view mark = "stampede:";
+    const auto start = text.find_first_not_of("# \t");
+    if (start == std::string::npos || std::string_view(text).substr(start, mark.size()) != mark) {
+      return;
+    }
+    const auto value = start + mark.size();
+    command.directives.push_back(
+        {text.substr(value), {where.line, where.column + static_cast<int>(value)}});
+  }
+
   /// `< file` and the here-forms give the command its input; `> file`, `2>&1` and the like
   /// only move curl's output, so their target word is dropped.
   void read_redirection(std::vector<ShellCommand>& commands) {

@@ -28,10 +28,12 @@ struct Input {
   Position where;
 };
 
-/// One shell command: its words and where its standard input comes from, if anywhere.
+/// One shell command: its words, where its standard input comes from, if anywhere, and the
+/// `# stampede:` comment lines before it (or at its end), each the text after `stampede:`.
 struct ShellCommand {
   Words words;
   std::optional<Input> input;
+  std::vector<Word> directives;
 };
 
 /// `$NAME`'s value, or nullopt when NAME is not set.
@@ -48,11 +50,12 @@ enum class Dialect : unsigned char { bash, cmd };
 Dialect detect_dialect(std::string_view text);
 
 /// Splits bash text: single, double and `$'...'` quotes, backslashes, line continuations,
-/// comments; `;`, `&&`, `||`, `|`, `&` and new lines end a command. `$NAME`, `${NAME}` and `~`
-/// expand from `environment` (an unset name is empty, with a warning); here-strings (`<<<`),
-/// here-documents (`<<`, `<<-`) and `< file` give the command its input; output redirections
-/// are dropped. Throws ParseError (no file name) at an unterminated quote or at any other
-/// expansion (`$(...)`, `${NAME:-...}`, `$1`...), naming it.
+/// comments (a `# stampede:` one is kept as a directive of the command after it); `;`, `&&`, `||`,
+/// `|`, `&` and new lines end a command. `$NAME`, `${NAME}` and `~` expand from `environment` (an
+/// unset name is empty, with a warning); here-strings (`<<<`), here-documents (`<<`, `<<-`) and `<
+/// file` give the command its input; output redirections are dropped. Throws ParseError (no file
+/// name) at an unterminated quote or at any other expansion (`$(...)`, `${NAME:-...}`, `$1`...),
+/// naming it, and at a directive no command follows.
 std::vector<ShellCommand> split_bash(std::string_view text, const Environment& environment,
                                      std::vector<Warning>& warnings);
 

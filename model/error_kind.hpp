@@ -22,28 +22,37 @@ enum class ErrorKind : unsigned char {
   /// stream it refused (REFUSED_STREAM, or left out by its GOAWAY)
   closed,
   too_big,  ///< a WebSocket message over --max-message
+  capture,  ///< a step's response lacked what one of its captures reads (a flow's token, an id)
 };
 
 /// Number of ErrorKind values, for arrays indexed by kind.
-inline constexpr std::size_t error_kind_count = 11;
+inline constexpr std::size_t error_kind_count = 12;
 
 /// Every failure kind (not `none`), in report order.
 inline constexpr std::array<ErrorKind, error_kind_count - 1> failure_kinds{
     ErrorKind::connect,  ErrorKind::timeout, ErrorKind::read,   ErrorKind::write,
     ErrorKind::protocol, ErrorKind::tls,     ErrorKind::verify, ErrorKind::handshake,
-    ErrorKind::closed,   ErrorKind::too_big};
+    ErrorKind::closed,   ErrorKind::too_big, ErrorKind::capture};
 
-/// True for the outcomes that come with the server's HTTP status: a response (accepted or not)
-/// and a refused WebSocket upgrade. The other failures have no status to count.
+/// True for the outcomes that come with the server's HTTP status: a response (accepted, refused
+/// or lacking a capture's value) and a refused WebSocket upgrade. The other failures have no
+/// status to count.
 constexpr bool comes_with_status(ErrorKind kind) {
-  return kind == ErrorKind::none || kind == ErrorKind::verify || kind == ErrorKind::handshake;
+  return kind == ErrorKind::none || kind == ErrorKind::verify || kind == ErrorKind::handshake ||
+         kind == ErrorKind::capture;
+}
+
+/// True for the outcomes of a whole exchange, whose latency counts: a response accepted,
+/// refused by a check, or lacking a capture's value.
+constexpr bool whole_exchange(ErrorKind kind) {
+  return kind == ErrorKind::none || kind == ErrorKind::verify || kind == ErrorKind::capture;
 }
 
 /// Lower-case name used in reports and JSON ("timeout").
 constexpr std::string_view to_string(ErrorKind kind) {
   constexpr std::array<std::string_view, error_kind_count> names{
-      "none", "connect", "timeout",   "read",   "write",  "protocol",
-      "tls",  "verify",  "handshake", "closed", "too_big"};
+      "none", "connect", "timeout",   "read",   "write",   "protocol",
+      "tls",  "verify",  "handshake", "closed", "too_big", "capture"};
   return names[static_cast<std::size_t>(kind)];
 }
 

@@ -3,8 +3,11 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "model/data_rows.hpp"
 
 namespace stampede::model {
 
@@ -37,6 +40,8 @@ struct Plan {
   /// Each user keeps the cookies servers set and sends them back (RFC 6265), across the steps
   /// and rounds of its flow; false with --no-cookies.
   bool cookies = true;
+  /// --data-file's rows for `${csv:COLUMN}`, shared by every run of a sweep; null: none.
+  std::shared_ptr<const DataRows> data;
   /// --interval: a user sends its requests this far apart (from send to send); 0: back to back.
   std::chrono::microseconds interval{0};
   /// --think: a user pauses between its requests (from one's end to the next's start, so never

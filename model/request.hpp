@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/capture.hpp"
 #include "model/origin.hpp"
 
 namespace stampede::model {
@@ -52,6 +53,8 @@ struct Request {
   std::uint64_t max_message = std::uint64_t{1} << 20;
   /// gRPC (grpc://, grpcs://): the method answers with a stream of messages, not exactly one.
   bool grpc_server_streaming = false;
+  /// What this step keeps from its response for the requests that follow (`${NAME}`).
+  std::vector<Capture> captures;
 };
 
 }  // namespace stampede::model

@@ -46,7 +46,7 @@ std::string codes_column(const Metrics& total) {
   // A gRPC call's outcome is its gRPC code; its HTTP status (200) says little.
   std::string codes = total.grpc_codes.empty() ? status_codes_text(total.status_codes)
                                                : grpc_codes_text(total.grpc_codes);
-  const std::string errors = statusless_errors_text(total);
+  const std::string errors = failures_beside_codes_text(total);
   if (!codes.empty() && !errors.empty()) {
     codes += ';';
   }

@@ -126,11 +126,11 @@ std::string grpc_codes_text(const std::map<int, std::uint64_t>& codes) {
   return text;
 }
 
-std::string statusless_errors_text(const Metrics& metrics) {
+std::string failures_beside_codes_text(const Metrics& metrics) {
   std::string text;
   for (const model::ErrorKind kind : model::failure_kinds) {
     const std::uint64_t count = metrics.errors_of(kind);
-    if (count == 0 || model::comes_with_status(kind)) {
+    if (count == 0 || kind == model::ErrorKind::verify || kind == model::ErrorKind::handshake) {
       continue;
     }
     if (!text.empty()) {

@@ -47,9 +47,10 @@ std::string status_codes_text(const std::map<int, std::uint64_t>& codes);
 /// gRPC codes by name, go-stress-testing's way: "OK:998;UNAVAILABLE:2" (empty when none).
 std::string grpc_codes_text(const std::map<int, std::uint64_t>& codes);
 
-/// Non-zero counts of the failures that left no status, in report order: "connect:1;timeout:3";
-/// "" when none. Not `verify`: a response the verifier rejected is counted under its status.
-std::string statusless_errors_text(const Metrics& metrics);
+/// Non-zero counts of the failures a status code does not tell, in report order:
+/// "connect:1;timeout:3;capture:2"; "" when none. Not `verify` nor `handshake`: a response the
+/// verifier rejected and a refused upgrade are counted under their status (and checks apart).
+std::string failures_beside_codes_text(const Metrics& metrics);
 
 /// Responses whose status is outside 200-299 (ab's "Non-2xx responses").
 std::uint64_t non_2xx_count(const std::map<int, std::uint64_t>& codes);

@@ -46,7 +46,27 @@ std::string step_name(const model::Request& request) {
   return request.method + " " + request.origin.url() + request.target;
 }
 
+bool captures_read_body(const std::vector<model::Request>& requests) {
+  return std::any_of(requests.begin(), requests.end(), [](const model::Request& request) {
+    return std::any_of(request.captures.begin(), request.captures.end(), [](const auto& capture) {
+      return capture.source != model::CaptureSource::header;
+    });
+  });
+}
+
 }  // namespace
+
+std::vector<std::string> capture_names(const std::vector<model::Request>& requests) {
+  std::vector<std::string> names;
+  for (const auto& request : requests) {
+    for (const auto& capture : request.captures) {
+      if (std::find(names.begin(), names.end(), capture.name) == names.end()) {
+        names.push_back(capture.name);
+      }
+    }
+  }
+  return names;
+}
 
 std::vector<net::ip::tcp::endpoint> reachable_from(std::vector<net::ip::tcp::endpoint> endpoints,
                                                    const std::vector<net::ip::address>& sources,
@@ -62,15 +82,29 @@ std::vector<net::ip::tcp::endpoint> reachable_from(std::vector<net::ip::tcp::end
   return endpoints;
 }
 
-Flow::Flow(std::vector<model::Request> requests, const model::Plan& plan, bool keep_body) {
+Flow::Flow(std::vector<model::Request> requests, const model::Plan& plan, bool keep_body)
+    : capture_names_(server::capture_names(requests)), data_(plan.data) {
+  const session::TemplateNames names{capture_names_,
+                                     data_ ? data_->columns : std::span<const std::string>()};
+  keep_body = keep_body || captures_read_body(requests);
   steps_.reserve(requests.size());
   for (auto& request : requests) {
     const auto destination = destination_of(request, plan, keep_body);
     auto prepared = client::prepare(request, destinations_[destination]->setup.protocol);
     auto name = step_name(request);
-    auto variables = RequestTemplate::of(prepared);
+    auto variables = RequestTemplate::of(prepared, names);
+    std::vector<session::CompiledCapture> captures;
+    for (const auto& capture : request.captures) {
+      const auto slot = std::find(capture_names_.begin(), capture_names_.end(), capture.name);
+      captures.emplace_back(capture, static_cast<std::size_t>(slot - capture_names_.begin()));
+      if (capture.source == model::CaptureSource::header &&
+          std::find(capture_headers_.begin(), capture_headers_.end(), capture.path) ==
+              capture_headers_.end()) {
+        capture_headers_.push_back(capture.path);
+      }
+    }
     steps_.push_back({std::move(request), std::move(prepared), destination, std::move(name),
-                      std::move(variables)});
+                      std::move(variables), std::move(captures)});
   }
   for (auto& step : steps_) {
     if (!step.request.follow_redirects) continue;
@@ -81,6 +115,20 @@ Flow::Flow(std::vector<model::Request> requests, const model::Plan& plan, bool k
       step.prepared.http1_fallback = std::move(fallback);
     }
   }
+}
+
+const std::vector<std::string>* Flow::row_for(session::UserValues& values) const {
+  if (!data_) return nullptr;
+  const auto& rows = data_->rows;
+  switch (data_->mode) {
+    case model::DataMode::per_user:
+      return &rows[values.user % rows.size()];
+    case model::DataMode::per_request:
+      return &rows[next_row_.fetch_add(1, std::memory_order_relaxed) % rows.size()];
+    case model::DataMode::random:
+      return &rows[values.random.below(rows.size())];
+  }
+  return nullptr;
 }
 
 bool Flow::long_lived() const {

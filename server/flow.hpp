@@ -1,6 +1,7 @@
 // A run's requests (one, or the steps of a flow) and the connection setups they share.
 #pragma once
 
+#include <atomic>
 #include <boost/asio/ssl/context.hpp>
 #include <chrono>
 #include <cstddef>
@@ -13,6 +14,7 @@
 #include "model/request.hpp"
 #include "server/client/client.hpp"
 #include "server/request_template.hpp"
+#include "server/session/capture.hpp"
 
 namespace stampede::server {
 
@@ -30,6 +32,10 @@ std::vector<boost::asio::ip::tcp::endpoint> reachable_from(
     std::vector<boost::asio::ip::tcp::endpoint> endpoints,
     const std::vector<boost::asio::ip::address>& sources, const std::string& host);
 
+/// The names `requests`' captures keep, each once, in the order they first appear: their
+/// slots.
+std::vector<std::string> capture_names(const std::vector<model::Request>& requests);
+
 /// One request of the run, serialized once.
 struct FlowStep {
   model::Request request;
@@ -39,6 +45,9 @@ struct FlowStep {
   /// The variables in `prepared` (`${seq}`, ...), rendered for each request; none: it is sent
   /// as it is.
   std::optional<RequestTemplate> variables;
+  /// What the step keeps from its response for later requests; a step whose captures find
+  /// nothing fails as ErrorKind::capture and ends its user's round.
+  std::vector<session::CompiledCapture> captures;
 };
 
 /// Built before the run (each host resolved, TLS prepared), read-only while it runs. Each
@@ -55,6 +64,13 @@ class Flow {
   [[nodiscard]] const std::vector<std::unique_ptr<Destination>>& destinations() const {
     return destinations_;
   }
+  /// The names the steps capture, by slot (`${NAME}` in later requests).
+  [[nodiscard]] const std::vector<std::string>& capture_names() const { return capture_names_; }
+  /// The headers (lower case) the steps' captures read, which the clients must keep.
+  [[nodiscard]] const std::vector<std::string>& capture_headers() const { return capture_headers_; }
+  /// The --data-file row a user's round reads, by the file's mode; nullptr without a file.
+  /// Thread-safe: per-request rows are handed out by one atomic counter.
+  const std::vector<std::string>* row_for(session::UserValues& values) const;
   /// True when some step goes over a long-lived connection: WebSocket, or HTTP/2 with --hold.
   [[nodiscard]] bool long_lived() const;
   /// The shortest limit any exchange has (the run's -t or a step's own), or --ping's interval
@@ -65,6 +81,10 @@ class Flow {
   std::size_t destination_of(const model::Request& request, const model::Plan& plan,
                              bool keep_body);
 
+  std::vector<std::string> capture_names_;
+  std::vector<std::string> capture_headers_;
+  std::shared_ptr<const model::DataRows> data_;
+  mutable std::atomic<std::uint64_t> next_row_{0};  ///< per-request: the next round's row
   std::vector<FlowStep> steps_;  ///< never resized after construction: prepared requests
                                  ///< point at their step's request (for -redirect)
   std::vector<std::unique_ptr<Destination>> destinations_;

@@ -18,29 +18,38 @@ void set_length(std::size_t length, std::string& out) {
 
 }  // namespace
 
-std::optional<RequestTemplate> RequestTemplate::of(const client::PreparedRequest& prepared) {
+std::optional<RequestTemplate> RequestTemplate::of(const client::PreparedRequest& prepared,
+                                                   session::TemplateNames names) {
   RequestTemplate parsed;
   bool varies = false;
   if (const auto* http1 = std::get_if<client::Http1Wire>(&prepared.wire)) {
     const std::string_view bytes = http1->bytes;
     const auto head_end = bytes.find("\r\n\r\n") + 4;
-    parsed.body_ = session::parse_template(bytes.substr(head_end));
+    parsed.body_ = session::parse_template(bytes.substr(head_end), names);
     const auto length = bytes.find(length_name);
     if (session::has_template(bytes.substr(head_end)) && length < head_end) {
       const auto digits = length + length_name.size();
       const auto after = bytes.find("\r\n", digits);
-      parsed.head_ = session::parse_template(bytes.substr(0, digits));
-      parsed.head_after_length_ = session::parse_template(bytes.substr(after, head_end - after));
+      parsed.head_ = session::parse_template(bytes.substr(0, digits), names);
+      parsed.head_after_length_ =
+          session::parse_template(bytes.substr(after, head_end - after), names);
     } else {
-      parsed.head_ = session::parse_template(bytes.substr(0, head_end));
+      parsed.head_ = session::parse_template(bytes.substr(0, head_end), names);
+    }
+    session::place_variables(parsed.head_, session::Place::header, session::Place::target);
+    if (parsed.head_after_length_) {
+      session::place_variables(*parsed.head_after_length_, session::Place::header);
     }
     varies = session::has_template(bytes);  // `$${` alone renders as `${`
   } else if (const auto* http2 = std::get_if<client::Http2Wire>(&prepared.wire)) {
     parsed.http2_ = true;
-    parsed.body_ = session::parse_template(http2->body);
+    parsed.body_ = session::parse_template(http2->body, names);
     varies = session::has_template(http2->body);
     for (std::size_t i = 0; i < http2->headers.size(); ++i) {
-      parsed.fields_.push_back(session::parse_template(http2->headers[i].second));
+      parsed.fields_.push_back(session::parse_template(http2->headers[i].second, names));
+      session::place_variables(parsed.fields_.back(), http2->headers[i].first == ":path"
+                                                          ? session::Place::target
+                                                          : session::Place::header);
       varies = varies || session::has_template(http2->headers[i].second);
       if (http2->headers[i].first == "content-length" && session::has_template(http2->body)) {
         parsed.length_field_ = i;
@@ -48,7 +57,7 @@ std::optional<RequestTemplate> RequestTemplate::of(const client::PreparedRequest
     }
   }
   if (prepared.http1_fallback) {
-    if (auto fallback = of(*prepared.http1_fallback)) {
+    if (auto fallback = of(*prepared.http1_fallback, names)) {
       parsed.fallback_ = std::make_shared<RequestTemplate>(std::move(*fallback));
     }
   }

@@ -16,8 +16,10 @@ namespace stampede::server {
 class RequestTemplate {
  public:
   /// The templates of `prepared`, or nullopt when it has no variable (HTTP/1.1 and HTTP/2
-  /// only). Throws session::TemplateError.
-  static std::optional<RequestTemplate> of(const client::PreparedRequest& prepared);
+  /// only); `names` are the run's captured variables and --data-file's columns. Throws
+  /// session::TemplateError.
+  static std::optional<RequestTemplate> of(const client::PreparedRequest& prepared,
+                                           session::TemplateNames names = {});
 
   /// Writes `base` with `values` rendered into `copy` (its buffers reused) and returns it.
   const client::PreparedRequest& render(const client::PreparedRequest& base,

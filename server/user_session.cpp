@@ -15,11 +15,18 @@ session::UnixSeconds wall_clock() { return static_cast<session::UnixSeconds>(std
 
 }  // namespace
 
+UserSession::UserSession(bool cookies, std::uint64_t user, const Flow& flow)
+    : cookies_(cookies), flow_(flow), values_(user) {
+  values_.captured.resize(flow.capture_names().size());
+}
+
 void UserSession::want_headers(model::Response& response) const {
   auto& wanted = response.wanted_headers;
-  if (cookies_ && std::find(wanted.begin(), wanted.end(), set_cookie) == wanted.end()) {
-    wanted.emplace_back(set_cookie);
-  }
+  const auto want = [&](std::string_view name) {
+    if (std::find(wanted.begin(), wanted.end(), name) == wanted.end()) wanted.emplace_back(name);
+  };
+  if (cookies_) want(set_cookie);
+  for (const auto& name : flow_.capture_headers()) want(name);
 }
 
 const client::PreparedRequest& UserSession::request_for(const FlowStep& step) {
@@ -39,6 +46,14 @@ void UserSession::keep(const FlowStep& step, const model::Response& response) {
       jar_.receive(value, step.request.origin, step.request.target, wall_clock());
     }
   }
+}
+
+const session::CompiledCapture* UserSession::capture(const FlowStep& step,
+                                                     const model::Response& response) {
+  for (const auto& capture : step.captures) {
+    if (!capture.extract(response, values_.captured[capture.slot()])) return &capture;
+  }
+  return nullptr;
 }
 
 }  // namespace stampede::server

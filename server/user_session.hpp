@@ -1,5 +1,5 @@
 // A user's session between its exchanges: its variables rendered into each request, its cookies
-// sent with each request and kept from each response.
+// sent with each request and kept from each response, its captures taken from responses.
 #pragma once
 
 #include <cstdint>
@@ -18,21 +18,29 @@ namespace stampede::server {
 /// as the bytes prepared once.
 class UserSession {
  public:
-  /// `cookies`: Plan::cookies (false: nothing is kept or sent); `user`: the user's number.
-  UserSession(bool cookies, std::uint64_t user) : cookies_(cookies), values_(user) {}
+  /// `cookies`: Plan::cookies (false: nothing is kept or sent); `user`: the user's number;
+  /// `flow`: the steps, whose captures the session keeps values for.
+  UserSession(bool cookies, std::uint64_t user, const Flow& flow);
 
-  /// Makes the clients keep Set-Cookie headers in `response`.
+  /// Makes the clients keep Set-Cookie headers, and the headers captures read, in `response`.
   void want_headers(model::Response& response) const;
-  /// The user starts its round `round` (from 0): ${seq}.
-  void start_round(std::uint64_t round) { values_.round = round; }
+  /// The user starts its round `round` (from 0): ${seq}, and its --data-file row.
+  void start_round(std::uint64_t round) {
+    values_.round = round;
+    values_.row = flow_.row_for(values_);
+  }
   /// The request to send for `step`: its own, or a copy with the user's values and cookies in
   /// it (valid until the next call).
   const client::PreparedRequest& request_for(const FlowStep& step);
   /// Keeps what `response`'s Set-Cookie headers say, for the request `step` sent.
   void keep(const FlowStep& step, const model::Response& response);
+  /// Runs `step`'s captures on `response` (a complete, accepted one): the capture that found
+  /// nothing (the step fails as ErrorKind::capture), or nullptr when each found its value.
+  const session::CompiledCapture* capture(const FlowStep& step, const model::Response& response);
 
  private:
   bool cookies_;
+  const Flow& flow_;
   session::CookieJar jar_;
   session::UserValues values_;
   client::RequestCopy rendered_;

@@ -29,6 +29,19 @@ void log_first_rejection(const client::ClientSetup& setup, const verify::Verifie
   spdlog::warn("first verify failure: {}", verifier.why_rejected(response));
 }
 
+/// Once a run: which capture found nothing, and in what, so the user can see why.
+void log_first_missed_capture(const client::ClientSetup& setup, const FlowStep& step,
+                              const session::CompiledCapture& capture,
+                              const model::Response& response) {
+  auto& flag = setup.failure_logged[static_cast<std::size_t>(model::ErrorKind::capture)];
+  if (flag.test_and_set(std::memory_order_relaxed)) return;
+  constexpr std::size_t shown = 200;
+  std::string body = response.body.substr(0, shown);
+  for (auto& c : body) c = (c < ' ' || c == '\x7f') ? ' ' : c;  // one line in the log
+  spdlog::warn("first capture failure: {} found nothing for ${{{}}} (status {}, body: '{}')",
+               step.name, capture.capture().name, response.status, body);
+}
+
 /// After an exchange or a hold on a long-lived connection that ended as `how`: if it is no
 /// longer open, it ended, closed by the server or lost (a message that timed out drops its
 /// connection too).
@@ -248,7 +261,7 @@ net::awaitable<void> run_user(UserTask task) {
   }
   model::Response response;
   response.wanted_headers = task.verifier->headers_read();
-  UserSession session(task.cookies, task.user);
+  UserSession session(task.cookies, task.user, *task.flow);
   session.want_headers(response);
   Shard& shard = *task.shard;
   StartingUser starting(shard, task.counted_starting);
@@ -300,7 +313,18 @@ net::awaitable<void> run_user(UserTask task) {
       if (result.error == model::ErrorKind::verify) {
         log_first_rejection(destinations[destination]->setup, *task.verifier, response);
       }
+      const bool captures = !steps[step].captures.empty();
+      if (captures && result.error == model::ErrorKind::none) {
+        if (const auto* missed = session.capture(steps[step], response)) {
+          result.error = model::ErrorKind::capture;
+          log_first_missed_capture(destinations[destination]->setup, steps[step], *missed,
+                                   response);
+        }
+      }
       shard.record(step, result);
+      // A step that failed before its captures were all taken ends the round: later steps
+      // would send what an earlier round kept, or nothing.
+      if (captures && result.error != model::ErrorKind::none) break;
     }
   }
   co_await end_user(clients, task, response, starting);

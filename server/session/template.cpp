@@ -1,7 +1,9 @@
 // parse_template() and render(): the variables' grammar, and each one's value for a user.
 #include "server/session/template.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cstdlib>
@@ -11,7 +13,8 @@ namespace stampede::session {
 namespace {
 
 constexpr std::string_view known =
-    "${seq}, ${user}, ${uuid}, ${rand:A-B}, ${now}, ${now_ms}, ${env:NAME}; $${ is a literal ${";
+    "${seq}, ${user}, ${uuid}, ${rand:A-B}, ${now}, ${now_ms}, ${env:NAME}, ${csv:COLUMN}; $${ "
+    "is a literal ${";
 
 std::uint64_t number(std::string_view digits, std::string_view inside) {
   std::uint64_t value = 0;
@@ -32,18 +35,47 @@ Variable rand_variable(std::string_view range, std::string_view inside) {
   return {VariableKind::rand, low, high - low + 1};
 }
 
+constexpr std::array<std::pair<std::string_view, VariableKind>, 5> plain{{
+    {"seq", VariableKind::seq},
+    {"user", VariableKind::user},
+    {"uuid", VariableKind::uuid},
+    {"now", VariableKind::now},
+    {"now_ms", VariableKind::now_ms},
+}};
+
+std::string known_list(TemplateNames names) {
+  std::string text(known);
+  if (!names.captured.empty()) text += "; captured:";
+  for (const auto& name : names.captured) text += " ${" + name + "}";
+  return text;
+}
+
+Variable csv_variable(std::string_view column, TemplateNames names) {
+  if (names.columns.empty()) {
+    throw TemplateError("${csv:" + std::string(column) +
+                        "} needs --data-file FILE.csv, whose header names the columns");
+  }
+  const auto found = std::find(names.columns.begin(), names.columns.end(), column);
+  if (found == names.columns.end()) {
+    std::string columns;
+    for (const auto& name : names.columns) columns += (columns.empty() ? "" : ", ") + name;
+    throw TemplateError("${csv:" + std::string(column) + "}: --data-file has no column '" +
+                        std::string(column) + "' (its columns: " + columns + ")");
+  }
+  return {VariableKind::csv, 0, 0, static_cast<std::size_t>(found - names.columns.begin())};
+}
+
 /// The variable `inside` names, or its value (appended to `piece`) for ${env:NAME}.
-bool read_variable(std::string_view inside, Variable& variable, std::string& piece) {
-  constexpr std::array<std::pair<std::string_view, VariableKind>, 5> plain{{
-      {"seq", VariableKind::seq},
-      {"user", VariableKind::user},
-      {"uuid", VariableKind::uuid},
-      {"now", VariableKind::now},
-      {"now_ms", VariableKind::now_ms},
-  }};
+bool read_variable(std::string_view inside, TemplateNames names, Variable& variable,
+                   std::string& piece) {
   for (const auto& [name, kind] : plain) {
     if (inside == name) return variable = {kind}, true;
   }
+  const auto& captured = names.captured;
+  for (std::size_t slot = 0; slot < captured.size(); ++slot) {
+    if (inside == captured[slot]) return variable = {VariableKind::captured, 0, 0, slot}, true;
+  }
+  if (inside.starts_with("csv:")) return variable = csv_variable(inside.substr(4), names), true;
   if (inside.starts_with("rand:")) return variable = rand_variable(inside.substr(5), inside), true;
   if (inside.starts_with("env:")) {
     const std::string name(inside.substr(4));
@@ -55,7 +87,25 @@ bool read_variable(std::string_view inside, Variable& variable, std::string& pie
     return false;
   }
   throw TemplateError("unknown variable ${" + std::string(inside) +
-                      "} (known: " + std::string(known) + ")");
+                      "} (known: " + known_list(names) + ")");
+}
+
+/// Appends `value` made safe for `place`.
+void append_value(std::string_view value, Place place, std::string& out) {
+  constexpr std::string_view hex = "0123456789ABCDEF";
+  for (const char c : value) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (place == Place::target && std::isalnum(byte) == 0 && c != '-' && c != '.' && c != '_' &&
+        c != '~') {
+      out += '%';
+      out += hex[byte >> 4U];
+      out += hex[byte & 0xFU];
+    } else if (place == Place::header && (c == '\r' || c == '\n' || c == '\0')) {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
 }
 
 void append_number(std::uint64_t value, std::string& out) {
@@ -80,7 +130,21 @@ void append_uuid(model::SplitMix64& random, std::string& out) {
 
 bool has_template(std::string_view text) { return text.find("${") != std::string_view::npos; }
 
-Template parse_template(std::string_view text) {
+bool is_builtin(std::string_view name) {
+  return std::any_of(plain.begin(), plain.end(),
+                     [&](const auto& entry) { return entry.first == name; }) ||
+         name == "rand" || name == "env" || name == "csv";
+}
+
+void place_variables(Template& text, Place place, std::optional<Place> first_line) {
+  bool in_first_line = first_line.has_value();
+  for (std::size_t i = 0; i < text.variables.size(); ++i) {
+    in_first_line = in_first_line && text.pieces[i].find("\r\n") == std::string::npos;
+    text.variables[i].place = in_first_line ? *first_line : place;
+  }
+}
+
+Template parse_template(std::string_view text, TemplateNames names) {
   Template parsed;
   std::size_t at = 0;
   while (at < text.size()) {
@@ -94,7 +158,8 @@ Template parse_template(std::string_view text) {
                             ")");
       }
       Variable variable;
-      if (read_variable(text.substr(at + 2, close - at - 2), variable, parsed.pieces.back())) {
+      if (read_variable(text.substr(at + 2, close - at - 2), names, variable,
+                        parsed.pieces.back())) {
         parsed.variables.push_back(variable);
         parsed.pieces.emplace_back();
       }
@@ -123,6 +188,12 @@ void render(const Template& text, UserValues& values, std::string& out) {
         break;
       case VariableKind::rand:
         append_number(variable.low + values.random.below(variable.span), out);
+        break;
+      case VariableKind::captured:
+        append_value(values.captured[variable.slot], variable.place, out);
+        break;
+      case VariableKind::csv:
+        append_value((*values.row)[variable.slot], variable.place, out);
         break;
       case VariableKind::now:
       case VariableKind::now_ms: {

@@ -29,8 +29,7 @@ void Metrics::add(const model::Result& result) {
   if (result.grpc_status >= 0 && model::comes_with_status(result.error)) {
     ++grpc_codes[result.grpc_status];
   }
-  const bool whole =
-      result.error == model::ErrorKind::none || result.error == model::ErrorKind::verify;
+  const bool whole = model::whole_exchange(result.error);
   if (whole) {
     latency.record(ns(result.latency));
     // ab's Processing is the exchange's own: under --rate, the service time.

@@ -210,6 +210,40 @@ TEST(MakeRunConfig, BadCurlFileIsAUsageErrorWithItsPlace) {
   }
 }
 
+TEST(MakeRunConfig, CaptureFlagsGoToTheOneRequest) {
+  Options options;
+  options.url = "http://h/list?after=${cursor}";
+  options.captures = {"cursor = json /next", "etag = header ETag"};
+  const auto config = make_run_config(options);
+  ASSERT_EQ(config.steps.at(0).captures.size(), 2U);
+  EXPECT_EQ(config.steps[0].captures[1].path, "etag");
+  const auto message = [](Options o) {
+    try {
+      (void)make_run_config(o);
+    } catch (const UsageError& error) {
+      return std::string(error.what());
+    }
+    return std::string("no error");
+  };
+  options.captures = {"cursor = json next"};
+  EXPECT_EQ(message(options).substr(0, 39), "--capture: 'next' is not a JSON Pointer");
+  options.captures = {"uuid = json /next"};
+  EXPECT_EQ(message(options),
+            "capture: ${uuid} is a variable stampede gives; name the capture otherwise");
+  options.captures = {"cursor = json /next"};
+  options.url = "ws://h/";
+  options.data = "hi";
+  options.has_data = true;
+  EXPECT_EQ(message(options).substr(0, 44), "variables (${...}) and captures work in HTTP");
+  Options flow;
+  flow.curl_file =
+      curl_file("stampede_capture_flow.curl.txt", "curl http://h/a\ncurl 'http://h/b?t=${t}'");
+  flow.captures = {"t = json /t"};
+  EXPECT_EQ(message(flow).substr(0, 43), "--capture applies to a run of one request; ");
+  flow.captures.clear();
+  EXPECT_EQ(message(flow).substr(0, 36), "step 2's URL: unknown variable ${t} ");
+}
+
 /// The bytes a run with these -u and -H flags would send.
 std::string sent(const std::string& url, std::vector<std::string> headers) {
   Options options;

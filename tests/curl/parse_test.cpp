@@ -54,6 +54,43 @@ TEST(Parse, FilesFindTheirDataNextToThem) {
   EXPECT_EQ(parsed.steps.at(0).body, R"({"a":1})");
 }
 
+TEST(Parse, CapturesReadTheLastRequestOfTheCommandAfterThem) {
+  const auto parsed = parse_text(
+      "# stampede: capture token = json /token\n"
+      "# stampede: capture id = header Location /o/(\\d+)\n"
+      "curl -d u=1 http://h/login http://h/whoami\n"
+      "curl http://h/next\n",
+      "flow.txt", ".");
+  ASSERT_EQ(parsed.steps.size(), 3U);
+  EXPECT_TRUE(parsed.steps[0].captures.empty());
+  ASSERT_EQ(parsed.steps[1].captures.size(), 2U);
+  EXPECT_EQ(parsed.steps[1].captures[0],
+            (model::Capture{"token", model::CaptureSource::json, "/token", ""}));
+  EXPECT_EQ(parsed.steps[1].captures[1].pattern, "/o/(\\d+)");
+  EXPECT_TRUE(parsed.steps[2].captures.empty());
+}
+
+TEST(Parse, BadDirectivesAreErrorsAtTheirPlace) {
+  const auto error = [](std::string_view text) {
+    try {
+      (void)parse_text(text, "d.txt", ".");
+    } catch (const ParseError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error("# stampede: keep t = json /t\ncurl http://h/"),
+            "d.txt:1:12: unknown '# stampede:' line (known: '# stampede: capture NAME = json "
+            "/pointer | header Name [REGEX] | body REGEX')");
+  EXPECT_EQ(error("curl http://h/\n# stampede: capturex = json /t\ncurl http://h/"),
+            "d.txt:2:12: unknown '# stampede:' line (known: '# stampede: capture NAME = json "
+            "/pointer | header Name [REGEX] | body REGEX')");
+  EXPECT_EQ(error("# stampede: capture t = json t\ncurl http://h/").substr(0, 48),
+            "d.txt:1:12: capture: 't' is not a JSON Pointer (");
+  EXPECT_EQ(error("# stampede: capture t = json /t\necho hi\ncurl http://h/"),
+            "d.txt:1:12: a '# stampede:' line must come before a curl command, not 'echo'");
+}
+
 TEST(Parse, ErrorsNameTheFile) {
   try {
     (void)parse_text("echo nothing to send\n", "empty.txt", ".");

@@ -76,6 +76,22 @@ TEST(SplitBash, CommentsOperatorsAndRedirections) {
   EXPECT_EQ(commands[5].words[1].where.column, 6);
 }
 
+TEST(SplitBash, StampedeCommentsAreDirectivesOfTheNextCommand) {
+  const auto commands = split(
+      "#  stampede: capture t = json /t\n# a note\n#stampede:capture x = body (\\d+)\n"
+      "curl a\ncurl b # stampede: capture y = json /y\n");
+  ASSERT_EQ(commands.size(), 2U);
+  ASSERT_EQ(commands[0].directives.size(), 2U);
+  EXPECT_EQ(commands[0].directives[0].text, " capture t = json /t");
+  EXPECT_EQ(commands[0].directives[0].where.line, 1);
+  EXPECT_EQ(commands[0].directives[0].where.column, 13);
+  EXPECT_EQ(commands[0].directives[1].text, "capture x = body (\\d+)");
+  ASSERT_EQ(commands[1].directives.size(), 1U);  // at the end of its line, it is the line's
+  EXPECT_EQ(commands[1].directives[0].text, " capture y = json /y");
+  EXPECT_EQ(error_of("curl a\n# stampede: capture t = json /t\n"),
+            "2:12: a '# stampede:' line must come before the curl command it is for");
+}
+
 TEST(SplitBash, ErrorsNameLineAndColumn) {
   EXPECT_EQ(error_of("curl \\\n  -H 'x"), "2:6: unterminated single quote (')");
   EXPECT_EQ(error_of("curl \"abc"), "1:6: unterminated double quote (\")");

@@ -355,6 +355,9 @@ http {
     log_format cookies '\$connection \$status "\$request" "\$http_cookie" "\$sent_http_set_cookie"';
     # For a location's own access_log: its X-Id header and the length of its body.
     log_format fields '\$connection \$status "\$request" "\$http_x_id" "\$content_length"';
+    # For a location's own access_log: the values a flow captured and sent back, and the id
+    # nginx gave the request (what a capturing step's response carried).
+    log_format captures '\$status "\$request" "\$http_authorization" "\$http_x_session" \$request_id';
     access_log $dir/access.log stampede;
     keepalive_requests 100000;
     keepalive_timeout 75s;

@@ -40,6 +40,7 @@ TEST(ErrorKind, OnlyResponsesAndRefusedUpgradesComeWithAStatus) {
   EXPECT_TRUE(comes_with_status(ErrorKind::none));
   EXPECT_TRUE(comes_with_status(ErrorKind::verify));
   EXPECT_TRUE(comes_with_status(ErrorKind::handshake));
+  EXPECT_TRUE(comes_with_status(ErrorKind::capture));
   for (const ErrorKind kind :
        {ErrorKind::connect, ErrorKind::timeout, ErrorKind::read, ErrorKind::write,
         ErrorKind::protocol, ErrorKind::tls, ErrorKind::closed, ErrorKind::too_big}) {
@@ -47,12 +48,21 @@ TEST(ErrorKind, OnlyResponsesAndRefusedUpgradesComeWithAStatus) {
   }
 }
 
+TEST(ErrorKind, WholeExchangesAreTheOnesWhoseLatencyCounts) {
+  EXPECT_TRUE(whole_exchange(ErrorKind::none));
+  EXPECT_TRUE(whole_exchange(ErrorKind::verify));
+  EXPECT_TRUE(whole_exchange(ErrorKind::capture));
+  EXPECT_FALSE(whole_exchange(ErrorKind::handshake));
+  EXPECT_FALSE(whole_exchange(ErrorKind::timeout));
+}
+
 TEST(ErrorKind, WebSocketKindsAreNamedAndReportedLast) {
   EXPECT_EQ(to_string(ErrorKind::handshake), "handshake");
   EXPECT_EQ(to_string(ErrorKind::closed), "closed");
   EXPECT_EQ(to_string(ErrorKind::too_big), "too_big");
+  EXPECT_EQ(to_string(ErrorKind::capture), "capture");
   // The text report prints the kinds after verify only when they occurred: they come last.
-  EXPECT_EQ(failure_kinds.back(), ErrorKind::too_big);
+  EXPECT_EQ(failure_kinds.back(), ErrorKind::capture);
   EXPECT_EQ(failure_kinds[6], ErrorKind::verify);
 }
 

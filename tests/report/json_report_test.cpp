@@ -117,7 +117,8 @@ TEST(JsonReport, CodesErrorsBytesAndServer) {
                                     {"verify", 0},
                                     {"handshake", 0},
                                     {"closed", 0},
-                                    {"too_big", 0}}));
+                                    {"too_big", 0},
+                                    {"capture", 0}}));
   EXPECT_EQ(report["bytes"],
             json({{"received", 300000}, {"body_received", 100000}, {"sent", 80000}}));
   EXPECT_EQ(report["connections"]["opened"], 10);

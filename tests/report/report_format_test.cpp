@@ -43,9 +43,9 @@ TEST(ReportFormat, StatusCodesAsGoStressTestingPrintsThem) {
   EXPECT_EQ(non_2xx_count({{200, 9800}, {204, 1}, {301, 2}, {500, 3}}), 5u);
 }
 
-TEST(ReportFormat, StatuslessErrorsListsNonZeroKindsInReportOrder) {
+TEST(ReportFormat, FailuresBesideCodesListsNonZeroKindsInReportOrder) {
   Metrics metrics;
-  EXPECT_EQ(statusless_errors_text(metrics), "");
+  EXPECT_EQ(failures_beside_codes_text(metrics), "");
   model::Result failed;
   failed.error = model::ErrorKind::verify;
   metrics.add(failed);
@@ -54,7 +54,12 @@ TEST(ReportFormat, StatuslessErrorsListsNonZeroKindsInReportOrder) {
   metrics.add(failed);
   failed.error = model::ErrorKind::connect;
   metrics.add(failed);
-  EXPECT_EQ(statusless_errors_text(metrics), "connect:1;timeout:2");  // verify has a status
+  EXPECT_EQ(failures_beside_codes_text(metrics), "connect:1;timeout:2");  // verify has a status
+  // A response that lacked a capture's value has a status too, which does not say it failed.
+  failed.error = model::ErrorKind::capture;
+  failed.status = 200;
+  metrics.add(failed);
+  EXPECT_EQ(failures_beside_codes_text(metrics), "connect:1;timeout:2;capture:1");
 }
 
 TEST(ReportFormat, PrintableEscapesControlsAndBrokenUtf8) {

@@ -80,5 +80,76 @@ TEST(Template, Errors) {
             "${env:STAMPEDE_SURELY_UNSET}: STAMPEDE_SURELY_UNSET is not set in the environment");
 }
 
+TEST(Template, CapturedVariablesRenderWhatTheUserLastKept) {
+  const std::vector<std::string> names{"token", "id"};
+  const auto parsed = parse_template("/o/${id}?t=${token}&u=${user}", {names, {}});
+  UserValues values(3);
+  values.captured = {"", ""};  // nothing captured yet: empty, as the first round sends it
+  std::string out;
+  render(parsed, values, out);
+  EXPECT_EQ(out, "/o/?t=&u=3");
+  values.captured = {"abc", "17"};
+  out.clear();
+  render(parsed, values, out);
+  EXPECT_EQ(out, "/o/17?t=abc&u=3");
+  try {
+    (void)parse_template("${tokn}", {names, {}});
+    FAIL() << "no error";
+  } catch (const TemplateError& error) {
+    EXPECT_TRUE(std::string_view(error.what()).ends_with("; captured: ${token} ${id})"))
+        << error.what();
+  }
+}
+
+TEST(Template, CsvColumnsRenderTheRoundsRow) {
+  const std::vector<std::string> columns{"email", "name"};
+  const auto parsed = parse_template("/u/${csv:name}?e=${csv:email}", {{}, columns});
+  UserValues values(0);
+  const std::vector<std::string> row{"a@x.org", "Doe, Jane"};
+  values.row = &row;
+  std::string out;
+  render(parsed, values, out);
+  EXPECT_EQ(out, "/u/Doe, Jane?e=a@x.org");
+  EXPECT_EQ(error_of("${csv:email}"),
+            "${csv:email} needs --data-file FILE.csv, whose header names the columns");
+  try {
+    (void)parse_template("${csv:mail}", {{}, columns});
+    FAIL() << "no error";
+  } catch (const TemplateError& error) {
+    EXPECT_STREQ(error.what(),
+                 "${csv:mail}: --data-file has no column 'mail' (its columns: "
+                 "email, name)");
+  }
+}
+
+TEST(Template, ValuesAreMadeSafeForTheirPlace) {
+  const std::vector<std::string> columns{"v"};
+  auto head = parse_template("GET /a?v=${csv:v}&u=${user} HTTP/1.1\r\nX-V: ${csv:v}\r\n\r\n",
+                             {{}, columns});
+  place_variables(head, Place::header, Place::target);
+  EXPECT_EQ(head.variables[0].place, Place::target);
+  EXPECT_EQ(head.variables[2].place, Place::header);
+  UserValues values(0);
+  const std::vector<std::string> row{"Doe, J\r\nX-Evil: 1/&é"};
+  values.row = &row;
+  std::string out;
+  render(head, values, out);
+  EXPECT_EQ(out,
+            "GET /a?v=Doe%2C%20J%0D%0AX-Evil%3A%201%2F%26%C3%A9&u=0 HTTP/1.1\r\n"
+            "X-V: Doe, J  X-Evil: 1/&é\r\n\r\n");
+  auto body = parse_template("{\"v\":\"${csv:v}\"}", {{}, columns});
+  out.clear();
+  render(body, values, out);
+  EXPECT_EQ(out, "{\"v\":\"Doe, J\r\nX-Evil: 1/&é\"}");  // a body takes the value as it is
+}
+
+TEST(Template, BuiltinNamesAreNotForCaptures) {
+  for (const auto* name : {"seq", "user", "uuid", "now", "now_ms", "rand", "env", "csv"}) {
+    EXPECT_TRUE(is_builtin(name)) << name;
+  }
+  EXPECT_FALSE(is_builtin("token"));
+  EXPECT_FALSE(is_builtin("sequence"));
+}
+
 }  // namespace
 }  // namespace stampede::session
