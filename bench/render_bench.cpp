@@ -1,5 +1,6 @@
 // The cost of a user's request copies: variables rendered (RequestTemplate) and cookies added
-// (with_cookies), in nanoseconds and heap allocations per request. Run by bench/render.sh.
+// (with_cookies), and of captures taken from responses (CompiledCapture), in nanoseconds and heap
+// allocations per request. Run by bench/render.sh.
 // The operators new and delete below replace the global ones, malloc underneath; GCC 12 sees
 // them inlined into the standard allocator and takes the pair for a mismatch.
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
@@ -10,6 +11,7 @@
 #include <new>
 
 #include "server/request_template.hpp"
+#include "server/session/capture.hpp"
 
 namespace {
 
@@ -33,6 +35,59 @@ void measure(const char* name, int rounds, Make make) {
 
 std::size_t size_of(const PreparedRequest& request) {
   return std::get<stampede::client::Http1Wire>(request.wire).bytes.size();
+}
+
+/// A CSV row's two columns and a captured token, encoded for the URL and the header.
+void measure_rows_and_captured(int rounds) {
+  namespace s = stampede;
+  s::model::Request request;
+  request.origin.host = "api.example.com";
+  request.keep_alive = true;
+  request.target = "/users/${csv:id}?name=${csv:name}";
+  request.headers = {{"Authorization", "Bearer ${token}"}};
+  const auto prepared = s::client::prepare(request, s::model::Protocol::http1);
+  const std::vector<std::string> captured{"token"};
+  const std::vector<std::string> columns{"id", "name"};
+  const auto variables = s::server::RequestTemplate::of(prepared, {captured, columns});
+  s::session::UserValues values(7);
+  const std::vector<std::string> row{"100042", "Jane Doe"};
+  values.row = &row;
+  values.captured = {"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.c2lnbmF0dXJl"};
+  s::client::RequestCopy copy;
+  measure("2 CSV columns and a captured token", rounds,
+          [&](int) { return size_of(variables->render(prepared, values, copy)); });
+}
+
+/// Captures taken from typical responses: a login's JSON, a form's CSRF field, a header.
+void measure_captures(int rounds) {
+  namespace s = stampede;
+  using s::model::CaptureSource;
+  s::model::Response login;
+  login.body = R"({"access_token":"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.c2lnbmF0dXJl",)"
+               R"("token_type":"Bearer","expires_in":3600,"user":{"id":42,"name":"Jane Doe",)"
+               R"("roles":["reader","writer"],"email":"jane@example.com"}})";
+  s::model::Response page;
+  page.body = "<html><head><title>Checkout</title></head><body>" + std::string(1800, ' ') +
+              R"(<form><input name="csrf" value="5f2b8c0d9e7a4b1c"></form></body></html>)";
+  page.headers = {{"location", "/orders/100042"}};
+  std::string value;
+  const s::session::CompiledCapture json({"t", CaptureSource::json, "/access_token", ""}, 0);
+  const s::session::CompiledCapture form(
+      {"c", CaptureSource::body, "", R"re(name="csrf" value="([^"]+)")re"}, 0);
+  const s::session::CompiledCapture header(
+      {"o", CaptureSource::header, "location", R"(/orders/(\d+))"}, 0);
+  measure("capture: json /access_token (a 250-byte body)", rounds / 10, [&](int) {
+    (void)json.extract(login, value);
+    return value.size();
+  });
+  measure("capture: body regex (a 2 KB page)", rounds / 10, [&](int) {
+    (void)form.extract(page, value);
+    return value.size();
+  });
+  measure("capture: header regex", rounds / 10, [&](int) {
+    (void)header.extract(page, value);
+    return value.size();
+  });
 }
 
 }  // namespace
@@ -78,4 +133,6 @@ int main() {
     return size_of(
         s::client::with_cookies(rendered, "sid=0123456789abcdef0123456789abcdef0123", cookie_copy));
   });
+  measure_rows_and_captured(rounds);
+  measure_captures(rounds);
 }
