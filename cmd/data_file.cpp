@@ -3,6 +3,7 @@
 #include "cmd/data_file.hpp"
 
 #include <algorithm>
+#include <boost/algorithm/string/predicate.hpp>
 #include <fstream>
 #include <sstream>
 
@@ -72,11 +73,7 @@ model::DataMode mode_of(const std::string& mode) {
 }  // namespace
 
 bool is_csv_name(std::string_view path) {
-  constexpr std::string_view suffix = ".csv";
-  return path.size() > suffix.size() &&
-         std::equal(suffix.begin(), suffix.end(), path.end() - suffix.size(), [](char a, char b) {
-           return a == (b >= 'A' && b <= 'Z' ? static_cast<char>(b - 'A' + 'a') : b);
-         });
+  return path.size() > 4 && boost::algorithm::iends_with(path, ".csv");
 }
 
 model::DataRows parse_csv(std::string_view text, const std::string& name) {

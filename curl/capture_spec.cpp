@@ -1,6 +1,7 @@
 // parse_capture(): a capture's name, its source and what it looks for, checked before the run.
 #include "curl/capture_spec.hpp"
 
+#include <algorithm>
 #include <boost/regex.hpp>
 #include <cctype>
 #include <string>
