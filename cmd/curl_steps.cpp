@@ -1,11 +1,13 @@
-// curl_steps(): curl::parse_file plus go-stress-testing's command-line overrides and a note on
-// what stampede sends differently from curl (no h2c Upgrade).
+// curl_steps(): curl::parse_file (or parse_har_file) plus go-stress-testing's command-line
+// overrides and a note on what stampede sends differently from curl (no h2c Upgrade).
 #include "cmd/curl_steps.hpp"
 
 #include <algorithm>
+#include <boost/algorithm/string/predicate.hpp>
 
 #include "cmd/header_flag.hpp"
 #include "cmd/run_config.hpp"
+#include "curl/har.hpp"
 #include "curl/parse.hpp"
 #include "curl/url.hpp"
 
@@ -57,18 +59,56 @@ void note_http2_upgrade(const std::vector<model::Request>& steps,
   }
 }
 
-}  // namespace
-
-std::vector<model::Request> curl_steps(const Options& options, std::vector<std::string>& warnings) {
-  curl::Parsed parsed;
+/// The file's steps, as curl (or a browser, for a HAR) sent them.
+curl::Parsed parse(const Options& options) {
   try {
-    parsed = curl::parse_file(options.curl_file);
+    if (!curl::is_har(options.curl_file)) return curl::parse_file(options.curl_file);
+    auto parsed =
+        curl::parse_har_file(options.curl_file, {options.har_include, options.har_exclude});
+    if (options.think != Options::think_har) {
+      for (auto& step : parsed.steps) step.pause = {};
+    }
+    return parsed;
   } catch (const curl::ParseError& error) {
     throw UsageError(std::string(error.what()));
+  } catch (const curl::HarError& error) {
+    throw UsageError(std::string(error.what()));
   }
+}
+
+/// A HAR's Origin and Referer name the recorded servers; once -u moved the steps, they name
+/// the new one, as the browser would have sent them there (a server checking them against
+/// cross-site requests would refuse the recorded ones).
+void move_page_headers(const std::vector<std::string>& recorded, model::Request& step) {
+  const auto moved = step.origin.url();
+  for (auto& [name, value] : step.headers) {
+    if (!boost::iequals(name, "origin") && !boost::iequals(name, "referer")) continue;
+    for (const auto& from : recorded) {
+      const bool names_it =
+          value.starts_with(from) && (value.size() == from.size() || value[from.size()] == '/');
+      if (!names_it) continue;
+      value.replace(0, from.size(), moved);
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<model::Request> curl_steps(const Options& options, std::vector<std::string>& warnings,
+                                       std::vector<std::string>& notes) {
+  auto parsed = parse(options);
   warnings = std::move(parsed.warnings);
-  const bool flow = parsed.steps.size() > 1;
-  for (auto& step : parsed.steps) override_step(options, flow, step);
+  notes = std::move(parsed.notes);
+  // A HAR's entries are a session: -u moves them to its server even when there is one.
+  const bool har = curl::is_har(options.curl_file);
+  const bool flow = parsed.steps.size() > 1 || har;
+  std::vector<std::string> recorded;
+  for (const auto& step : parsed.steps) recorded.push_back(step.origin.url());
+  for (auto& step : parsed.steps) {
+    override_step(options, flow, step);
+    if (har && !options.url.empty()) move_page_headers(recorded, step);
+  }
   note_http2_upgrade(parsed.steps, warnings);
   return std::move(parsed.steps);
 }

@@ -92,7 +92,11 @@ What to send:
                            or give it last; user:password@ in it is sent as Authorization: Basic
   -p, --curl FILE          send what a "Copy as cURL" file sends (bash or cmd); several
                            commands are a flow each user sends in order, -n rounds of it;
-                           -u, -H, -data and -X given here override the file's
+                           -u, -H, -data and -X given here override the file's;
+                           FILE.har: a browser's recording, each entry a step (static
+                           assets left out; the choice is printed)
+  --har-include REGEX      replay only the HAR entries whose URL it matches, assets too
+  --har-exclude REGEX      leave out the HAR entries whose URL it matches
   --print-request          print the exact bytes of each request and exit, sending nothing
   -H, --header 'K: V'      add a header; repeatable; 'K;' sends an empty value, 'K:' drops
                            a default header (Accept, User-Agent)
@@ -159,7 +163,8 @@ How hard:
   --interval S             each user sends S seconds apart, send to send (default: back to
                            back); --interval 1 --hold is go-stress-testing's WebSocket cadence
   --think D | A-B          each user pauses between its requests, D or from A to B
-                           (--think 200ms-1s), never in a latency; not with --interval
+                           (--think 200ms-1s), never in a latency; not with --interval;
+                           --think har: the pauses a HAR recorded before each entry
   --rate R                 start R requests a second on a schedule, whatever the responses
                            (0.001 to 10^7); -c caps those in flight (default: R x 10, as
                            many as fit), -n is the total; latency counts from each one's

@@ -13,6 +13,7 @@
 #include "cmd/stages_flag.hpp"
 #include "cmd/sweep_flags.hpp"
 #include "cmd/threshold_flag.hpp"
+#include "curl/har.hpp"
 #include "model/http_syntax.hpp"
 #include "report/formats.hpp"
 #include "verify/verifier.hpp"
@@ -53,6 +54,8 @@ po::options_description describe(Options& o) {
   add("help,h", po::value(&o.help));
   add("version", po::value(&o.version));
   add("curl,p", po::value(&o.curl_file));
+  add("har-include", po::value(&o.har_include));
+  add("har-exclude", po::value(&o.har_exclude));
   add("print-request", po::value(&o.print_request));
   add("binary", po::value(&o.binary));
   add("max-message", po::value(&o.max_message));
@@ -332,6 +335,18 @@ void check_page_views(const Options& o) {
   }
 }
 
+/// --har-include, --har-exclude and --think har need a HAR to choose from or pause as.
+void check_har(const Options& o) {
+  if (curl::is_har(o.curl_file)) return;
+  if (!o.har_include.empty() || !o.har_exclude.empty()) {
+    throw UsageError(
+        "--har-include and --har-exclude choose a HAR file's entries: give -p FILE.har");
+  }
+  if (o.think == Options::think_har) {
+    throw UsageError("--think har replays the pauses a HAR file recorded: give -p FILE.har");
+  }
+}
+
 void check_ranges(const Options& o) {
   for (const auto& range : ranges) {
     if (!range.ok(o)) throw UsageError(std::string(range.rule));
@@ -342,8 +357,9 @@ void check_ranges(const Options& o) {
   check_sweep(o);
   check_page_views(o);
   check_thresholds(o);
+  check_har(o);
   if (!o.think.empty()) {
-    (void)parse_duration_range(o.think, "--think");
+    if (o.think != Options::think_har) (void)parse_duration_range(o.think, "--think");
     if (o.interval_s > 0) {
       throw UsageError("--think and --interval both pace a user's requests: give one");
     }

@@ -6,6 +6,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace stampede::cmd {
@@ -51,6 +52,8 @@ struct Options {
   bool http2 = false;                  ///< -http2: HTTP/2 (ALPN over TLS, h2c over plain TCP)
   std::string output = "text";         ///< --output text|json
   std::string curl_file;               ///< -p, --curl: a "Copy as cURL" file to replay
+  std::string har_include;             ///< --har-include REGEX: the HAR entries replayed
+  std::string har_exclude;             ///< --har-exclude REGEX: HAR entries left out
   bool print_request = false;          ///< --print-request: print the bytes, send nothing
   bool has_request_timeout = false;    ///< -t was given (it then wins over the file's --max-time)
   bool binary = false;                 ///< --binary: WebSocket messages go as binary frames
@@ -60,7 +63,8 @@ struct Options {
   double hold_s = 0;
   double ping_s = 0;      ///< --ping S: ping a silent held connection every S seconds; 0: never
   double interval_s = 0;  ///< --interval S: a user's sends S seconds apart; 0: back to back
-  std::string think;      ///< --think D or A-B: a user's pause between its requests; empty: none
+  /// --think D or A-B: a user's pause between its requests; `har`: the HAR's; empty: none
+  std::string think;
   std::int64_t connect_rate = 0;  ///< --connect-rate N: users started per second; 0: no limit
   /// --rate R: requests started per second on a schedule (the open model); -c caps those in
   /// flight, -n is then the run's total.
@@ -90,6 +94,7 @@ struct Options {
   double peak_time_share = 0.2;  ///< --peak-time-share: the share of the day the peak lasts
   /// Not a number one can mistype: `--hold=-1` is out of range, `--hold=inf` means the same.
   static constexpr double hold_forever = std::numeric_limits<double>::infinity();
+  static constexpr std::string_view think_har = "har";  ///< --think har
   std::string source_ips;  ///< --source-ips: local addresses to bind (A-B, A/len, A, lists)
   /// -m, --connections N: with -http2, the users share N connections to each server; 0 (not
   /// given): each user has its own.

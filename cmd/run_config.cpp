@@ -57,7 +57,7 @@ model::Plan make_plan(const Options& options) {
   plan.ping = milliseconds(static_cast<long long>(options.ping_s * 1000));
   // In microseconds: --interval 0.0025 is 2.5 ms, not 2.
   plan.interval = std::chrono::microseconds(std::llround(options.interval_s * 1e6));
-  if (!options.think.empty()) {
+  if (!options.think.empty() && options.think != Options::think_har) {
     const auto think = parse_duration_range(options.think, "--think");
     plan.think_min = think.min;
     plan.think_max = think.max;
@@ -228,7 +228,7 @@ RunConfig make_run_config(const Options& options) {
   if (options.curl_file.empty()) {
     config.steps.push_back(request_from_flags(options));
   } else {
-    config.steps = curl_steps(options, config.warnings);
+    config.steps = curl_steps(options, config.warnings, config.notes);
   }
   config.plan = make_plan(options);
   if (!options.csv_file.empty()) {

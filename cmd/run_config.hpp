@@ -18,6 +18,7 @@ struct RunConfig {
   /// What each user sends, in order: the steps of a curl file (-p), or the one request of -u.
   std::vector<model::Request> steps;
   std::vector<std::string> warnings;  ///< what a curl file asks that stampede does not apply
+  std::vector<std::string> notes;     ///< what the user should know first (a HAR's choice)
   model::Plan plan;
   std::shared_ptr<const verify::Verifier> verifier;
   /// Some step goes over a long-lived connection (ws://, wss://; HTTP/2 with --hold): the

@@ -53,6 +53,7 @@ int run_load(std::span<const char* const> args) {
   spdlog::set_pattern("stampede: %l: %v");
   auto config = make_run_config(options);
   for (const auto& warning : config.warnings) spdlog::warn("{}", warning);
+  for (const auto& note : config.notes) std::fprintf(stderr, "stampede: %s\n", note.c_str());
   if (options.print_request) {
     print_requests(config);
     return 0;

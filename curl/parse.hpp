@@ -17,6 +17,8 @@ namespace stampede::curl {
 struct Parsed {
   std::vector<model::Request> steps;
   std::vector<std::string> warnings;  ///< each `file:line:column: text`, one line
+  std::vector<std::string> notes;     ///< what the user should know that is not amiss (a HAR's
+                                      ///< choice of entries), one line each
 };
 
 /// Reads the curl file at `path`; relative @files are found from its folder, `$NAME` in this

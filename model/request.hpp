@@ -55,6 +55,9 @@ struct Request {
   bool grpc_server_streaming = false;
   /// What this step keeps from its response for the requests that follow (`${NAME}`).
   std::vector<Capture> captures;
+  /// --think har: how long the recorded user waited before this request, after the answer to
+  /// the one before it; a round's first step waits for nothing.
+  std::chrono::milliseconds pause{0};
 };
 
 }  // namespace stampede::model

@@ -205,6 +205,9 @@ statistics::Summary Engine::run(const TickHandler& on_tick, const RequestSink& o
     task.pace.interval = plan_.interval;
     task.pace.think_min = plan_.think_min;
     task.pace.think_max = plan_.think_max;
+    task.pace.step_pauses =
+        std::any_of(flow_.steps().begin(), flow_.steps().end(),
+                    [](const FlowStep& step) { return step.request.pause.count() > 0; });
     task.listen = plan_.listen;
     task.cookies = plan_.cookies;
     task.on_finish = on_finish;

@@ -16,7 +16,7 @@ UserPace::UserPace(const PaceSetup& setup, Shard& shard, const net::any_io_execu
       shard_(shard),
       think_(setup.think_min, setup.think_max, setup.seed),
       next_send_(Clock::now()) {
-  if (setup.interval.count() > 0 || !think_.none() || setup.rate != nullptr) {
+  if (setup.interval.count() > 0 || !think_.none() || setup.step_pauses || setup.rate != nullptr) {
     timer_.emplace(executor);
   }
 }
@@ -26,7 +26,7 @@ bool UserPace::going() const {
          (shard_.window_end == Clock::time_point::max() || setup_.now() < shard_.window_end);
 }
 
-net::awaitable<bool> UserPace::wait(bool round_start) {
+net::awaitable<bool> UserPace::wait(bool round_start, std::chrono::milliseconds pause) {
   if (!going()) co_return false;
   if (setup_.rate != nullptr) {
     scheduled_.reset();
@@ -41,9 +41,11 @@ net::awaitable<bool> UserPace::wait(bool round_start) {
   }
   if (!timer_) co_return true;  // back to back
   const auto now = Clock::now();
-  // --interval's ticker (at once if late), or --think's pause after the previous request.
+  // --interval's ticker (at once if late), --think's pause after the previous request, or the
+  // pause a HAR recorded before this step.
   auto at = next_send_;
   if (!think_.none()) at = std::exchange(first_, false) ? now : now + think_.next();
+  if (pause.count() > 0 && !round_start) at = now + pause;
   const bool go = at <= now || co_await wait_until(at);
   next_send_ = std::max(next_send_ + setup_.interval, Clock::now());
   co_return go;

@@ -24,6 +24,8 @@ struct PaceSetup {
   /// --think: a pause drawn from [think_min, think_max] between requests; both 0: none.
   std::chrono::milliseconds think_min{0};
   std::chrono::milliseconds think_max{0};
+  /// --think har: some step waits the pause its HAR recorded (FlowStep's request.pause).
+  bool step_pauses = false;
   /// --rate: the thread's pacer and the user's first request.
   RatePacer* rate = nullptr;
   RateStart first{};
@@ -40,10 +42,10 @@ class UserPace {
   UserPace(const PaceSetup& setup, Shard& shard, const boost::asio::any_io_executor& executor);
 
   /// Waits until the user's next request may start; `round_start`: the first step of a round
-  /// (--rate paces rounds, a flow's steps follow one another). False: the user starts no more
-  /// (the run is stopping, -z's window is over, --stages took the user out, or --rate's
-  /// schedule is over).
-  boost::asio::awaitable<bool> wait(bool round_start);
+  /// (--rate paces rounds, a flow's steps follow one another); `pause`: the step's own pause
+  /// (--think har), not taken at a round's start. False: the user starts no more (the run is
+  /// stopping, -z's window is over, --stages took the user out, or --rate's schedule is over).
+  boost::asio::awaitable<bool> wait(bool round_start, std::chrono::milliseconds pause = {});
 
   /// --rate, for the first step of a round: when its request was meant to start and when a
   /// user was free for it; nullopt otherwise.

@@ -280,7 +280,9 @@ net::awaitable<void> run_user(UserTask task) {
       auto& client = *clients[destination];
       if (step == 0) session.start_round(round);
       const auto& prepared = session.request_for(steps[step]);
-      paced = co_await pace.wait(step == 0);  // not in the if: GCC 12 miscompiles co_await there
+      paced = co_await pace.wait(
+          step == 0,
+          steps[step].request.pause);  // not in the if: GCC 12 miscompiles co_await there
       if (!paced) break;
       ++shard.in_flight;
       const bool was_open = client.is_open();

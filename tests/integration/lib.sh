@@ -358,6 +358,8 @@ http {
     # For a location's own access_log: the values a flow captured and sent back, and the id
     # nginx gave the request (what a capturing step's response carried).
     log_format captures '\$status "\$request" "\$http_authorization" "\$http_x_session" \$request_id';
+    # For a location's own access_log (tests/integration/har/site.sh): one JSON object per request.
+    log_format har escape=json '{"status":\$status,"method":"\$request_method","uri":"\$request_uri","body":"\$request_body","cookie":"\$http_cookie","x_trace":"\$http_x_trace","content_type":"\$content_type","set_cookie":"\$sent_http_set_cookie","request_id":"\$request_id","connection":\$connection}';
     access_log $dir/access.log stampede;
     keepalive_requests 100000;
     keepalive_timeout 75s;
