@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <boost/algorithm/string/predicate.hpp>
 
+#include "cmd/curl_source.hpp"
 #include "cmd/header_flag.hpp"
 #include "cmd/run_config.hpp"
 #include "curl/har.hpp"
@@ -60,11 +61,10 @@ void note_http2_upgrade(const std::vector<model::Request>& steps,
 }
 
 /// The file's steps, as curl (or a browser, for a HAR) sent them.
-curl::Parsed parse(const Options& options) {
+curl::Parsed parse(const std::string& path, const Options& options) {
   try {
-    if (!curl::is_har(options.curl_file)) return curl::parse_file(options.curl_file);
-    auto parsed =
-        curl::parse_har_file(options.curl_file, {options.har_include, options.har_exclude});
+    if (!curl::is_har(path)) return curl::parse_file(path);
+    auto parsed = curl::parse_har_file(path, {options.har_include, options.har_exclude});
     if (options.think != Options::think_har) {
       for (auto& step : parsed.steps) step.pause = {};
     }
@@ -93,24 +93,35 @@ void move_page_headers(const std::vector<std::string>& recorded, model::Request&
   }
 }
 
-}  // namespace
-
-std::vector<model::Request> curl_steps(const Options& options, std::vector<std::string>& warnings,
-                                       std::vector<std::string>& notes) {
-  auto parsed = parse(options);
-  warnings = std::move(parsed.warnings);
-  notes = std::move(parsed.notes);
+/// One -p file's steps, appended to `read`, with the command line's overrides. `mix`: one of
+/// several files, each a flow that -u moves to its server.
+void add_file(const CurlSource& source, const Options& options, bool mix, FileSteps& read) {
+  auto parsed = parse(source.path, options);
+  for (auto& warning : parsed.warnings) read.warnings.push_back(std::move(warning));
+  for (auto& note : parsed.notes) read.notes.push_back(std::move(note));
   // A HAR's entries are a session: -u moves them to its server even when there is one.
-  const bool har = curl::is_har(options.curl_file);
-  const bool flow = parsed.steps.size() > 1 || har;
+  const bool har = curl::is_har(source.path);
+  const bool flow = parsed.steps.size() > 1 || har || mix;
   std::vector<std::string> recorded;
   for (const auto& step : parsed.steps) recorded.push_back(step.origin.url());
   for (auto& step : parsed.steps) {
     override_step(options, flow, step);
     if (har && !options.url.empty()) move_page_headers(recorded, step);
   }
-  note_http2_upgrade(parsed.steps, warnings);
-  return std::move(parsed.steps);
+  if (mix) {
+    read.mix.push_back({source.path, read.steps.size(), parsed.steps.size(), source.weight});
+  }
+  for (auto& step : parsed.steps) read.steps.push_back(std::move(step));
+}
+
+}  // namespace
+
+FileSteps curl_steps(const Options& options) {
+  FileSteps read;
+  const bool mix = options.curl_files.size() > 1;
+  for (const auto& file : options.curl_files) add_file(curl_source(file), options, mix, read);
+  note_http2_upgrade(read.steps, read.warnings);
+  return read;
 }
 
 }  // namespace stampede::cmd

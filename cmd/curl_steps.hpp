@@ -5,18 +5,25 @@
 #include <vector>
 
 #include "cmd/options.hpp"
+#include "model/flow_mix.hpp"
 #include "model/request.hpp"
 
 namespace stampede::cmd {
 
-/// The steps of `options.curl_file`, in order. As in go-stress-testing, `-u` replaces each
-/// step's URL, `-H` replaces or adds a header, `-data` replaces the body and `-X` the method;
-/// `-k`, `-redirect` and `--insecure` apply too. What stampede does not apply as curl would is
-/// appended to `warnings`, and what the user should know first (a HAR's choice of entries) to
-/// `notes`. A HAR file (FILE.har) is read with --har-include and --har-exclude; its recorded
+/// What the -p files send.
+struct FileSteps {
+  std::vector<model::Request> steps;  ///< every file's, in the order of the -p flags
+  std::vector<model::FlowShare> mix;  ///< several files: each one's flow; one file: empty
+  std::vector<std::string> warnings;  ///< what stampede does not apply as curl would
+  std::vector<std::string> notes;     ///< what the user should know first (a HAR's choice)
+};
+
+/// The steps of `options.curl_files`, in order. As in go-stress-testing, `-u` replaces each
+/// step's URL (moves each step of a flow, a HAR or a mix to its server), `-H` replaces or adds
+/// a header, `-data` replaces the body and `-X` the method; `-k`, `-redirect` and `--insecure`
+/// apply too. A HAR file (FILE.har) is read with --har-include and --har-exclude; its recorded
 /// pauses are kept with --think har. Throws UsageError (the file's line and column, or the
 /// HAR's entry) for a bad file.
-std::vector<model::Request> curl_steps(const Options& options, std::vector<std::string>& warnings,
-                                       std::vector<std::string>& notes);
+FileSteps curl_steps(const Options& options);
 
 }  // namespace stampede::cmd

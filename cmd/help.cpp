@@ -95,6 +95,9 @@ What to send:
                            -u, -H, -data and -X given here override the file's;
                            FILE.har: a browser's recording, each entry a step (static
                            assets left out; the choice is printed)
+  -p FILE:WEIGHT ...       several -p: a mix; each round, each user picks one file's flow
+                           by weight (-p browse.sh:8 -p pay.sh:1; no weight: 1); the
+                           report gives each flow its share and its own steps
   --har-include REGEX      replay only the HAR entries whose URL it matches, assets too
   --har-exclude REGEX      leave out the HAR entries whose URL it matches
   --print-request          print the exact bytes of each request and exit, sending nothing

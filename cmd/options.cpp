@@ -6,6 +6,7 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 
+#include "cmd/curl_source.hpp"
 #include "cmd/data_file.hpp"
 #include "cmd/duration_flag.hpp"
 #include "cmd/go_flags.hpp"
@@ -13,7 +14,6 @@
 #include "cmd/stages_flag.hpp"
 #include "cmd/sweep_flags.hpp"
 #include "cmd/threshold_flag.hpp"
-#include "curl/har.hpp"
 #include "model/http_syntax.hpp"
 #include "report/formats.hpp"
 #include "verify/verifier.hpp"
@@ -53,7 +53,7 @@ po::options_description describe(Options& o) {
   add("output", po::value(&o.output));
   add("help,h", po::value(&o.help));
   add("version", po::value(&o.version));
-  add("curl,p", po::value(&o.curl_file));
+  add("curl,p", po::value(&o.curl_files)->composing());
   add("har-include", po::value(&o.har_include));
   add("har-exclude", po::value(&o.har_exclude));
   add("print-request", po::value(&o.print_request));
@@ -337,7 +337,7 @@ void check_page_views(const Options& o) {
 
 /// --har-include, --har-exclude and --think har need a HAR to choose from or pause as.
 void check_har(const Options& o) {
-  if (curl::is_har(o.curl_file)) return;
+  if (any_har(o.curl_files)) return;
   if (!o.har_include.empty() || !o.har_exclude.empty()) {
     throw UsageError(
         "--har-include and --har-exclude choose a HAR file's entries: give -p FILE.har");

@@ -45,13 +45,15 @@ struct Options {
   std::vector<std::string> expect_body;
   std::vector<std::string> expect_header;  ///< --expect-header 'Name: REGEX', repeatable
   std::int64_t expect_size = -1;
-  int code = 200;                      ///< -code
-  bool redirect = false;               ///< -redirect
-  bool debug = false;                  ///< -d
-  bool insecure = false;               ///< --insecure
-  bool http2 = false;                  ///< -http2: HTTP/2 (ALPN over TLS, h2c over plain TCP)
-  std::string output = "text";         ///< --output text|json
-  std::string curl_file;               ///< -p, --curl: a "Copy as cURL" file to replay
+  int code = 200;               ///< -code
+  bool redirect = false;        ///< -redirect
+  bool debug = false;           ///< -d
+  bool insecure = false;        ///< --insecure
+  bool http2 = false;           ///< -http2: HTTP/2 (ALPN over TLS, h2c over plain TCP)
+  std::string output = "text";  ///< --output text|json
+  /// -p, --curl: a "Copy as cURL" file (or HAR) to replay; several, each `FILE[:WEIGHT]`: a
+  /// mix of flows, one picked by weight each round.
+  std::vector<std::string> curl_files;
   std::string har_include;             ///< --har-include REGEX: the HAR entries replayed
   std::string har_exclude;             ///< --har-exclude REGEX: HAR entries left out
   bool print_request = false;          ///< --print-request: print the bytes, send nothing

@@ -166,7 +166,7 @@ void apply_hold(RunConfig& config) {
 /// (or, with -v json, its decoded answer); a curl file has no gRPC (curl speaks none).
 void apply_grpc(const Options& options, RunConfig& config) {
   const bool grpc = model::is_grpc(config.steps.front().origin.scheme);
-  if (!options.curl_file.empty()) {
+  if (!options.curl_files.empty()) {
     for (const auto& step : config.steps) {
       if (model::is_grpc(step.origin.scheme)) {
         throw UsageError("a gRPC URL in a curl file (gRPC calls come from -u with --proto)");
@@ -225,12 +225,17 @@ void apply_websocket_flags(const Options& options, model::Request& request) {
 
 RunConfig make_run_config(const Options& options) {
   RunConfig config;
-  if (options.curl_file.empty()) {
+  FileSteps files;
+  if (options.curl_files.empty()) {
     config.steps.push_back(request_from_flags(options));
   } else {
-    config.steps = curl_steps(options, config.warnings, config.notes);
+    files = curl_steps(options);
+    config.steps = std::move(files.steps);
+    config.warnings = std::move(files.warnings);
+    config.notes = std::move(files.notes);
   }
   config.plan = make_plan(options);
+  config.plan.mix = std::move(files.mix);
   if (!options.csv_file.empty()) {
     config.plan.data = read_data_file(options.csv_file, options.data_mode);
   } else if (!options.data_mode.empty()) {

@@ -1,6 +1,7 @@
 // run_sweep(): the levels, their warm-ups and steps, the knee, and the time it all takes.
 #include "cmd/run_sweep.hpp"
 
+#include <boost/algorithm/string/join.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <csignal>
@@ -58,9 +59,9 @@ Timing timing_of(const Options& o) {
   return timing;
 }
 
-/// The targets in -u order; a curl file (-p) is the one target.
+/// The targets in -u order; the curl files (-p) are the one target.
 std::vector<std::string> targets_of(const Options& o) {
-  if (!o.curl_file.empty()) return {o.curl_file};
+  if (!o.curl_files.empty()) return {boost::algorithm::join(o.curl_files, " ")};
   return o.urls.empty() ? std::vector<std::string>{o.url} : o.urls;
 }
 
@@ -106,7 +107,7 @@ Options one_run(const Sweep& s, const std::string& target, double level,
   one.slo.clear();
   one.warmup.clear();
   one.page_views = 0;
-  if (one.curl_file.empty()) {
+  if (one.curl_files.empty()) {
     one.url = target;
     one.urls = {target};
   }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/data_rows.hpp"
+#include "model/flow_mix.hpp"
 
 namespace stampede::model {
 
@@ -42,6 +43,9 @@ struct Plan {
   bool cookies = true;
   /// --data-file's rows for `${csv:COLUMN}`, shared by every run of a sweep; null: none.
   std::shared_ptr<const DataRows> data;
+  /// Several -p FILE:WEIGHT: the flows among the steps, one picked by weight each round;
+  /// empty: every round sends all the steps.
+  std::vector<FlowShare> mix;
   /// --interval: a user sends its requests this far apart (from send to send); 0: back to back.
   std::chrono::microseconds interval{0};
   /// --think: a user pauses between its requests (from one's end to the next's start, so never

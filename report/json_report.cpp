@@ -84,8 +84,17 @@ Json second_json(const Second& second) {
           {"status_codes", codes_json(second.status_codes)}};
 }
 
+/// The flow of a mix step `step` belongs to, from 1; 0 without a mix.
+std::size_t flow_of(const statistics::RunInfo& info, std::size_t step) {
+  for (std::size_t i = 0; i < info.flows.size(); ++i) {
+    const auto& flow = info.flows[i];
+    if (step >= flow.first && step < flow.first + flow.count) return i + 1;
+  }
+  return 0;
+}
+
 /// One object per step of the flow; a run of one request has one step, whose numbers are the
-/// totals.
+/// totals. With a mix, each names its flow.
 Json steps_json(const Summary& summary) {
   Json json = Json::array();
   for (std::size_t i = 0; i < summary.info.steps.size(); ++i) {
@@ -98,6 +107,24 @@ Json steps_json(const Summary& summary) {
          {"latency_ms", latency_json(step.latency)},
          {"status_codes", codes_json(step.status_codes)},
          {"errors", errors_json(step)}});
+    if (!summary.info.flows.empty()) json.back()["flow"] = flow_of(summary.info, i);
+  }
+  return json;
+}
+
+/// A mix's flows: each one's file, weight, steps and rounds sent (its first step's requests).
+Json flows_json(const Summary& summary) {
+  Json json = Json::array();
+  for (std::size_t i = 0; i < summary.info.flows.size(); ++i) {
+    const auto& flow = summary.info.flows[i];
+    const auto rounds =
+        flow.first < summary.steps.size() ? summary.steps[flow.first].completed() : 0;
+    json.push_back({{"flow", i + 1},
+                    {"file", flow.name},
+                    {"weight", flow.weight},
+                    {"first_step", flow.first + 1},
+                    {"steps", flow.count},
+                    {"rounds", rounds}});
   }
   return json;
 }
@@ -216,6 +243,7 @@ std::string json_report(const Summary& summary) {
   json["keep_alive_requests"] = total.keep_alive_responses;
   json["server"] = server_json(summary);
   json["steps"] = steps_json(summary);
+  if (!summary.info.flows.empty()) json["flows"] = flows_json(summary);
   if (summary.capacity) json["capacity"] = capacity_json(*summary.capacity);
   if (!summary.thresholds.empty()) json["thresholds"] = thresholds_json(summary.thresholds);
   json["per_second"] = Json::array();

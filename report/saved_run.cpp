@@ -47,6 +47,26 @@ statistics::StopReason stop_reason_named(const std::string& name) {
   throw std::invalid_argument("an unknown stop reason '" + name + "'");
 }
 
+SavedJson flows_to_json(const std::vector<model::FlowShare>& flows) {
+  SavedJson json = SavedJson::array();
+  for (const auto& flow : flows) {
+    json.push_back({{"name", flow.name},
+                    {"first", flow.first},
+                    {"count", flow.count},
+                    {"weight", flow.weight}});
+  }
+  return json;
+}
+
+std::vector<model::FlowShare> flows_from_json(const SavedJson& json) {
+  std::vector<model::FlowShare> flows;
+  for (const auto& flow : json) {
+    flows.push_back({flow.at("name").get<std::string>(), flow.at("first").get<std::size_t>(),
+                     flow.at("count").get<std::size_t>(), flow.at("weight").get<std::uint64_t>()});
+  }
+  return flows;
+}
+
 SavedJson info_to_json(const RunInfo& info) {
   return {{"scheme", info.origin.scheme_name()},
           {"host", info.origin.host},
@@ -57,6 +77,7 @@ SavedJson info_to_json(const RunInfo& info) {
           {"threads", info.threads},
           {"keep_alive", info.keep_alive},
           {"steps", info.steps},
+          {"flows", flows_to_json(info.flows)},
           {"rate", info.rate},
           {"window_ns", info.window.count()},
           {"rate_moves", info.rate_moves},
@@ -75,6 +96,7 @@ RunInfo info_from_json(const SavedJson& json) {
   info.threads = json.at("threads").get<unsigned>();
   info.keep_alive = json.at("keep_alive").get<bool>();
   info.steps = json.at("steps").get<std::vector<std::string>>();
+  if (json.contains("flows")) info.flows = flows_from_json(json.at("flows"));  // since mixes
   info.rate = json.at("rate").get<double>();
   info.window = std::chrono::nanoseconds(json.at("window_ns").get<std::int64_t>());
   info.rate_moves = json.at("rate_moves").get<bool>();

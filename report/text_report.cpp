@@ -272,14 +272,15 @@ std::string percentiles(const Histogram& latency) {
   return text;
 }
 
-/// A flow's steps, one line each: how many, how many failed, and their latency.
-std::string steps_table(const Summary& summary) {
-  std::string text = "\nSteps (each user sends them in this order, every round):\n";
-  text += "step  requests    failed   mean ms    p50 ms    p99 ms    max ms  request\n";
-  for (std::size_t i = 0; i < summary.info.steps.size() && i < summary.steps.size(); ++i) {
+/// Steps `first` to `first + count`, one line each: how many, how many failed, their latency.
+std::string step_rows(const Summary& summary, std::size_t first, std::size_t count) {
+  std::string text = "step  requests    failed   mean ms    p50 ms    p99 ms    max ms  request\n";
+  for (std::size_t i = first;
+       i < first + count && i < summary.info.steps.size() && i < summary.steps.size(); ++i) {
     const Metrics& step = summary.steps[i];
     const Histogram& latency = step.latency;
-    text += pad_left(std::to_string(i + 1), 4) + pad_left(std::to_string(step.completed()), 10) +
+    text += pad_left(std::to_string(i - first + 1), 4) +
+            pad_left(std::to_string(step.completed()), 10) +
             pad_left(std::to_string(step.failed), 10) + pad_left(ms3(latency.mean()), 10) +
             pad_left(ms3(static_cast<double>(latency.percentile(50))), 10) +
             pad_left(ms3(static_cast<double>(latency.percentile(99))), 10) +
@@ -287,6 +288,46 @@ std::string steps_table(const Summary& summary) {
             '\n';
   }
   return text;
+}
+
+/// A weighted mix: each flow's share of the rounds, as weighed and as sent, then its steps.
+std::string flows_table(const Summary& summary) {
+  const auto& flows = summary.info.flows;
+  std::uint64_t weights = 0;
+  std::uint64_t rounds = 0;
+  std::vector<std::uint64_t> flow_rounds;
+  for (const auto& flow : flows) {
+    weights += flow.weight;
+    flow_rounds.push_back(flow.first < summary.steps.size() ? summary.steps[flow.first].completed()
+                                                            : 0);
+    rounds += flow_rounds.back();
+  }
+  const auto share = [](std::uint64_t part, std::uint64_t whole) {
+    return whole == 0
+               ? std::string("-")
+               : format_fixed(100.0 * static_cast<double>(part) / static_cast<double>(whole), 1) +
+                     "%";
+  };
+  std::string text = "\nFlows (each user picks one by weight, every round):\n";
+  text += "flow  weight  weighed    rounds      sent  file\n";
+  for (std::size_t i = 0; i < flows.size(); ++i) {
+    text += pad_left(std::to_string(i + 1), 4) + pad_left(std::to_string(flows[i].weight), 8) +
+            pad_left(share(flows[i].weight, weights), 9) +
+            pad_left(std::to_string(flow_rounds[i]), 10) +
+            pad_left(share(flow_rounds[i], rounds), 10) + "  " + printable(flows[i].name) + '\n';
+  }
+  for (std::size_t i = 0; i < flows.size(); ++i) {
+    text += "\nSteps of flow " + std::to_string(i + 1) + " (" + printable(flows[i].name) +
+            "), in this order:\n" + step_rows(summary, flows[i].first, flows[i].count);
+  }
+  return text;
+}
+
+/// A flow's steps, one line each.
+std::string steps_table(const Summary& summary) {
+  if (!summary.info.flows.empty()) return flows_table(summary);
+  return "\nSteps (each user sends them in this order, every round):\n" +
+         step_rows(summary, 0, summary.info.steps.size());
 }
 
 }  // namespace

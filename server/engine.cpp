@@ -121,6 +121,7 @@ statistics::RunInfo run_info(const Flow& flow, const model::Plan& plan, unsigned
   statistics::RunInfo info{first.origin, first.target,     plan.users, plan.rounds_per_user,
                            threads,      first.keep_alive, {}};
   for (const auto& step : flow.steps()) info.steps.push_back(step.name);
+  info.flows = plan.mix;
   info.rate = asked_rate(plan);
   info.rate_moves = plan.rate > 0 && (plan.ramp.count() > 0 || !plan.stages.empty());
   info.window = plan.duration;

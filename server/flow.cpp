@@ -83,7 +83,8 @@ std::vector<net::ip::tcp::endpoint> reachable_from(std::vector<net::ip::tcp::end
 }
 
 Flow::Flow(std::vector<model::Request> requests, const model::Plan& plan, bool keep_body)
-    : capture_names_(server::capture_names(requests)), data_(plan.data) {
+    : capture_names_(server::capture_names(requests)), mix_(plan.mix), data_(plan.data) {
+  for (const auto& flow : mix_) mix_weight_ += flow.weight;
   const session::TemplateNames names{capture_names_,
                                      data_ ? data_->columns : std::span<const std::string>()};
   keep_body = keep_body || captures_read_body(requests);
@@ -129,6 +130,16 @@ const std::vector<std::string>* Flow::row_for(session::UserValues& values) const
       return &rows[values.random.below(rows.size())];
   }
   return nullptr;
+}
+
+StepRange Flow::round_steps(session::UserValues& values) const {
+  if (mix_.empty()) return {0, steps_.size()};
+  auto draw = values.random.below(mix_weight_);
+  for (const auto& flow : mix_) {
+    if (draw < flow.weight) return {flow.first, flow.count};
+    draw -= flow.weight;
+  }
+  return {mix_.back().first, mix_.back().count};  // not reached: the draw is below the sum
 }
 
 bool Flow::long_lived() const {

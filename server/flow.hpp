@@ -50,8 +50,14 @@ struct FlowStep {
   std::vector<session::CompiledCapture> captures;
 };
 
+/// The steps a round sends, `count` from `first`.
+struct StepRange {
+  std::size_t first = 0;
+  std::size_t count = 0;
+};
+
 /// Built before the run (each host resolved, TLS prepared), read-only while it runs. Each
-/// user sends the steps in order, `-n` times.
+/// user sends the steps in order, `-n` times (with a mix, one flow's steps each time).
 class Flow {
  public:
   /// `requests` in the order users send them (at least one). Throws std::runtime_error when a
@@ -71,6 +77,9 @@ class Flow {
   /// The --data-file row a user's round reads, by the file's mode; nullptr without a file.
   /// Thread-safe: per-request rows are handed out by one atomic counter.
   const std::vector<std::string>* row_for(session::UserValues& values) const;
+  /// The steps of a user's round: all of them; with a mix (Plan::mix), the steps of a flow
+  /// drawn by weight from the user's seeded draw.
+  StepRange round_steps(session::UserValues& values) const;
   /// True when some step goes over a long-lived connection: WebSocket, or HTTP/2 with --hold.
   [[nodiscard]] bool long_lived() const;
   /// The shortest limit any exchange has (the run's -t or a step's own), or --ping's interval
@@ -83,6 +92,8 @@ class Flow {
 
   std::vector<std::string> capture_names_;
   std::vector<std::string> capture_headers_;
+  std::vector<model::FlowShare> mix_;
+  std::uint64_t mix_weight_ = 0;  ///< the mix's weights, summed
   std::shared_ptr<const model::DataRows> data_;
   mutable std::atomic<std::uint64_t> next_row_{0};  ///< per-request: the next round's row
   std::vector<FlowStep> steps_;  ///< never resized after construction: prepared requests

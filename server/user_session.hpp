@@ -24,10 +24,12 @@ class UserSession {
 
   /// Makes the clients keep Set-Cookie headers, and the headers captures read, in `response`.
   void want_headers(model::Response& response) const;
-  /// The user starts its round `round` (from 0): ${seq}, and its --data-file row.
-  void start_round(std::uint64_t round) {
+  /// The user starts its round `round` (from 0): ${seq}, its --data-file row, and the steps
+  /// it sends (a mix's flow), which it returns.
+  StepRange start_round(std::uint64_t round) {
     values_.round = round;
     values_.row = flow_.row_for(values_);
+    return flow_.round_steps(values_);
   }
   /// The request to send for `step`: its own, or a copy with the user's values and cookies in
   /// it (valid until the next call).

@@ -275,14 +275,14 @@ net::awaitable<void> run_user(UserTask task) {
   const bool endless = task.rounds == 0 && !task.listen;
   const auto going = [&] { return paced && !shard.stopping && !window_over(task); };
   for (std::uint64_t round = 0; (endless || round < task.rounds) && going(); ++round) {
-    for (std::size_t step = 0; step < steps.size() && going(); ++step) {
+    const StepRange round_steps = session.start_round(round);  // a mix's flow, or every step
+    const auto first = round_steps.first;
+    for (std::size_t step = first; step < first + round_steps.count && going(); ++step) {
       const auto destination = steps[step].destination;
       auto& client = *clients[destination];
-      if (step == 0) session.start_round(round);
       const auto& prepared = session.request_for(steps[step]);
-      paced = co_await pace.wait(
-          step == 0,
-          steps[step].request.pause);  // not in the if: GCC 12 miscompiles co_await there
+      // Not in the if: GCC 12 miscompiles co_await there.
+      paced = co_await pace.wait(step == first, steps[step].request.pause);
       if (!paced) break;
       ++shard.in_flight;
       const bool was_open = client.is_open();

@@ -18,6 +18,9 @@ void check_same_flow(const Summary& first, const Summary& other) {
         (first.info.steps.empty() ? std::string("none") : first.info.steps.front()) + " and " +
         (other.info.steps.empty() ? std::string("none") : other.info.steps.front()) + ")");
   }
+  if (other.info.flows != first.info.flows) {
+    throw MergeError("runs of different flow mixes (-p FILE:WEIGHT) cannot merge");
+  }
   if (other.info.checks != first.info.checks) {
     throw MergeError("runs with different --expect checks cannot merge");
   }

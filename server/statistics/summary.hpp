@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/flow_mix.hpp"
 #include "model/origin.hpp"
 #include "server/statistics/capacity_plan.hpp"
 #include "server/statistics/metrics.hpp"
@@ -39,6 +40,9 @@ struct RunInfo {
   bool latency_per_second = false;
   /// When the run started, by the wall clock: saved runs merge on it.
   std::chrono::system_clock::time_point started_at{};
+  /// A weighted mix's flows among `steps` (a flow's rounds are its first step's requests);
+  /// empty without a mix.
+  std::vector<model::FlowShare> flows{};
 };
 
 /// One second of the run (one live row, one `per_second` JSON object).

@@ -111,9 +111,12 @@ TEST(Options, LongFormsAndGoBooleanValues) {
 
 TEST(Options, CurlFileSpellingsAndPrintRequest) {
   for (const char* flag : {"-p", "--p", "--curl", "-curl"}) {
-    EXPECT_EQ(parse({flag, "req.txt"}).curl_file, "req.txt") << flag;
+    EXPECT_EQ(parse({flag, "req.txt"}).curl_files, std::vector<std::string>{"req.txt"}) << flag;
   }
-  EXPECT_EQ(parse({"--p=req.txt"}).curl_file, "req.txt");
+  EXPECT_EQ(parse({"--p=req.txt"}).curl_files, std::vector<std::string>{"req.txt"});
+  // Several -p make a mix of flows, each FILE[:WEIGHT].
+  EXPECT_EQ(parse({"-p", "a.sh:8", "--curl", "b.sh"}).curl_files,
+            (std::vector<std::string>{"a.sh:8", "b.sh"}));
   const auto o = parse({"-p", "r", "--print-request", "-t", "2"});
   EXPECT_TRUE(o.print_request);
   EXPECT_TRUE(o.has_request_timeout);

@@ -132,9 +132,9 @@ std::string curl_file(const std::string& name, const std::string& text) {
 
 TEST(MakeRunConfig, CurlFileStepsWithCommandLineOverrides) {
   Options options;
-  options.curl_file = curl_file("stampede_flow.curl.txt",
-                                "curl -H 'Accept:' -H 'X-A: file' -d a=1 -m 1.5 http://h/one\n"
-                                "curl --proxy p http://h/two\n");
+  options.curl_files = {curl_file("stampede_flow.curl.txt",
+                                  "curl -H 'Accept:' -H 'X-A: file' -d a=1 -m 1.5 http://h/one\n"
+                                  "curl --proxy p http://h/two\n")};
   auto config = make_run_config(options);
   ASSERT_EQ(config.steps.size(), 2U);
   EXPECT_EQ(config.steps.at(0).target, "/one");
@@ -174,7 +174,7 @@ TEST(MakeRunConfig, CurlFileStepsWithCommandLineOverrides) {
 
 TEST(MakeRunConfig, UOnASingleCurlRequestReplacesTheWholeUrl) {
   Options options;
-  options.curl_file = curl_file("stampede_one.curl.txt", "curl http://h/one\n");
+  options.curl_files = {curl_file("stampede_one.curl.txt", "curl http://h/one\n")};
   options.url = "https://other/x?y=1";
   const auto config = make_run_config(options);
   ASSERT_EQ(config.steps.size(), 1U);
@@ -190,8 +190,8 @@ TEST(MakeRunConfig, Http2FlagAsksForHttp2WithoutUpgradeOnEveryStep) {
   EXPECT_EQ(make_run_config(options).steps.at(0).http_version,
             model::HttpVersion::http2_prior_knowledge);
   options.url.clear();
-  options.curl_file =
-      curl_file("stampede_h2.curl.txt", "curl --http1.1 http://h/a\ncurl http://h/b\n");
+  options.curl_files = {
+      curl_file("stampede_h2.curl.txt", "curl --http1.1 http://h/a\ncurl http://h/b\n")};
   const auto config = make_run_config(options);
   for (const auto& step : config.steps) {
     EXPECT_EQ(step.http_version, model::HttpVersion::http2_prior_knowledge) << step.target;
@@ -201,12 +201,13 @@ TEST(MakeRunConfig, Http2FlagAsksForHttp2WithoutUpgradeOnEveryStep) {
 
 TEST(MakeRunConfig, BadCurlFileIsAUsageErrorWithItsPlace) {
   Options options;
-  options.curl_file = curl_file("stampede_bad.curl.txt", "curl \\\n  -H 'X");
+  options.curl_files = {curl_file("stampede_bad.curl.txt", "curl \\\n  -H 'X")};
   try {
     (void)make_run_config(options);
     FAIL() << "no error";
   } catch (const UsageError& error) {
-    EXPECT_EQ(std::string(error.what()), options.curl_file + ":2:6: unterminated single quote (')");
+    EXPECT_EQ(std::string(error.what()),
+              options.curl_files[0] + ":2:6: unterminated single quote (')");
   }
 }
 
@@ -236,8 +237,8 @@ TEST(MakeRunConfig, CaptureFlagsGoToTheOneRequest) {
   options.has_data = true;
   EXPECT_EQ(message(options).substr(0, 44), "variables (${...}) and captures work in HTTP");
   Options flow;
-  flow.curl_file =
-      curl_file("stampede_capture_flow.curl.txt", "curl http://h/a\ncurl 'http://h/b?t=${t}'");
+  flow.curl_files = {
+      curl_file("stampede_capture_flow.curl.txt", "curl http://h/a\ncurl 'http://h/b?t=${t}'")};
   flow.captures = {"t = json /t"};
   EXPECT_EQ(message(flow).substr(0, 43), "--capture applies to a run of one request; ");
   flow.captures.clear();
@@ -274,7 +275,7 @@ TEST(MakeRunConfig, UserinfoInTheUrlIsSentAsBasicAuth) {
   EXPECT_EQ(sent("http://u:p@h/", {"authorization: Bearer t"}).find("Basic"), std::string::npos);
   EXPECT_EQ(sent("http://u:p@h/", {"Authorization:"}).find("Authorization"), std::string::npos);
   Options options;  // a curl file's step gets the credentials of -u too
-  options.curl_file = curl_file("stampede_auth.curl.txt", "curl http://h/a\ncurl http://h/b\n");
+  options.curl_files = {curl_file("stampede_auth.curl.txt", "curl http://h/a\ncurl http://h/b\n")};
   options.url = "http://u:p%40ss@other/";
   for (const auto& step : make_run_config(options).steps) {
     EXPECT_NE(client::printable(client::prepare(step, model::Protocol::http1)).find(basic),
@@ -323,7 +324,7 @@ TEST(MakeRunConfig, HeadersThatWouldNotBeOneHeaderAreRefused) {
     EXPECT_EQ(usage_error_of(options), message);
   }
   options.url.clear();  // and over a curl file's steps
-  options.curl_file = curl_file("stampede_hdr.curl.txt", "curl http://h/a\n");
+  options.curl_files = {curl_file("stampede_hdr.curl.txt", "curl http://h/a\n")};
   options.headers = {"Host:"};
   EXPECT_NE(usage_error_of(options).find("requires a Host"), std::string::npos);
 }
@@ -437,14 +438,14 @@ TEST(MakeRunConfig, AFlowHoldsItsHttp2StepsOnly) {
   // Per step, as curl decides: --http2-prior-knowledge is HTTP/2, --http1.1 stays HTTP/1.1.
   Options options;
   options.hold_s = 2;
-  options.curl_file =
+  options.curl_files = {
       curl_file("stampede_hold.curl.txt",
-                "curl --http1.1 http://h/a\ncurl --http2-prior-knowledge http://h/b\n");
+                "curl --http1.1 http://h/a\ncurl --http2-prior-knowledge http://h/b\n")};
   const auto config = make_run_config(options);
   EXPECT_TRUE(config.long_lived);
   EXPECT_FALSE(config.steps.at(0).keep_alive);
   EXPECT_TRUE(config.steps.at(1).keep_alive);
-  options.curl_file = curl_file("stampede_nohold.curl.txt", "curl --http2 http://h/a\n");
+  options.curl_files = {curl_file("stampede_nohold.curl.txt", "curl --http2 http://h/a\n")};
   EXPECT_NE(usage_error_of(options).find("--hold needs"), std::string::npos);  // h2c upgrade: 1.1
 }
 

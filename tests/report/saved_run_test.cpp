@@ -37,6 +37,7 @@ Summary sample_summary() {
   summary.info.requests_per_user = 7;
   summary.info.threads = 2;
   summary.info.steps = {"GET https://127.0.0.1:8443/a?b=1"};
+  summary.info.flows = {{"a.curl.sh", 0, 1, 3}};
   summary.info.checks = {"--expect-status 200"};
   summary.info.latency_per_second = true;
   summary.info.started_at = std::chrono::system_clock::time_point(1'764'640'000'123'456'789ns);
@@ -90,6 +91,7 @@ TEST(SavedRun, ReadsBackExactly) {
   EXPECT_EQ(b.total, a.total);
   EXPECT_EQ(b.info.origin.scheme, a.info.origin.scheme);
   EXPECT_EQ(b.info.steps, a.info.steps);
+  EXPECT_EQ(b.info.flows, a.info.flows);
   EXPECT_EQ(b.info.checks, a.info.checks);
   EXPECT_EQ(b.info.started_at, a.info.started_at);
   EXPECT_EQ(b.elapsed, a.elapsed);

@@ -331,5 +331,32 @@ TEST(TextReport, StepsTableOnlyForAFlow) {
       << text;
 }
 
+TEST(TextReport, AMixGivesEachFlowItsShareAndItsOwnSteps) {
+  Summary s = thousand_in_two_seconds();
+  s.info.steps = {"GET http://h/home", "GET http://h/item", "POST http://h/pay"};
+  s.info.flows = {{"browse.sh", 0, 2, 3}, {"pay.sh", 2, 1, 1}};
+  s.steps.resize(3);
+  for (int i = 0; i < 6; ++i) {
+    s.steps[0].add(result(std::chrono::milliseconds(2), model::ErrorKind::none, 200));
+    s.steps[1].add(result(std::chrono::milliseconds(2), model::ErrorKind::none, 200));
+  }
+  s.steps[2].add(result(std::chrono::milliseconds(4), model::ErrorKind::none, 200));
+  s.steps[2].add(result(std::chrono::milliseconds(4), model::ErrorKind::none, 200));
+  const std::string text = text_report(s);
+  EXPECT_FALSE(contains(text, "Steps (each user")) << text;
+  EXPECT_TRUE(contains(text,
+                       "Flows (each user picks one by weight, every round):\n"
+                       "flow  weight  weighed    rounds      sent  file\n"
+                       "   1       3    75.0%         6     75.0%  browse.sh\n"
+                       "   2       1    25.0%         2     25.0%  pay.sh\n"))
+      << text;
+  EXPECT_TRUE(contains(text,
+                       "Steps of flow 2 (pay.sh), in this order:\n"
+                       "step  requests    failed   mean ms    p50 ms    p99 ms    max ms  request\n"
+                       "   1         2         0     4.000     4.000     4.000     4.000  POST "
+                       "http://h/pay\n"))
+      << text;
+}
+
 }  // namespace
 }  // namespace stampede::report

@@ -1,8 +1,10 @@
-// Flow's destinations: --source-ips reach each setup as addresses, with endpoints of their family.
+// Flow's destinations (--source-ips reach each setup as addresses, with endpoints of their
+// family) and a mix's flows, drawn by weight.
 #include "server/flow.hpp"
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <stdexcept>
 
 namespace stampede::server {
@@ -37,6 +39,38 @@ TEST(Flow, SourceAddressesReachEverySetupInOrder) {
     EXPECT_EQ(sources[0].to_string(), "127.0.0.3");
     EXPECT_EQ(sources[1].to_string(), "127.0.0.2");
   }
+}
+
+TEST(Flow, WithoutAMixEveryRoundSendsEveryStep) {
+  const Flow flow({request("127.0.0.1"), request("127.0.0.1")}, model::Plan{}, false);
+  session::UserValues values(3);
+  const auto range = flow.round_steps(values);
+  EXPECT_EQ(range.first, 0U);
+  EXPECT_EQ(range.count, 2U);
+}
+
+TEST(Flow, AMixsFlowsAreDrawnByWeightFromTheUsersSeed) {
+  model::Plan plan;
+  plan.mix = {{"a", 0, 2, 8}, {"b", 2, 1, 1}, {"c", 3, 1, 3}};
+  const Flow flow(
+      {request("127.0.0.1"), request("127.0.0.1"), request("127.0.0.1"), request("127.0.0.1")},
+      plan, false);
+  std::array<int, 3> picked{};
+  constexpr int rounds = 12'000;
+  for (std::uint64_t user = 0; user < 12; ++user) {
+    session::UserValues values(user);
+    session::UserValues again(user);
+    for (int round = 0; round < rounds / 12; ++round) {
+      const auto range = flow.round_steps(values);
+      EXPECT_EQ(flow.round_steps(again).first, range.first);  // a rerun draws the same
+      const int index = range.first == 0 ? 0 : range.first == 2 ? 1 : 2;
+      EXPECT_EQ(range.count, index == 0 ? 2U : 1U);
+      ++picked[index];
+    }
+  }
+  EXPECT_NEAR(picked[0], rounds * 8 / 12, rounds / 100);
+  EXPECT_NEAR(picked[1], rounds * 1 / 12, rounds / 100);
+  EXPECT_NEAR(picked[2], rounds * 3 / 12, rounds / 100);
 }
 
 TEST(Flow, OnlyEndpointsOfTheSourcesFamilyAreKept) {
