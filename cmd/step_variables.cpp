@@ -39,6 +39,22 @@ void check_capture_names(const model::Request& step, std::size_t i, std::size_t 
   }
 }
 
+/// Step `i` of `count`: its variables, `names` naming what its flow captures.
+void check_step(const model::Request& step, session::TemplateNames names, std::size_t i,
+                std::size_t count) {
+  check_capture_names(step, i, count);
+  bool any = check(step.target, names, "URL", i, count);
+  for (const auto& [name, value] : step.headers) any = check(value, names, name, i, count) || any;
+  any = check(step.body, names, "body", i, count) || any;
+  const auto protocol = model::protocol_of(step);
+  if ((any || !step.captures.empty()) &&
+      (protocol == model::Protocol::websocket || model::is_grpc(step.origin.scheme))) {
+    throw UsageError(
+        "variables (${...}) and captures work in HTTP requests only, not yet in WebSocket "
+        "messages or gRPC calls (write $${ for a literal ${)");
+  }
+}
+
 }  // namespace
 
 void apply_captures(const std::vector<std::string>& specs, std::vector<model::Request>& steps) {
@@ -58,24 +74,19 @@ void apply_captures(const std::vector<std::string>& specs, std::vector<model::Re
 }
 
 void check_step_variables(const std::vector<model::Request>& steps, const model::Plan& plan) {
-  const auto captured = server::capture_names(steps);
-  const session::TemplateNames names{
-      captured, plan.data ? plan.data->columns : std::span<const std::string>()};
+  // A mix's flows capture for themselves: a round sends one flow, so another's values never
+  // reach it.
+  auto flows = plan.mix;
+  if (flows.empty()) flows.push_back({"", 0, steps.size(), 1});
   const auto count = steps.size();
-  for (std::size_t i = 0; i < count; ++i) {
-    const auto& step = steps[i];
-    check_capture_names(step, i, count);
-    bool any = check(step.target, names, "URL", i, count);
-    for (const auto& [name, value] : step.headers) {
-      any = check(value, names, name, i, count) || any;
-    }
-    any = check(step.body, names, "body", i, count) || any;
-    const auto protocol = model::protocol_of(step);
-    if ((any || !step.captures.empty()) &&
-        (protocol == model::Protocol::websocket || model::is_grpc(step.origin.scheme))) {
-      throw UsageError(
-          "variables (${...}) and captures work in HTTP requests only, not yet in WebSocket "
-          "messages or gRPC calls (write $${ for a literal ${)");
+  for (const auto& flow : flows) {
+    const auto first = steps.begin() + static_cast<std::ptrdiff_t>(flow.first);
+    const auto captured =
+        server::capture_names({first, first + static_cast<std::ptrdiff_t>(flow.count)});
+    const session::TemplateNames names{
+        captured, plan.data ? plan.data->columns : std::span<const std::string>()};
+    for (std::size_t i = flow.first; i < flow.first + flow.count; ++i) {
+      check_step(steps[i], names, i, count);
     }
   }
 }

@@ -123,6 +123,16 @@ TEST(MakeRunConfig, IntervalKeepsItsMicroseconds) {
   EXPECT_EQ(make_run_config(options).plan.interval, std::chrono::microseconds(2500));
 }
 
+/// What make_run_config() refuses `options` with; "no error" when it takes them.
+std::string usage_error_of(const Options& options) {
+  try {
+    (void)make_run_config(options);
+  } catch (const UsageError& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
 /// A curl file in the test's temp dir.
 std::string curl_file(const std::string& name, const std::string& text) {
   const auto path = testing::TempDir() + name;
@@ -218,31 +228,38 @@ TEST(MakeRunConfig, CaptureFlagsGoToTheOneRequest) {
   const auto config = make_run_config(options);
   ASSERT_EQ(config.steps.at(0).captures.size(), 2U);
   EXPECT_EQ(config.steps[0].captures[1].path, "etag");
-  const auto message = [](Options o) {
-    try {
-      (void)make_run_config(o);
-    } catch (const UsageError& error) {
-      return std::string(error.what());
-    }
-    return std::string("no error");
-  };
   options.captures = {"cursor = json next"};
-  EXPECT_EQ(message(options).substr(0, 39), "--capture: 'next' is not a JSON Pointer");
+  EXPECT_EQ(usage_error_of(options).substr(0, 39), "--capture: 'next' is not a JSON Pointer");
   options.captures = {"uuid = json /next"};
-  EXPECT_EQ(message(options),
+  EXPECT_EQ(usage_error_of(options),
             "capture: ${uuid} is a variable stampede gives; name the capture otherwise");
   options.captures = {"cursor = json /next"};
   options.url = "ws://h/";
   options.data = "hi";
   options.has_data = true;
-  EXPECT_EQ(message(options).substr(0, 44), "variables (${...}) and captures work in HTTP");
+  EXPECT_EQ(usage_error_of(options).substr(0, 44), "variables (${...}) and captures work in HTTP");
   Options flow;
   flow.curl_files = {
       curl_file("stampede_capture_flow.curl.txt", "curl http://h/a\ncurl 'http://h/b?t=${t}'")};
   flow.captures = {"t = json /t"};
-  EXPECT_EQ(message(flow).substr(0, 43), "--capture applies to a run of one request; ");
+  EXPECT_EQ(usage_error_of(flow).substr(0, 43), "--capture applies to a run of one request; ");
   flow.captures.clear();
-  EXPECT_EQ(message(flow).substr(0, 36), "step 2's URL: unknown variable ${t} ");
+  EXPECT_EQ(usage_error_of(flow).substr(0, 36), "step 2's URL: unknown variable ${t} ");
+}
+
+TEST(MakeRunConfig, AMixsFlowsUseOnlyWhatTheyCaptureThemselves) {
+  Options mix;
+  const auto login = curl_file("stampede_mix_login.curl.txt",
+                               "# stampede: capture t = json /t\ncurl http://h/login\n"
+                               "curl 'http://h/a?t=${t}'\n");
+  mix.curl_files = {login + ":3", curl_file("stampede_mix_other.curl.txt", "curl http://h/b\n")};
+  const auto config = make_run_config(mix);
+  ASSERT_EQ(config.plan.mix.size(), 2U);
+  EXPECT_EQ(config.plan.mix[0], (model::FlowShare{login, 0, 2, 3}));
+  EXPECT_EQ(config.plan.mix[1].first, 2U);
+  EXPECT_EQ(config.plan.mix[1].weight, 1U);
+  mix.curl_files[1] = curl_file("stampede_mix_user.curl.txt", "curl 'http://h/b?t=${t}'\n");
+  EXPECT_EQ(usage_error_of(mix).substr(0, 36), "step 3's URL: unknown variable ${t} ");
 }
 
 /// The bytes a run with these -u and -H flags would send.
@@ -282,15 +299,6 @@ TEST(MakeRunConfig, UserinfoInTheUrlIsSentAsBasicAuth) {
               std::string::npos)
         << step.target;
   }
-}
-
-std::string usage_error_of(const Options& options) {
-  try {
-    (void)make_run_config(options);
-  } catch (const UsageError& error) {
-    return error.what();
-  }
-  return "no error";
 }
 
 TEST(MakeRunConfig, HeadersThatWouldNotBeOneHeaderAreRefused) {
