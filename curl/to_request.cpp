@@ -162,19 +162,20 @@ class Builder {
   void set_identity(model::Request& r, Headers& headers, const std::string& userinfo) {
     if (c_.bearer) {
       headers.add_default("Authorization", "Bearer " + c_.bearer->value);
-    } else if (c_.digest && (c_.user || !userinfo.empty())) {
-      warnings_.push_back({c_.user ? c_.user->where : c_.where,
-                           "--digest: stampede does not answer the server's challenge yet, so no "
-                           "credentials are sent"});
     } else if (c_.user || !userinfo.empty()) {
       auto credentials = c_.user ? c_.user->value : userinfo;
       if (credentials.find(':') == std::string::npos) {
-        warnings_.push_back({c_.user->where,
+        warnings_.push_back({c_.user ? c_.user->where : c_.where,
                              "-u has no password; curl would ask for one, "
                              "stampede sends an empty password"});
         credentials += ':';
       }
-      headers.add_default("Authorization", "Basic " + base64(credentials));
+      if (c_.digest) {  // nothing until the server's challenge asks for it
+        const auto colon = credentials.find(':');
+        r.digest = model::Credentials{credentials.substr(0, colon), credentials.substr(colon + 1)};
+      } else {
+        headers.add_default("Authorization", "Basic " + base64(credentials));
+      }
     }
     if (c_.user_agent && c_.user_agent->value.empty()) headers.omit_default("User-Agent");
     if (c_.user_agent && !c_.user_agent->value.empty()) {

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,6 +29,12 @@ struct Route {
   unsigned short port = 0;  ///< 0: the origin's port
   std::string unix_socket;  ///< a Unix socket's path (a leading NUL: the abstract namespace)
   friend bool operator==(const Route&, const Route&) = default;
+};
+
+/// A user name and password (curl's -u).
+struct Credentials {
+  std::string user;
+  std::string password;
 };
 
 /// One request as the user asked for it; clients serialize it once and reuse the bytes.
@@ -58,6 +65,8 @@ struct Request {
   /// --think har: how long the recorded user waited before this request, after the answer to
   /// the one before it; a round's first step waits for nothing.
   std::chrono::milliseconds pause{0};
+  /// --digest: sent only in answer to a 401's Digest challenge (RFC 7616), as curl does.
+  std::optional<Credentials> digest;
 };
 
 }  // namespace stampede::model

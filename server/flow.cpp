@@ -104,15 +104,19 @@ Flow::Flow(std::vector<model::Request> requests, const model::Plan& plan, bool k
         capture_headers_.push_back(capture.path);
       }
     }
+    if (request.digest && std::find(capture_headers_.begin(), capture_headers_.end(),
+                                    "www-authenticate") == capture_headers_.end()) {
+      capture_headers_.push_back("www-authenticate");  // its challenge
+    }
     steps_.push_back({std::move(request), std::move(prepared), destination, std::move(name),
                       std::move(variables), std::move(captures)});
   }
   for (auto& step : steps_) {
-    if (!step.request.follow_redirects) continue;
-    step.prepared.follow_redirects_of = &step.request;
+    if (!step.request.follow_redirects && !step.request.digest) continue;
+    step.prepared.answers_of = &step.request;
     if (step.prepared.http1_fallback) {
       auto fallback = std::make_shared<client::PreparedRequest>(*step.prepared.http1_fallback);
-      fallback->follow_redirects_of = &step.request;
+      fallback->answers_of = &step.request;
       step.prepared.http1_fallback = std::move(fallback);
     }
   }

@@ -72,7 +72,8 @@ class Flow {
   }
   /// The names the steps capture, by slot (`${NAME}` in later requests).
   [[nodiscard]] const std::vector<std::string>& capture_names() const { return capture_names_; }
-  /// The headers (lower case) the steps' captures read, which the clients must keep.
+  /// The headers (lower case) the steps' captures and --digest read, which the clients must
+  /// keep.
   [[nodiscard]] const std::vector<std::string>& capture_headers() const { return capture_headers_; }
   /// The --data-file row a user's round reads, by the file's mode; nullptr without a file.
   /// Thread-safe: per-request rows are handed out by one atomic counter.

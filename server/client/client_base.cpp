@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "server/client/content_decoding.hpp"
+#include "server/client/digest.hpp"
 #include "server/client/failure_log.hpp"
 #include "server/client/grpc_outcome.hpp"
 
@@ -24,6 +25,7 @@ const PreparedRequest* ClientBase::begin_exchange(const PreparedRequest& request
   deadline_ = Clock::now() + limit;
   hops_ = 0;
   may_retry_ = true;
+  answered_ = false;
   current_ = &request;
   return current_;
 }
@@ -36,7 +38,12 @@ const PreparedRequest* ClientBase::next_request(const PreparedRequest& request, 
     return current_;
   }
   if (step != Step::done) return nullptr;
-  current_ = next_hop(request.follow_redirects_of, hops_, hop_, response, protocol_);
+  if (const auto* answer =
+          answer_digest(request.answers_of, answered_, hop_, response, protocol_)) {
+    may_retry_ = true;
+    return current_ = answer;
+  }
+  current_ = next_hop(request.answers_of, hops_, hop_, response, protocol_);
   may_retry_ = true;
   return current_;
 }

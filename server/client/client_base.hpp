@@ -76,8 +76,8 @@ class ClientBase : public Client, public Watchdog::Guarded {
 
   /// After an attempt that ended with `step`: the request to send next, or null when the
   /// exchange is over. A stale reused connection is retried once on a new one (the attempt
-  /// returns `stale` only for a request that may be resent); with -redirect a 3xx leads to its
-  /// next hop, up to max_redirects.
+  /// returns `stale` only for a request that may be resent); with --digest a 401's challenge is
+  /// answered once; with -redirect a 3xx leads to its next hop, up to max_redirects.
   const PreparedRequest* next_request(const PreparedRequest& request, Step step,
                                       model::Response& response);
 
@@ -180,6 +180,7 @@ class ClientBase : public Client, public Watchdog::Guarded {
   std::unique_ptr<Redirect> hop_;             ///< the redirect being followed (-redirect)
   int hops_ = 0;                              ///< redirects followed in this exchange
   bool may_retry_ = true;                     ///< a stale connection was not retried yet
+  bool answered_ = false;                     ///< --digest: this exchange answered its challenge
 };
 
 /// `ClientFor<Stream>(setup, thread, more...)` over TLS when `setup.tls` is set, else over plain

@@ -62,9 +62,10 @@ struct PreparedRequest {
   bool grpc_server_streaming = false;
   bool head = false;       ///< HEAD: the response has no body whatever its Content-Length says
   bool idempotent = true;  ///< safe to resend when a reused connection turns out closed
-  /// -redirect: the request the redirects start from (null: a 3xx is the result). Set by its
-  /// owner, which keeps that request alive as long as this.
-  const model::Request* follow_redirects_of = nullptr;
+  /// The request this was prepared from, for what may follow its response within the exchange:
+  /// -redirect's hops, --digest's answer to a 401 (null: neither; the response is the result).
+  /// Set by its owner, which keeps that request alive as long as this.
+  const model::Request* answers_of = nullptr;
   /// --compressed: the body is decoded (Content-Encoding undone) before a verifier reads it.
   bool decode_body = false;
   /// This request's own limit for the whole exchange (curl's --max-time); 0: the run's -t.

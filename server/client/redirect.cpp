@@ -53,7 +53,8 @@ std::optional<Redirect> follow_redirect(const model::Request& origin,
 const PreparedRequest* next_hop(const model::Request* origin, int& hops,
                                 std::unique_ptr<Redirect>& hop, model::Response& response,
                                 model::Protocol protocol) {
-  if (origin == nullptr || hops == max_redirects || !is_redirect(response.status)) {
+  if (origin == nullptr || !origin->follow_redirects || hops == max_redirects ||
+      !is_redirect(response.status)) {
     return nullptr;
   }
   // `hop` may still hold an earlier exchange's last hop: the first hop starts from the origin.

@@ -169,9 +169,14 @@ TEST_F(ToRequest, RangeQueryAuthorizationAndTarget) {
   EXPECT_EQ(one("curl --url-query n@note.txt -G -d c=d h/q").target, "/q?n=one%0d%0atwo%0a&c=d");
   EXPECT_EQ(header(one("curl -u a:b --oauth2-bearer TOK h"), "Authorization"), "Bearer TOK");
   EXPECT_EQ(header(one("curl --oauth2-bearer TOK -u a:b h"), "Authorization"), "Bearer TOK");
-  const auto parsed = parse("curl --digest -u a:b h");
+  // --digest: no credentials until the server's challenge, which the client answers.
+  const auto parsed = parse("curl --digest -u a:b:c h");
   EXPECT_EQ(header(parsed.steps.at(0), "Authorization"), "(none)");
-  EXPECT_NE(parsed.warnings.at(0).find("--digest"), std::string::npos);
+  EXPECT_TRUE(parsed.warnings.empty());
+  ASSERT_TRUE(parsed.steps.at(0).digest);
+  EXPECT_EQ(parsed.steps.at(0).digest->user, "a");
+  EXPECT_EQ(parsed.steps.at(0).digest->password, "b:c");
+  EXPECT_FALSE(one("curl -u a:b h").digest);
   EXPECT_EQ(one("curl -X OPTIONS --request-target '*' h/x").target, "*");
   EXPECT_EQ(one("curl --path-as-is h/a/../b/./c").target, "/a/../b/./c");
   EXPECT_EQ(one("curl h/a/../b/./c").target, "/b/c");
