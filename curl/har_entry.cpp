@@ -10,6 +10,7 @@
 #include <cctype>
 #include <charconv>
 
+#include "curl/body.hpp"
 #include "curl/har.hpp"
 #include "model/calendar.hpp"
 
@@ -44,22 +45,6 @@ std::vector<std::pair<std::string, std::string>> pairs(const json& list) {
   return out;
 }
 
-/// application/x-www-form-urlencoded, for a form HAR keeps only as decoded `params`.
-std::string form_encoded(std::string_view text) {
-  static constexpr char hex[] = "0123456789ABCDEF";
-  std::string out;
-  for (const unsigned char c : text) {
-    if (std::isalnum(c) != 0 || c == '-' || c == '.' || c == '_' || c == '*') {
-      out += static_cast<char>(c);
-    } else if (c == ' ') {
-      out += '+';
-    } else {
-      out += {'%', hex[c >> 4], hex[c & 15]};
-    }
-  }
-  return out;
-}
-
 void read_body(const json& post, HarEntry& entry) {
   if (!post.is_object()) return;
   const auto type = text_at(post, "mimeType");
@@ -75,7 +60,8 @@ void read_body(const json& post, HarEntry& entry) {
   }
   std::string body;
   for (const auto& [name, value] : params) {
-    body += (body.empty() ? "" : "&") + form_encoded(name) + "=" + form_encoded(value);
+    // A form HAR keeps only as decoded `params`, encoded back as --data-urlencode would.
+    body += (body.empty() ? "" : "&") + url_encode(name) + "=" + url_encode(value);
   }
   entry.body = HarBody{body, type};
 }

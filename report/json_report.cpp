@@ -117,14 +117,12 @@ Json flows_json(const Summary& summary) {
   Json json = Json::array();
   for (std::size_t i = 0; i < summary.info.flows.size(); ++i) {
     const auto& flow = summary.info.flows[i];
-    const auto rounds =
-        flow.first < summary.steps.size() ? summary.steps[flow.first].completed() : 0;
     json.push_back({{"flow", i + 1},
                     {"file", flow.name},
                     {"weight", flow.weight},
                     {"first_step", flow.first + 1},
                     {"steps", flow.count},
-                    {"rounds", rounds}});
+                    {"rounds", summary.rounds_of(flow)}});
   }
   return json;
 }

@@ -298,8 +298,7 @@ std::string flows_table(const Summary& summary) {
   std::vector<std::uint64_t> flow_rounds;
   for (const auto& flow : flows) {
     weights += flow.weight;
-    flow_rounds.push_back(flow.first < summary.steps.size() ? summary.steps[flow.first].completed()
-                                                            : 0);
+    flow_rounds.push_back(summary.rounds_of(flow));
     rounds += flow_rounds.back();
   }
   const auto share = [](std::uint64_t part, std::uint64_t whole) {

@@ -192,6 +192,10 @@ statistics::Summary Engine::run(const TickHandler& on_tick, const RequestSink& o
     shard.run_start = start;
     shard.window_end = window_end;
   }
+  // --think har: some step waits its recorded pause, so the users' paces need a timer.
+  const bool step_pauses =
+      std::any_of(flow_.steps().begin(), flow_.steps().end(),
+                  [](const FlowStep& step) { return step.request.pause.count() > 0; });
   std::uint64_t first_user = 0;  // thread i's users are numbered on from thread i - 1's
   for (unsigned i = 0; i < threads; ++i) {
     const auto users = plan_.users / threads + (i < plan_.users % threads ? 1 : 0);
@@ -206,9 +210,7 @@ statistics::Summary Engine::run(const TickHandler& on_tick, const RequestSink& o
     task.pace.interval = plan_.interval;
     task.pace.think_min = plan_.think_min;
     task.pace.think_max = plan_.think_max;
-    task.pace.step_pauses =
-        std::any_of(flow_.steps().begin(), flow_.steps().end(),
-                    [](const FlowStep& step) { return step.request.pause.count() > 0; });
+    task.pace.step_pauses = step_pauses;
     task.listen = plan_.listen;
     task.cookies = plan_.cookies;
     task.on_finish = on_finish;

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <boost/algorithm/string/predicate.hpp>
+#include <span>
 #include <vector>
 
 namespace stampede::client {
@@ -52,15 +53,20 @@ const EVP_MD* hash_of(std::string_view algorithm) {
   return nullptr;
 }
 
+/// `bytes` in lower-case hex.
+std::string to_hex(std::span<const unsigned char> bytes) {
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  for (const auto byte : bytes) out += {hex[byte >> 4], hex[byte & 15]};
+  return out;
+}
+
 /// The hash of `text` in lower-case hex, as RFC 7616 writes H(...).
 std::string hex_hash(const EVP_MD* md, std::string_view text) {
   std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
   unsigned int size = 0;
   EVP_Digest(text.data(), text.size(), digest.data(), &size, md, nullptr);
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < size; ++i) out += {hex[digest[i] >> 4], hex[digest[i] & 15]};
-  return out;
+  return to_hex(std::span(digest).first(size));
 }
 
 /// True when a qop list (`auth,auth-int`) holds `auth` itself.
@@ -80,10 +86,7 @@ bool offers_auth(std::string_view list) {
 std::string make_cnonce() {
   std::array<unsigned char, 16> bytes{};
   RAND_bytes(bytes.data(), static_cast<int>(bytes.size()));
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string out;
-  for (const auto byte : bytes) out += {hex[byte >> 4], hex[byte & 15]};
-  return out;
+  return to_hex(bytes);
 }
 
 /// A quoted-string's content: `"` and `\` escaped.

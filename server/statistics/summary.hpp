@@ -114,6 +114,10 @@ struct Summary {
   /// adds and appends it; `resident` is the generator's resident memory then.
   void add_second(const Metrics& interval, std::chrono::nanoseconds interval_length,
                   std::uint64_t running, std::uint64_t resident = 0);
+  /// The rounds that picked `flow` of a mix (info.flows): its first step's requests.
+  [[nodiscard]] std::uint64_t rounds_of(const model::FlowShare& flow) const {
+    return flow.first < steps.size() ? steps[flow.first].completed() : 0;
+  }
   /// True when the run opened connections apart from requests (WebSocket): the reports then
   /// show what became of them.
   [[nodiscard]] bool long_lived() const {
