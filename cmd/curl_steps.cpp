@@ -1,5 +1,5 @@
 // curl_steps(): curl::parse_file (or parse_har_file) plus go-stress-testing's command-line
-// overrides and a note on what stampede sends differently from curl (no h2c Upgrade).
+// overrides, one -p file at a time, and a mix of them.
 #include "cmd/curl_steps.hpp"
 
 #include <algorithm>
@@ -44,20 +44,6 @@ void override_step(const Options& options, bool flow, model::Request& step) {
   step.insecure = step.insecure || options.insecure;
   if (options.http2) step.http_version = model::HttpVersion::http2_prior_knowledge;
   apply_websocket_flags(options, step);
-}
-
-/// curl asks an http:// server to upgrade to HTTP/2 (h2c); stampede does not, so it says so.
-void note_http2_upgrade(const std::vector<model::Request>& steps,
-                        std::vector<std::string>& warnings) {
-  const bool upgrade = std::any_of(steps.begin(), steps.end(), [](const model::Request& step) {
-    return step.http_version == model::HttpVersion::http2 &&
-           step.origin.scheme == model::Scheme::http;
-  });
-  if (upgrade) {
-    warnings.emplace_back(
-        "--http2 with an http:// URL: stampede sends HTTP/1.1 without curl's Upgrade: h2c "
-        "(--http2-prior-knowledge sends HTTP/2 over plain TCP)");
-  }
 }
 
 /// The file's steps, as curl (or a browser, for a HAR) sent them.
@@ -120,7 +106,6 @@ FileSteps curl_steps(const Options& options) {
   FileSteps read;
   const bool mix = options.curl_files.size() > 1;
   for (const auto& file : options.curl_files) add_file(curl_source(file), options, mix, read);
-  note_http2_upgrade(read.steps, read.warnings);
   return read;
 }
 

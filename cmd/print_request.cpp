@@ -44,6 +44,12 @@ void note_protocol(const model::Request& step, model::Protocol protocol, std::si
                  "stampede: note: step %zu is a gRPC call: its header list and its message (as "
                  "JSON; protobuf on the wire) follow\n",
                  i + 1);
+  } else if (model::asks_h2c_upgrade(step)) {
+    std::fprintf(stderr,
+                 "stampede: note: step %zu asks to upgrade to HTTP/2 (h2c) as curl does: its "
+                 "HTTP/1.1 form follows; a server that answers 101 sends the response on HTTP/2 "
+                 "and the connection's later requests go as HTTP/2\n",
+                 i + 1);
   } else if (protocol == model::Protocol::http2) {
     std::fprintf(
         stderr, "stampede: note: step %zu goes as HTTP/2: its header list follows%s\n", i + 1,
@@ -62,10 +68,12 @@ void print_requests(const RunConfig& config) {
     const auto& step = config.steps[i];
     const auto protocol = model::protocol_of(step);
     note_protocol(step, protocol, i);
+    auto prepared = client::prepare(step, protocol);
+    // An h2c upgrade's first request on a connection is its HTTP/1.1 form.
+    if (model::asks_h2c_upgrade(step)) prepared = client::PreparedRequest(*prepared.http1_fallback);
     const auto text = model::is_grpc(step.origin.scheme)
                           ? printable_call(step, config.grpc_method)
-                          : client::printable(rendered(client::prepare(step, protocol), captured,
-                                                       config.plan.data.get()));
+                          : client::printable(rendered(prepared, captured, config.plan.data.get()));
     std::fwrite(text.data(), 1, text.size(), stdout);
     if (count > 1) std::fputc('\n', stdout);
   }

@@ -187,7 +187,8 @@ void apply_grpc(const Options& options, RunConfig& config) {
 }
 
 /// -m shares HTTP/2 connections among the users, so it needs an HTTP/2 step, and it does not
-/// go with --hold, whose held connections are each user's own.
+/// go with --hold, whose held connections are each user's own, nor with an h2c upgrade, which
+/// one user's request asks for.
 void check_shared_connections(const RunConfig& config) {
   if (config.plan.connections == 0) return;
   if (!any_step_over(config.steps, model::Protocol::http2)) {
@@ -197,6 +198,11 @@ void check_shared_connections(const RunConfig& config) {
   }
   if (config.plan.hold.count() > 0) {
     throw UsageError("-m with --hold: held HTTP/2 connections are each user's own (drop -m)");
+  }
+  if (std::any_of(config.steps.begin(), config.steps.end(), model::asks_h2c_upgrade)) {
+    throw UsageError(
+        "-m with --http2 on http://: a shared connection cannot start by one user's upgrade "
+        "request (use --http2-prior-knowledge in the curl file, or -http2)");
   }
 }
 

@@ -12,15 +12,22 @@ enum class Protocol : unsigned char {
   websocket,  ///< WebSocket (RFC 6455): an HTTP/1.1 upgrade, then messages both ways
 };
 
+/// curl's --http2 on http://: each new connection's first request goes as HTTP/1.1 asking to
+/// switch (`Connection: Upgrade, HTTP2-Settings`, `Upgrade: h2c`); a server that answers 101
+/// Switching Protocols sends that request's response as HTTP/2 on stream 1, and the connection
+/// speaks HTTP/2 from then on; any other answer is the response, and the connection stays HTTP/1.1.
+inline bool asks_h2c_upgrade(const Request& request) {
+  return request.origin.scheme == Scheme::http && request.http_version == HttpVersion::http2;
+}
+
 /// WebSocket for ws:// and wss://; HTTP/2 for grpc:// (h2c) and grpcs:// (ALPN h2), and when it
-/// is asked for and sent without an upgrade: h2c with prior knowledge, or over TLS (where the
-/// server may still pick HTTP/1.1 by ALPN); else HTTP/1.1.
+/// is asked for: h2c with prior knowledge or by upgrade, or over TLS (where the server may still
+/// pick HTTP/1.1 by ALPN, or over http:// decline the upgrade); else HTTP/1.1.
 inline Protocol protocol_of(const Request& request) {
   if (is_websocket(request.origin.scheme)) return Protocol::websocket;
   if (is_grpc(request.origin.scheme)) return Protocol::http2;
-  const bool http2 =
-      request.http_version == HttpVersion::http2_prior_knowledge ||
-      (request.origin.scheme == Scheme::https && request.http_version == HttpVersion::http2);
+  const bool http2 = request.http_version == HttpVersion::http2_prior_knowledge ||
+                     request.http_version == HttpVersion::http2;
   return http2 ? Protocol::http2 : Protocol::http1;
 }
 

@@ -17,8 +17,9 @@ namespace stampede::model {
 /// --http2-prior-knowledge, stampede's -http2); `any` lets the client pick. `http1_0` writes
 /// HTTP/1.0 on the request line (a connection is then kept only where the server agrees). Over TLS
 /// both HTTP/2 values offer "h2" by ALPN and fall back to HTTP/1.1 as curl does. Over plain TCP,
-/// `http2` is HTTP/1.1 (curl would ask to upgrade, RFC 9113 deprecates that, and stampede does not
-/// do it) and `http2_prior_knowledge` is HTTP/2 without asking (h2c, as h2load and oha do).
+/// `http2` asks to upgrade as curl does (HTTP/1.1 with `Upgrade: h2c`, RFC 7540 3.2; see
+/// asks_h2c_upgrade()) and `http2_prior_knowledge` is HTTP/2 without asking (h2c, as h2load and
+/// oha do).
 enum class HttpVersion : unsigned char { any, http1_0, http1_1, http2, http2_prior_knowledge };
 
 /// Where connections go when not to the origin's own host and port (curl's --resolve,

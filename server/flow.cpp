@@ -91,6 +91,10 @@ Flow::Flow(std::vector<model::Request> requests, const model::Plan& plan, bool k
   steps_.reserve(requests.size());
   for (auto& request : requests) {
     const auto destination = destination_of(request, plan, keep_body);
+    // Its destination's first step decided: each step to it asks to upgrade, or none does.
+    if (destinations_[destination]->setup.h2c_upgrade) {
+      request.http_version = model::HttpVersion::http2;
+    }
     auto prepared = client::prepare(request, destinations_[destination]->setup.protocol);
     auto name = step_name(request);
     auto variables = RequestTemplate::of(prepared, names);
@@ -178,7 +182,7 @@ std::size_t Flow::destination_of(const model::Request& request, const model::Pla
   }
   auto destination = std::make_unique<Destination>();
   // The first step to a destination decides its protocol: one user's steps share one
-  // connection. --http2 over plain TCP would ask to upgrade (curl), which stampede does not.
+  // connection.
   const auto protocol = model::protocol_of(request);
   if (request.origin.secure()) {
     destination->tls.emplace(
@@ -195,6 +199,7 @@ std::size_t Flow::destination_of(const model::Request& request, const model::Pla
   setup.timeout = plan.request_timeout;
   setup.keep_alive = request.keep_alive;
   setup.protocol = protocol;
+  setup.h2c_upgrade = model::asks_h2c_upgrade(request);
   // A gRPC call's body is read for its status (whole messages, one for a unary call).
   setup.keep_body = keep_body || model::is_grpc(request.origin.scheme);
   setup.insecure = request.insecure;

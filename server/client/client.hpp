@@ -36,8 +36,11 @@ struct ClientSetup {
   std::chrono::nanoseconds timeout{std::chrono::seconds(30)};  ///< one whole exchange
   bool keep_alive = false;
   model::Protocol protocol = model::Protocol::http1;  ///< the origin's first step decides
-  bool keep_body = false;                             ///< the verifier reads bodies
-  bool insecure = false;  ///< certificates are not checked (a failure hint says so otherwise)
+  /// HTTP/2 over plain TCP asked for as curl's --http2 does: each new connection starts as
+  /// HTTP/1.1 asking to upgrade (model::asks_h2c_upgrade()).
+  bool h2c_upgrade = false;
+  bool keep_body = false;  ///< the verifier reads bodies
+  bool insecure = false;   ///< certificates are not checked (a failure hint says so otherwise)
   /// --ping: a long-lived connection silent this long is pinged (0: never).
   std::chrono::nanoseconds ping_interval{0};
   /// --hold: users hold their connections after their requests, so an HTTP/2 client's

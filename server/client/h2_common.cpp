@@ -2,6 +2,7 @@
 #include "server/client/h2_common.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstring>
 #include <iterator>
@@ -19,12 +20,33 @@ nghttp2_nv field(const H2Field& name_value) {
           NGHTTP2_NV_FLAG_NO_COPY_NAME | NGHTTP2_NV_FLAG_NO_COPY_VALUE};
 }
 
+namespace {
+
+/// Our SETTINGS: no push, a stream window of `window` bytes.
+std::array<nghttp2_settings_entry, 2> settings(std::int32_t window) {
+  return {{{NGHTTP2_SETTINGS_ENABLE_PUSH, 0},
+           {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, static_cast<std::uint32_t>(window)}}};
+}
+
+}  // namespace
+
 void open_windows(nghttp2_session* session, std::int32_t window) {
-  const nghttp2_settings_entry settings[] = {
-      {NGHTTP2_SETTINGS_ENABLE_PUSH, 0},
-      {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, static_cast<std::uint32_t>(window)}};
-  nghttp2_submit_settings(session, NGHTTP2_FLAG_NONE, settings, std::size(settings));
+  const auto entries = settings(window);
+  nghttp2_submit_settings(session, NGHTTP2_FLAG_NONE, entries.data(), entries.size());
+  open_connection_window(session, window);
+}
+
+void open_connection_window(nghttp2_session* session, std::int32_t window) {
   nghttp2_session_set_local_window_size(session, NGHTTP2_FLAG_NONE, 0, window);
+}
+
+std::string settings_payload(std::int32_t window) {
+  const auto entries = settings(window);
+  std::array<std::uint8_t, 6 * std::tuple_size_v<decltype(entries)>> payload{};
+  const auto n =
+      nghttp2_pack_settings_payload(payload.data(), payload.size(), entries.data(), entries.size());
+  return {reinterpret_cast<const char*>(payload.data()),
+          static_cast<std::size_t>(std::max<ssize_t>(n, 0))};
 }
 
 void note_header(model::Response& response, std::string_view name, std::string_view value) {

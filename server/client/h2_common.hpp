@@ -34,6 +34,15 @@ nghttp2_nv field(const H2Field& name_value);
 /// Our SETTINGS (no push; a stream window of `window` bytes) and a connection window as large.
 void open_windows(nghttp2_session* session, std::int32_t window);
 
+/// The payload of the SETTINGS open_windows() sends (RFC 9113 6.5.1), for an h2c upgrade: the
+/// request carries it base64url-encoded in HTTP2-Settings, and once the server switches nghttp2
+/// takes it as the SETTINGS we sent (RFC 7540 3.2.1).
+std::string settings_payload(std::int32_t window);
+
+/// The connection window as large as the stream's, as open_windows() opens it, for a session
+/// whose SETTINGS went in the upgrade request.
+void open_connection_window(nghttp2_session* session, std::int32_t window);
+
 /// A response header the report, a redirect or --compressed reads.
 void note_header(model::Response& response, std::string_view name, std::string_view value);
 

@@ -1,6 +1,8 @@
 // H2Session: nghttp2's callbacks fill the Response; mem_send/mem_recv move the bytes.
 #include "server/client/h2_session.hpp"
 
+#include <openssl/evp.h>
+
 #include <utility>
 
 #include "server/client/h2_common.hpp"
@@ -94,16 +96,20 @@ struct H2Callbacks {
   }
 };
 
-H2Session::H2Session() {
+H2Session::H2Session(Start start) {
   nghttp2_session* made = nullptr;
   nghttp2_session_client_new(&made, H2Callbacks::table(), this);
   session_.reset(made);
-  h2::open_windows(made, window_size);
+  if (start == Start::preface) {
+    h2::open_windows(made, window_size);
+  } else {
+    h2::open_connection_window(made, window_size);
+  }
 }
 
 H2Session::~H2Session() = default;
 
-bool H2Session::submit(const Http2Wire& request, model::Response& response, bool keep_body) {
+void H2Session::start_stream(const Http2Wire& request, model::Response& response, bool keep_body) {
   request_ = &request;
   response_ = &response;
   keep_body_ = keep_body;
@@ -113,6 +119,39 @@ bool H2Session::submit(const Http2Wire& request, model::Response& response, bool
   response.location.clear();
   response.content_encoding.clear();
   error_.clear();
+}
+
+bool H2Session::upgrade(const Http2Wire& request, model::Response& response, bool keep_body,
+                        bool head) {
+  start_stream(request, response, keep_body);
+  // The 101's status and headers are not the response's.
+  response.status = 0;
+  response.headers.clear();
+  request_sent_ = true;  // as HTTP/1.1, before the switch
+  stream_id_ = 1;        // RFC 7540 3.2: the upgrade request is stream 1
+  const auto payload = h2::settings_payload(window_size);
+  const int result = nghttp2_session_upgrade2(session_.get(),
+                                              reinterpret_cast<const std::uint8_t*>(payload.data()),
+                                              payload.size(), head ? 1 : 0, nullptr);
+  if (result != 0) error_ = h2_library_error(result);
+  return result == 0;
+}
+
+std::string H2Session::upgrade_settings() {
+  const auto payload = h2::settings_payload(window_size);
+  std::string base64(4 * ((payload.size() + 2) / 3) + 1, '\0');
+  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(base64.data()),
+                                reinterpret_cast<const unsigned char*>(payload.data()),
+                                static_cast<int>(payload.size()));
+  base64.resize(static_cast<std::size_t>(n));
+  // base64url without padding (RFC 7540 3.2.1, RFC 4648 5).
+  while (!base64.empty() && base64.back() == '=') base64.pop_back();
+  for (auto& c : base64) c = c == '+' ? '-' : c == '/' ? '_' : c;
+  return base64;
+}
+
+bool H2Session::submit(const Http2Wire& request, model::Response& response, bool keep_body) {
+  start_stream(request, response, keep_body);
   fields_.clear();
   for (const auto& name_value : request.headers) fields_.push_back(h2::field(name_value));
   nghttp2_data_provider body{};

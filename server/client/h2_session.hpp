@@ -23,8 +23,13 @@ namespace stampede::client {
 /// response). Sans-IO, so unit tests can drive it with a server session in memory.
 class H2Session {
  public:
-  /// A session whose first output is the connection preface and our SETTINGS.
-  H2Session();
+  /// How the session starts: by our connection preface and SETTINGS, or after a 101 to an h2c
+  /// upgrade request, whose HTTP2-Settings were our SETTINGS (upgrade() opens its stream).
+  enum class Start : unsigned char { preface, upgraded };
+
+  /// A session whose first output is the connection preface, then our SETTINGS unless
+  /// `upgraded` (nghttp2 takes those from upgrade()).
+  explicit H2Session(Start start = Start::preface);
   ~H2Session();
   H2Session(const H2Session&) = delete;
   H2Session& operator=(const H2Session&) = delete;
@@ -32,6 +37,14 @@ class H2Session {
   /// Opens a stream for `request`; its status, headers and DATA go to `response` (the body
   /// only when `keep_body`). Both must outlive the stream. False when nghttp2 refuses it.
   bool submit(const Http2Wire& request, model::Response& response, bool keep_body);
+
+  /// The server switched to HTTP/2 after `request`'s HTTP/1.1 form, sent with
+  /// upgrade_settings(): its response comes on stream 1, as submit() would have it. `head`: the
+  /// request was a HEAD. False when nghttp2 refuses (see error()).
+  bool upgrade(const Http2Wire& request, model::Response& response, bool keep_body, bool head);
+
+  /// The HTTP2-Settings header's value for an h2c upgrade request: our SETTINGS, base64url.
+  static std::string upgrade_settings();
 
   /// The bytes to write now (preface, HEADERS, DATA, SETTINGS ACK, WINDOW_UPDATE, ...), valid
   /// until the next call. Empty when nothing is pending or the session failed (see error()).
@@ -66,6 +79,9 @@ class H2Session {
 
  private:
   friend struct H2Callbacks;
+
+  /// A new stream's state: what it sends, where its response goes.
+  void start_stream(const Http2Wire& request, model::Response& response, bool keep_body);
 
   h2::Session session_;
   std::vector<nghttp2_nv> fields_;  ///< the header list submitted last, pointing into a request

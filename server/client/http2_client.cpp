@@ -24,30 +24,30 @@ constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
 template <class Stream>
 net::awaitable<void> Http2Client<Stream>::exchange(const PreparedRequest& request,
                                                    model::Response& response) {
-  if (http1_) {  // this server did not select "h2": HTTP/1.1 from now on
-    co_await http1_->exchange(*request.http1_fallback, response);
-    co_return;
-  }
   Step step = Step::failed;
   for (const auto* current = begin_exchange(request, response); current != nullptr;
        current = next_request(request, step, response)) {
     if (session_ && !session_->reusable()) close();  // GOAWAY: the next stream needs a new one
-    const bool reused = session_.has_value();
-    if (!reused) {
-      const auto opened = co_await open(response, request.connect_timeout);
+    bool reused = session_.has_value();
+    if (!reused && !http1_) {
+      const auto opened = co_await connect_to(response, request.connect_timeout);
+      if (opened == Opened::failed) break;
       if (opened == Opened::http1) {
-        if (!request.http1_fallback) {  // gRPC: HTTP/2 or nothing
+        if (!current->http1_fallback) {  // gRPC: HTTP/2 or nothing
           refuse_http1(response);
           break;
         }
         fall_back();
-        stop_clock();
-        co_await http1_->exchange(*request.http1_fallback, response);
-        co_return;
       }
-      if (opened == Opened::failed) break;
     }
-    step = submit(*current, response);
+    if (session_) {
+      step = submit(*current, response);
+    } else {  // HTTP/1.1: chosen by ALPN, or asking for h2c's upgrade
+      const auto switched = co_await over_http1(*current, response);
+      if (!switched) co_return;  // answered over HTTP/1.1, hops and all
+      step = *switched;
+      reused = false;
+    }
     while (step == Step::more) {
       const auto output = session_->output();
       if (!output.empty()) {
@@ -75,6 +75,41 @@ net::awaitable<void> Http2Client<Stream>::exchange(const PreparedRequest& reques
   response.keep_alive = session_.has_value() && session_->reusable();
 }
 
+/// `request` as HTTP/1.1, a whole exchange of the HTTP/1.1 client's (its clock, its hops).
+/// Nullopt when that answered it; after a 101 to an h2c upgrade this client takes the
+/// connection, and the response comes on the session's stream 1: Step::more (or failed).
+template <class Stream>
+net::awaitable<std::optional<ClientBase::Step>> Http2Client<Stream>::over_http1(
+    const PreparedRequest& request, model::Response& response) {
+  const auto until = deadline();
+  stop_clock();
+  co_await http1_->exchange(*request.http1_fallback, response);
+  auto switched = http1_->take_switched();
+  if (!switched) co_return std::nullopt;
+  arm_deadline(until);
+  co_return upgraded(request, std::move(*switched), response);
+}
+
+/// The server switched to HTTP/2: its session starts where the 101 ended, with stream 1 open
+/// for `request` (sent already), and is fed what came after the 101.
+template <class Stream>
+ClientBase::Step Http2Client<Stream>::upgraded(const PreparedRequest& request,
+                                               Switched<Stream> switched,
+                                               model::Response& response) {
+  stream_.emplace(std::move(switched.stream));
+  session_.emplace(H2Session::Start::upgraded);
+  response.negotiated = model::Negotiated::h2c;
+  written_at_ = Clock::now();  // `waiting` is the 101's, already measured
+  request_written_ = true;
+  debugging_ = claim_debug_slot();
+  const bool started = session_->upgrade(std::get<Http2Wire>(request.wire), response,
+                                         setup_.keep_body, request.head) &&
+                       session_->input(switched.rest.data(), switched.rest.size());
+  if (started) return Step::more;
+  fail(response, Phase::read, session_->error());
+  return Step::failed;
+}
+
 template <class Stream>
 void Http2Client<Stream>::close_socket() {
   if (!stream_) return;
@@ -84,7 +119,7 @@ void Http2Client<Stream>::close_socket() {
 
 /// Connects (and shakes hands over TLS, offering "h2" by ALPN), within `connect_timeout` if set.
 template <class Stream>
-net::awaitable<typename Http2Client<Stream>::Opened> Http2Client<Stream>::open(
+net::awaitable<typename Http2Client<Stream>::Opened> Http2Client<Stream>::connect_to(
     model::Response& response, std::chrono::nanoseconds connect_timeout) {
   const auto failure = co_await connect(stream_, response, connect_timeout);
   if (failure) {
@@ -105,7 +140,7 @@ net::awaitable<typename Http2Client<Stream>::Opened> Http2Client<Stream>::open(
 template <class Stream>
 void Http2Client<Stream>::fall_back() {
   close();
-  http1_ = make_http1_client(setup_, thread_);
+  http1_ = std::make_unique<Http1Client<Stream>>(setup_, thread_);
   warn_http1_fallback(setup_);
 }
 

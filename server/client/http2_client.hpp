@@ -14,23 +14,30 @@
 #include "server/client/client_base.hpp"
 #include "server/client/h2_idle.hpp"
 #include "server/client/h2_session.hpp"
+#include "server/client/http1_client.hpp"
 
 namespace stampede::client {
 
-/// HTTP/2 over plain TCP (h2c, prior knowledge) or TLS (ALPN h2): one session per user, held
-/// open after the requests with --hold (pinged with --ping, closed with GOAWAY).
+/// HTTP/2 over plain TCP (h2c, by prior knowledge or upgrade) or TLS (ALPN h2): one session per
+/// user, held open after the requests with --hold (pinged with --ping, closed with GOAWAY).
 template <class Stream>
 class Http2Client final : public ClientBase {
  public:
+  /// With `setup.h2c_upgrade`, each new connection starts as HTTP/1.1 asking to upgrade.
   Http2Client(const ClientSetup& setup, ThreadContext& thread)
-      : ClientBase(setup, thread, model::Protocol::http2) {}
+      : ClientBase(setup, thread, model::Protocol::http2) {
+    if (setup.h2c_upgrade) http1_ = std::make_unique<Http1Client<Stream>>(setup, thread);
+  }
 
   /// One frame for the whole exchange, as in the HTTP/1.1 client: write what the session has
   /// to send, read, feed the session, until the stream closes.
   net::awaitable<void> exchange(const PreparedRequest& request, model::Response& response) override;
 
-  /// --hold: this user's connection is long-lived, unless the server chose HTTP/1.1 by ALPN.
-  [[nodiscard]] bool holds_connections() const override { return setup_.hold && !http1_; }
+  /// --hold: this user's connection is long-lived, unless the server chose HTTP/1.1 by ALPN or
+  /// declined the h2c upgrade.
+  [[nodiscard]] bool holds_connections() const override {
+    return setup_.hold && (!http1_ || is_open());
+  }
   [[nodiscard]] bool is_open() const override { return session_ || idle_; }
 
   /// --hold: the session is dropped for an H2Idle and the connection waits in one read of its
@@ -63,10 +70,15 @@ class Http2Client final : public ClientBase {
   net::awaitable<void> join_writer();
 
   // The exchanges (http2_client.cpp).
-  /// How open() ended: an HTTP/2 session, a failure (in response.error), or a TLS server that
+  /// How connect_to() ended: an HTTP/2 session, a failure (in response.error), or a TLS server that
   /// selected HTTP/1.1.
   enum class Opened { http2, failed, http1 };
-  net::awaitable<Opened> open(model::Response& response, std::chrono::nanoseconds connect_timeout);
+  net::awaitable<Opened> connect_to(model::Response& response,
+                                    std::chrono::nanoseconds connect_timeout);
+  net::awaitable<std::optional<Step>> over_http1(const PreparedRequest& request,
+                                                 model::Response& response);
+  Step upgraded(const PreparedRequest& request, Switched<Stream> switched,
+                model::Response& response);
   void fall_back();
   void refuse_http1(model::Response& response);
   Step submit(const PreparedRequest& request, model::Response& response);
@@ -82,7 +94,9 @@ class Http2Client final : public ClientBase {
   std::optional<Stream> stream_;
   std::optional<H2Session> session_;  ///< one per connection, until the hold hands it over
   std::optional<H2Idle> idle_;        ///< the held connection, in the session's place
-  std::unique_ptr<Client> http1_;     ///< set once the server selected HTTP/1.1 by ALPN
+  /// HTTP/1.1: set once the server selected it by ALPN; from the start with h2c's upgrade,
+  /// which it asks for on each new connection (the HTTP/2 session then takes it over).
+  std::unique_ptr<Http1Client<Stream>> http1_;
   std::vector<char> read_buffer_;
   Clock::time_point written_at_;  ///< the request's first bytes were written: `waiting` starts
   bool request_written_ = false;  ///< its last frame too

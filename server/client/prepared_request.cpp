@@ -9,7 +9,9 @@
 #include <sstream>
 
 #include "model/http_syntax.hpp"
+#include "model/protocol.hpp"
 #include "model/version.hpp"
+#include "server/client/h2_session.hpp"
 
 namespace stampede::client {
 
@@ -34,7 +36,8 @@ std::string lower(std::string_view text) {
 /// request carrying one as malformed. TE is allowed with the value "trailers" only.
 bool connection_specific(std::string_view name, std::string_view value) {
   return name == "connection" || name == "keep-alive" || name == "proxy-connection" ||
-         name == "transfer-encoding" || name == "upgrade" || (name == "te" && value != "trailers");
+         name == "transfer-encoding" || name == "upgrade" || name == "http2-settings" ||
+         (name == "te" && value != "trailers");
 }
 
 /// The HTTP/2 header list of `message`: pseudo-headers first (RFC 9113 8.3.1), Host becomes
@@ -64,6 +67,12 @@ http::request<http::string_body> message_of(const model::Request& request) {
   message.set(http::field::host, request.origin.authority());
   message.set(http::field::user_agent, model::user_agent);
   message.set(http::field::accept, "*/*");
+  const bool upgrade = model::asks_h2c_upgrade(request);
+  if (upgrade) {  // as curl writes it, before the user's headers
+    message.set(http::field::connection, "Upgrade, HTTP2-Settings");
+    message.set(http::field::upgrade, "h2c");
+    message.set("HTTP2-Settings", H2Session::upgrade_settings());
+  }
   if (!request.body.empty() && !has_header(request, http::field::content_type)) {
     message.set(http::field::content_type, "application/x-www-form-urlencoded");
   }
@@ -76,8 +85,9 @@ http::request<http::string_body> message_of(const model::Request& request) {
       message.insert(name, value);
     }
   }
-  // HTTP/1.0 closes after each response unless the client asks to keep the connection.
-  if (!request.keep_alive && !http1_0) message.set(http::field::connection, "close");
+  // HTTP/1.0 closes after each response unless the client asks to keep the connection. An
+  // upgrade's Connection names the upgrade: without -k the client closes after the response.
+  if (!request.keep_alive && !http1_0 && !upgrade) message.set(http::field::connection, "close");
   if (request.keep_alive && http1_0) message.set(http::field::connection, "keep-alive");
   message.body() = request.body;
   const bool needs_length = !request.body.empty() || request.method == "POST" ||
@@ -195,7 +205,8 @@ PreparedRequest prepare(const model::Request& request, model::Protocol protocol)
     prepared.wire = Http2Wire{h2_fields(request, message), request.body};
     prepared.grpc = model::is_grpc(request.origin.scheme);
     prepared.grpc_server_streaming = request.grpc_server_streaming;
-    if (request.origin.secure() && !prepared.grpc) {  // gRPC has no HTTP/1.1 to fall back to
+    // gRPC has no HTTP/1.1 to fall back to; an h2c upgrade is asked by the HTTP/1.1 form.
+    if ((request.origin.secure() && !prepared.grpc) || model::asks_h2c_upgrade(request)) {
       prepared.http1_fallback =
           std::make_shared<PreparedRequest>(prepare(request, model::Protocol::http1));
     }

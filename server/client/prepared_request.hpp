@@ -54,7 +54,8 @@ struct WebSocketWire {
 struct PreparedRequest {
   std::variant<Http1Wire, Http2Wire, WebSocketWire> wire;  ///< one alternative per protocol
   /// HTTP/2 over TLS: the HTTP/1.1 form, sent when the server picks http/1.1 by ALPN (none for
-  /// gRPC, which is HTTP/2 only).
+  /// gRPC, which is HTTP/2 only). HTTP/2 by h2c upgrade: the HTTP/1.1 form asking to switch,
+  /// sent on each new connection and, as curl does, on one the server kept HTTP/1.1.
   std::shared_ptr<const PreparedRequest> http1_fallback;
   /// A gRPC call (grpc://, grpcs://): its outcome is the grpc-status of its trailers.
   bool grpc = false;

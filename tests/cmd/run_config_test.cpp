@@ -453,8 +453,11 @@ TEST(MakeRunConfig, AFlowHoldsItsHttp2StepsOnly) {
   EXPECT_TRUE(config.long_lived);
   EXPECT_FALSE(config.steps.at(0).keep_alive);
   EXPECT_TRUE(config.steps.at(1).keep_alive);
-  options.curl_files = {curl_file("stampede_nohold.curl.txt", "curl --http2 http://h/a\n")};
-  EXPECT_NE(usage_error_of(options).find("--hold needs"), std::string::npos);  // h2c upgrade: 1.1
+  // curl's --http2 on http:// asks for h2c by upgrade: a connection to hold once it switches.
+  options.curl_files = {curl_file("stampede_upgrade.curl.txt", "curl --http2 http://h/a\n")};
+  EXPECT_TRUE(make_run_config(options).steps.at(0).keep_alive);
+  options.curl_files = {curl_file("stampede_nohold.curl.txt", "curl --http1.1 http://h/a\n")};
+  EXPECT_NE(usage_error_of(options).find("--hold needs"), std::string::npos);
 }
 
 TEST(MakeRunConfig, Http2WithAWebSocketUrlIsRefused) {

@@ -146,10 +146,21 @@ def load(path):
         return [json.loads(line) for line in f if line.strip()]
 
 
-def normalize(r, drop_agent, drop_upgrade):
+def own_settings(value):
+    """An h2c upgrade's HTTP2-Settings value stands for whoever sends it: each client offers its
+    own SETTINGS. It must be a SETTINGS payload in base64url (6 bytes a setting, RFC 7540 3.2.1)."""
+    try:
+        payload = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+    except ValueError:
+        return "not base64url: %r" % value
+    return "SETTINGS" if payload and len(payload) % 6 == 0 else "not a SETTINGS payload: %r" % value
+
+
+def normalize(r, drop_agent):
     """The request's meaning: header names without case, values without surrounding blanks,
-    order ignored; the random multipart boundary replaced by a fixed word. An HTTP/1.0
-    request's `Connection: keep-alive` is left out: stampede -k asks for it, curl -0 does not."""
+    order ignored; the random multipart boundary replaced by a fixed word; an h2c upgrade's
+    SETTINGS are the sender's own. An HTTP/1.0 request's `Connection: keep-alive` is left out:
+    stampede -k asks for it, curl -0 does not."""
     body = base64.b64decode(r["body"])
     headers = []
     for name, value in r["headers"]:
@@ -158,8 +169,8 @@ def normalize(r, drop_agent, drop_upgrade):
             continue
         if r["version"] == "HTTP/1.0" and lname == "connection" and value.lower() == "keep-alive":
             continue
-        if drop_upgrade and lname in ("connection", "upgrade", "http2-settings"):
-            continue
+        if lname == "http2-settings":
+            value = own_settings(value)
         match = re.search(r"boundary=(\S+)", value) if lname == "content-type" else None
         if match:
             body = body.replace(match.group(1).encode(), b"BOUNDARY")
@@ -202,9 +213,7 @@ def compare(name, curl_path, live_path, printed_path):
         if drop_agent and not any(n.lower() == "user-agent" and v.startswith("stampede/")
                                   for n, v in s["headers"]):
             problems.append("  stampede did not send its own User-Agent")
-        drop_upgrade = any(n.lower() == "upgrade" and v == "h2c" for n, v in c["headers"])
-        diff = differences(normalize(c, drop_agent, drop_upgrade),
-                           normalize(s, drop_agent, drop_upgrade))
+        diff = differences(normalize(c, drop_agent), normalize(s, drop_agent))
         if diff:
             which = "live request" if i >= len(printed_records) else "step %d" % (i + 1)
             problems.append(" %s:" % which)

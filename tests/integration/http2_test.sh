@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # HTTP/2 against nghttpd from curl files: --http2-prior-knowledge (h2c) and --http2 over TLS (ALPN
-# h2); a TLS server that selects http/1.1 gets HTTP/1.1 (as from curl); --http2 with an http://
-# URL sends HTTP/1.1 with a warning (curl would ask to upgrade); stampede's -http2 against nginx
+# h2); a TLS server that selects http/1.1 gets HTTP/1.1 (as from curl) (--http2 with an http://
+# URL asks to upgrade: h2c_upgrade_test.sh); stampede's -http2 against nginx
 # with HTTP/2 on (h2c and TLS, GOAWAY after 10 streams), with a body, and against an HTTP/1.1-only
 # server.
 source "$(dirname "$0")/lib.sh" "$@"
@@ -95,13 +95,6 @@ run_stampede h2c-refused -c 2 -n 2 -k -http2 -u "$HTTP_URL/?run=h2c-refused" --o
 expect_rc 0
 json_assert "$OUT" 'g("requests.total") == 4 and g("requests.failed") == 4'
 grep -q "no HTTP/2 from the server" "$ERR" || fail "h2c-refused: no hint: $(head -c 2000 "$ERR")"
-
-echo "curl --http2 '$HTTP_URL/?run=upgrade'" >"$TEST_TMP/upgrade.curl.txt"
-run_stampede upgrade -c 1 -n 2 -p "$TEST_TMP/upgrade.curl.txt" --output json
-expect_rc 0
-json_assert "$OUT" 'g("requests.succeeded") == 2'
-grep -q "sends HTTP/1.1 without curl's Upgrade" "$ERR" || fail "upgrade: no warning: $(head -c 2000 "$ERR")"
-assert_eq 2 "$(count_requests "$ACCESS_LOG" '"GET /?run=upgrade HTTP/1.1"')" "HTTP/1.1 requests nginx saw"
 
 # -http2 against nginx with HTTP/2 on: its access log sees every request as HTTP/2.0, over c
 # connections; h2c with prior knowledge on http://, ALPN h2 on https://.

@@ -358,6 +358,8 @@ http {
     # For a location's own access_log: the values a flow captured and sent back, and the id
     # nginx gave the request (what a capturing step's response carried).
     log_format captures '\$status "\$request" "\$http_authorization" "\$http_x_session" \$request_id';
+    # For a location's own access_log: what a request asked to upgrade to (h2c_upgrade_test.sh).
+    log_format upgrade '\$connection \$status "\$request" "\$http_connection" "\$http_upgrade" "\$http_http2_settings"';
     # For a location's own access_log (tests/integration/har/site.sh): one JSON object per request.
     log_format har escape=json '{"status":\$status,"method":"\$request_method","uri":"\$request_uri","body":"\$request_body","cookie":"\$http_cookie","x_trace":"\$http_x_trace","content_type":"\$content_type","set_cookie":"\$sent_http_set_cookie","request_id":"\$request_id","connection":\$connection}';
     access_log $dir/access.log stampede;
@@ -598,6 +600,57 @@ only_errors() {
   else
     echo "{k: v for k, v in g(\"errors\").items() if v} == {\"$1\": $2}"
   fi
+}
+
+# start_apache DIR: Debian's Apache httpd with mod_http2 (`Protocols h2c http/1.1`: HTTP/2 over
+# plain TCP by an `Upgrade: h2c` request or by prior knowledge) on a free port, serving DIR/html/
+# (made here, with index.html). Sets APACHE_URL and APACHE_LOG, whose line is: the client's port,
+# method, path, protocol (HTTP/1.1 for a 101 and for a request it kept on HTTP/1.1, HTTP/2.0 for
+# one sent after the switch) and status.
+start_apache() {
+  local dir=$1 port pid
+  mkdir -p "$dir/html"
+  printf 'hello from apache\n' >"$dir/html/index.html"
+  for _ in 1 2 3; do  # a free port may be taken before Apache binds it: retry with a new one
+    port=$(free_port)
+    cat >"$dir/httpd.conf" <<EOF
+ServerRoot $dir
+ServerName 127.0.0.1
+Listen 127.0.0.1:$port
+LoadModule mpm_event_module /usr/lib/apache2/modules/mod_mpm_event.so
+LoadModule authz_core_module /usr/lib/apache2/modules/mod_authz_core.so
+LoadModule mime_module /usr/lib/apache2/modules/mod_mime.so
+LoadModule http2_module /usr/lib/apache2/modules/mod_http2.so
+TypesConfig /etc/mime.types
+User nobody
+Group nogroup
+PidFile $dir/httpd.pid
+ErrorLog $dir/error.log
+LogFormat "%{remote}p %m %U %H %>s" ports
+CustomLog $dir/access.log ports
+DocumentRoot $dir/html
+Protocols h2c http/1.1
+KeepAliveTimeout 30
+MaxKeepAliveRequests 0
+<Directory $dir/html>
+  Require all granted
+</Directory>
+EOF
+    : >"$dir/error.log"
+    apache2 -f "$dir/httpd.conf" -DFOREGROUND &
+    pid=$!
+    _PIDS+=("$pid")
+    _watch "$pid"
+    if wait_for_port "$port" 10 "$pid"; then
+      APACHE_URL=http://127.0.0.1:$port
+      APACHE_LOG=$dir/access.log
+      log "apache $pid on $APACHE_URL"
+      return 0
+    fi
+    _stop_pid "$pid"
+    grep -q "Address already in use" "$dir/error.log" || break
+  done
+  fail "apache did not start; its error.log: $(head -c 2000 "$dir/error.log")"
 }
 
 # start_nghttpd NAME --no-tls|--tls [OPTION...]: Debian's nghttpd -v (and OPTIONs) on a free port serving $TEST_TMP/htdocs/

@@ -19,10 +19,18 @@ Request request(Scheme scheme, HttpVersion version = HttpVersion::any) {
 TEST(ProtocolOf, HttpVersionChoosesForHttpSchemes) {
   EXPECT_EQ(protocol_of(request(Scheme::http)), Protocol::http1);
   EXPECT_EQ(protocol_of(request(Scheme::https)), Protocol::http1);
-  EXPECT_EQ(protocol_of(request(Scheme::http, HttpVersion::http2)), Protocol::http1);  // no h2c
+  EXPECT_EQ(protocol_of(request(Scheme::http, HttpVersion::http2)), Protocol::http2);  // Upgrade
   EXPECT_EQ(protocol_of(request(Scheme::https, HttpVersion::http2)), Protocol::http2);
   EXPECT_EQ(protocol_of(request(Scheme::http, HttpVersion::http2_prior_knowledge)),
             Protocol::http2);
+}
+
+// curl's --http2 asks to upgrade over plain TCP only: TLS offers h2 by ALPN instead.
+TEST(ProtocolOf, OnlyHttp2OverHttpAsksToUpgrade) {
+  EXPECT_TRUE(asks_h2c_upgrade(request(Scheme::http, HttpVersion::http2)));
+  EXPECT_FALSE(asks_h2c_upgrade(request(Scheme::https, HttpVersion::http2)));
+  EXPECT_FALSE(asks_h2c_upgrade(request(Scheme::http, HttpVersion::http2_prior_knowledge)));
+  EXPECT_FALSE(asks_h2c_upgrade(request(Scheme::http)));
 }
 
 // A curl file's --http2 must not turn a ws:// step into HTTP/2: the scheme decides first.

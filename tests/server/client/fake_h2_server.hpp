@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <nghttp2/nghttp2.h>
+#include <openssl/evp.h>
 
 #include <cstring>
 #include <string>
@@ -68,6 +69,30 @@ class FakeServer {
       out.append(reinterpret_cast<const char*>(data), static_cast<std::size_t>(n));
     }
     return out;
+  }
+
+  /// The client's HTTP/1.1 request asked to upgrade with `settings` (HTTP2-Settings, base64url):
+  /// the server switches, and answers that request on stream 1 with 200 "hello".
+  void upgrade(std::string settings) {
+    for (auto& c : settings) c = c == '-' ? '+' : c == '_' ? '/' : c;
+    const auto padding = (4 - settings.size() % 4) % 4;
+    settings.append(padding, '=');
+    std::string payload(settings.size(), '\0');  // 3 bytes for each 4 characters, padding too
+    const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(payload.data()),
+                                  reinterpret_cast<const unsigned char*>(settings.data()),
+                                  static_cast<int>(settings.size()));
+    ASSERT_GT(n, 0);
+    payload.resize(static_cast<std::size_t>(n) - padding);
+    ASSERT_EQ(
+        nghttp2_session_upgrade2(session_, reinterpret_cast<const std::uint8_t*>(payload.data()),
+                                 payload.size(), 0, nullptr),
+        0);
+    respond(session_, 1);
+  }
+
+  /// A setting the client sent (by SETTINGS, or in its upgrade request).
+  [[nodiscard]] std::uint32_t client_setting(nghttp2_settings_id id) const {
+    return nghttp2_session_get_remote_settings(session_, id);
   }
 
   /// The server's own PING, which the client must answer.

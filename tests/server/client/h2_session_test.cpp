@@ -37,6 +37,32 @@ TEST(H2Session, ResponseStatusHeadersAndBodyReachTheResponse) {
   }
 }
 
+// RFC 7540 3.2: after the server's 101 the upgrade request is stream 1, its response comes
+// there, our SETTINGS are those the request carried, and later requests use the session.
+TEST(H2Session, AnUpgradedSessionTakesItsResponseOnStreamOne) {
+  FakeServer server(Answer::ok);
+  server.upgrade(H2Session::upgrade_settings());
+  H2Session client(H2Session::Start::upgraded);
+  const auto request = get();
+  model::Response response;
+  response.status = 101;  // what the HTTP/1.1 client read before the switch
+  ASSERT_TRUE(client.upgrade(request, response, true, false));
+  server.talk(client);
+  EXPECT_TRUE(client.stream_closed());
+  EXPECT_FALSE(client.error());
+  EXPECT_EQ(response.status, 200);
+  EXPECT_EQ(response.body, "hello");
+  EXPECT_EQ(server.requests, 0);  // it came as HTTP/1.1: the server read no HTTP/2 request
+  EXPECT_EQ(server.client_setting(NGHTTP2_SETTINGS_ENABLE_PUSH), 0u);
+  EXPECT_EQ(server.client_setting(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE), 16u * 1024 * 1024);
+  model::Response next;
+  ASSERT_TRUE(client.submit(request, next, true));
+  server.talk(client);
+  EXPECT_EQ(next.status, 200);
+  EXPECT_EQ(server.requests, 1);
+  EXPECT_TRUE(client.reusable());
+}
+
 TEST(H2Session, ABodyGoesOutInDataFrames) {
   FakeServer server(Answer::ok);
   H2Session client;

@@ -117,6 +117,24 @@ TEST(PrepareHttp2, OverTlsTheHttp1FormComesAlongForAnAlpnFallback) {
   EXPECT_EQ(std::get<Http1Wire>(prepared.http1_fallback->wire).bytes, bytes_of(r));
 }
 
+// curl's --http2 on http://: the HTTP/1.1 form asks to upgrade, in curl's order, with our
+// SETTINGS (no push, a 16 MiB window); the HTTP/2 form sent after the switch does not.
+TEST(PrepareHttp2, AnH2cUpgradeIsAskedByTheHttp1Form) {
+  auto r = request();  // without keep-alive: the Connection header names the upgrade instead
+  r.http_version = model::HttpVersion::http2;
+  r.method = "POST";
+  r.body = "x=1";
+  const auto prepared = prepare(r, model::Protocol::http2);
+  ASSERT_NE(prepared.http1_fallback, nullptr);
+  EXPECT_EQ(std::get<Http1Wire>(prepared.http1_fallback->wire).bytes,
+            "POST /api?x=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUser-Agent: stampede/0.1.0\r\n"
+            "Accept: */*\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
+            "HTTP2-Settings: AAIAAAAAAAQBAAAA\r\n"
+            "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\n\r\nx=1");
+  r.http_version = model::HttpVersion::any;
+  EXPECT_EQ(std::get<Http2Wire>(prepared.wire).headers, h2_of(r).headers);
+}
+
 TEST(Printable, Http1AsSentHttp2AsItsHeaderList) {
   auto r = request();
   r.method = "POST";
@@ -132,6 +150,7 @@ TEST(PrepareHttp2, ConnectionSpecificFieldsAreNotSent) {
   auto r = request();  // without keep-alive: HTTP/1.1 sends Connection: close
   r.headers = {{"Keep-Alive", "5"},
                {"Upgrade", "h2c"},
+               {"HTTP2-Settings", "AAIAAAAAAAQBAAAA"},
                {"Transfer-Encoding", "chunked"},
                {"Proxy-Connection", "x"},
                {"TE", "gzip"}};
