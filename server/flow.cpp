@@ -113,16 +113,13 @@ Flow::Flow(std::vector<model::Request> requests, const model::Plan& plan, bool k
       capture_headers_.push_back("www-authenticate");  // its challenge
     }
     steps_.push_back({std::move(request), std::move(prepared), destination, std::move(name),
-                      std::move(variables), std::move(captures)});
+                      std::move(variables), std::nullopt, std::move(captures)});
   }
   for (auto& step : steps_) {
     if (!step.request.follow_redirects && !step.request.digest) continue;
-    step.prepared.answers_of = &step.request;
-    if (step.prepared.http1_fallback) {
-      auto fallback = std::make_shared<client::PreparedRequest>(*step.prepared.http1_fallback);
-      fallback->answers_of = &step.request;
-      step.prepared.http1_fallback = std::move(fallback);
-    }
+    client::set_answers_of(step.prepared, &step.request);
+    // Its hops are built from the request as sent: its variables are rendered there first.
+    if (step.variables) step.fields = FieldsTemplate::of(step.request, names);
   }
 }
 

@@ -13,6 +13,7 @@
 #include "model/plan.hpp"
 #include "model/request.hpp"
 #include "server/client/client.hpp"
+#include "server/request_fields.hpp"
 #include "server/request_template.hpp"
 #include "server/session/capture.hpp"
 
@@ -45,6 +46,10 @@ struct FlowStep {
   /// The variables in `prepared` (`${seq}`, ...), rendered for each request; none: it is sent
   /// as it is.
   std::optional<RequestTemplate> variables;
+  /// With variables, for a step whose exchange may go on (-redirect, --digest): its fields'
+  /// templates. The user renders the request itself and prepares it, so that the hops and the
+  /// answer carry the values it sent.
+  std::optional<FieldsTemplate> fields;
   /// What the step keeps from its response for later requests; a step whose captures find
   /// nothing fails as ErrorKind::capture and ends its user's round.
   std::vector<session::CompiledCapture> captures;

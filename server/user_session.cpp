@@ -30,8 +30,7 @@ void UserSession::want_headers(model::Response& response) const {
 }
 
 const client::PreparedRequest& UserSession::request_for(const FlowStep& step) {
-  const auto& request =
-      step.variables ? step.variables->render(step.prepared, values_, rendered_) : step.prepared;
+  const auto& request = rendered(step);
   if (jar_.empty()) return request;
   cookie_value_.clear();
   jar_.header_for(step.request.origin, step.request.target, wall_clock(), cookie_value_);
@@ -39,13 +38,36 @@ const client::PreparedRequest& UserSession::request_for(const FlowStep& step) {
   return client::with_cookies(request, cookie_value_, with_cookies_);
 }
 
+/// The step's request with the user's values in it: its prepared bytes rendered, or, for one
+/// whose exchange may go on, its fields rendered and prepared anew.
+const client::PreparedRequest& UserSession::rendered(const FlowStep& step) {
+  if (step.fields) {
+    step.fields->render(step.request, values_, sent_);
+    const auto protocol = flow_.destinations()[step.destination]->setup.protocol;
+    rendered_.request = client::prepare(sent_, protocol);
+    client::set_answers_of(rendered_.request, &sent_);
+    return rendered_.request;
+  }
+  if (step.variables) return step.variables->render(step.prepared, values_, rendered_);
+  return step.prepared;
+}
+
 void UserSession::keep(const FlowStep& step, const model::Response& response) {
+  keep_cookies(step.request.origin, step.request.target, response);
+}
+
+void UserSession::keep_cookies(const model::Origin& origin, std::string_view target,
+                               const model::Response& response) {
   if (!cookies_) return;
   for (const auto& [name, value] : response.headers) {
-    if (name == set_cookie) {
-      jar_.receive(value, step.request.origin, step.request.target, wall_clock());
-    }
+    if (name == set_cookie) jar_.receive(value, origin, target, wall_clock());
   }
+}
+
+std::string UserSession::cookies_for(const model::Origin& origin, std::string_view target) {
+  std::string value;
+  if (!jar_.empty()) jar_.header_for(origin, target, wall_clock(), value);
+  return value;
 }
 
 const session::CompiledCapture* UserSession::capture(const FlowStep& step,

@@ -4,8 +4,10 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "model/response.hpp"
+#include "server/client/client.hpp"
 #include "server/client/prepared_request.hpp"
 #include "server/flow.hpp"
 #include "server/session/cookie_jar.hpp"
@@ -16,7 +18,7 @@ namespace stampede::server {
 /// One user's variables and cookie jar, and the copies of its requests that carry them. A step
 /// without variables, while the jar is empty (always, for a server that sets no cookie), goes
 /// as the bytes prepared once.
-class UserSession {
+class UserSession final : public client::SessionCookies {
  public:
   /// `cookies`: Plan::cookies (false: nothing is kept or sent); `user`: the user's number;
   /// `flow`: the steps, whose captures the session keeps values for.
@@ -36,16 +38,24 @@ class UserSession {
   const client::PreparedRequest& request_for(const FlowStep& step);
   /// Keeps what `response`'s Set-Cookie headers say, for the request `step` sent.
   void keep(const FlowStep& step, const model::Response& response);
+  /// A redirect's or --digest's response within an exchange: its cookies are kept.
+  void keep_cookies(const model::Origin& origin, std::string_view target,
+                    const model::Response& response) override;
+  /// The jar's cookies for the exchange's next request.
+  std::string cookies_for(const model::Origin& origin, std::string_view target) override;
   /// Runs `step`'s captures on `response` (a complete, accepted one): the capture that found
   /// nothing (the step fails as ErrorKind::capture), or nullptr when each found its value.
   const session::CompiledCapture* capture(const FlowStep& step, const model::Response& response);
 
  private:
+  const client::PreparedRequest& rendered(const FlowStep& step);
+
   bool cookies_;
   const Flow& flow_;
   session::CookieJar jar_;
   session::UserValues values_;
   client::RequestCopy rendered_;
+  model::Request sent_;  ///< a step with FlowStep::fields as rendered: its hops start from it
   client::RequestCopy with_cookies_;
   std::string cookie_value_;
 };

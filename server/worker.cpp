@@ -220,6 +220,12 @@ net::awaitable<void> listen(std::vector<std::unique_ptr<client::Client>>& client
 
 /// The end of a user: --hold keeps its long-lived connections open for a while, --listen
 /// records what the server sends meanwhile; then each client says goodbye.
+/// The requests the clients' exchanges send after their first carry `cookies`' (null: none).
+void share_cookies(std::vector<std::unique_ptr<client::Client>>& clients,
+                   client::SessionCookies* cookies) {
+  for (auto& client : clients) client->share_cookies(cookies);
+}
+
 net::awaitable<void> end_user(std::vector<std::unique_ptr<client::Client>>& clients,
                               const UserTask& task, model::Response& response,
                               StartingUser& starting) {
@@ -263,6 +269,7 @@ net::awaitable<void> run_user(UserTask task) {
   response.wanted_headers = task.verifier->headers_read();
   UserSession session(task.cookies, task.user, *task.flow);
   session.want_headers(response);
+  if (task.cookies) share_cookies(clients, &session);
   Shard& shard = *task.shard;
   StartingUser starting(shard, task.counted_starting);
   PaceSetup setup = task.pace;
@@ -329,6 +336,7 @@ net::awaitable<void> run_user(UserTask task) {
       if (captures && result.error != model::ErrorKind::none) break;
     }
   }
+  share_cookies(clients, nullptr);  // a held connection outlives the session
   co_await end_user(clients, task, response, starting);
 }
 

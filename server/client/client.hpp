@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -60,6 +61,23 @@ struct ClientSetup {
 };
 
 class Client;
+
+/// A user's cookie jar as the requests an exchange makes after its first see it (a redirect's
+/// hops, --digest's answer): a response that leads to another request gives it its cookies,
+/// and each such request takes those that match, as a browser's and curl's do. The user's
+/// session implements it; the final response's cookies are the session's to keep.
+class SessionCookies {
+ public:
+  /// Keeps the Set-Cookie headers of `response` (in its wanted headers), which answered a
+  /// request for `target` of `origin`.
+  virtual void keep_cookies(const model::Origin& origin, std::string_view target,
+                            const model::Response& response) = 0;
+  /// The Cookie header's value for a request for `target` of `origin` (empty: no cookie).
+  virtual std::string cookies_for(const model::Origin& origin, std::string_view target) = 0;
+
+ protected:
+  ~SessionCookies() = default;
+};
 
 /// Whom a hold apart from any coroutine (Client::hold) tells that it is over.
 class HoldOwner {
@@ -114,6 +132,11 @@ class Client {
   /// keeps `owner` (which owns this client) alive. False, with nothing started, for a client
   /// that holds only with receive().
   virtual bool hold(std::chrono::steady_clock::time_point until, std::shared_ptr<HoldOwner> owner);
+
+  /// The requests an exchange makes after its first (a redirect's hops, --digest's answer)
+  /// carry `cookies`' and give it theirs; null (the default): they carry none. The user's
+  /// session outlives this until it says null.
+  virtual void share_cookies(SessionCookies* /*cookies*/) {}
 
   /// The user is done: closes the connection as its protocol would (a WebSocket close frame,
   /// an HTTP/2 GOAWAY when held: at most a second); without an open connection, or for

@@ -1,7 +1,10 @@
 // ClientBase: the exchange policy both protocol clients follow, written once.
 #include "server/client/client_base.hpp"
 
+#include <algorithm>
 #include <utility>
+
+#include "model/http_syntax.hpp"
 
 #include "server/client/content_decoding.hpp"
 #include "server/client/digest.hpp"
@@ -37,15 +40,43 @@ const PreparedRequest* ClientBase::next_request(const PreparedRequest& request, 
     response.clear();
     return current_;
   }
-  if (step != Step::done) return nullptr;
-  if (const auto* answer =
-          answer_digest(request.answers_of, answered_, hop_, response, protocol_)) {
-    may_retry_ = true;
-    return current_ = answer;
+  const auto* origin = request.answers_of;
+  if (step != Step::done || origin == nullptr) return nullptr;
+  // Where `response` came from: the request itself, or the last hop.
+  const std::string_view target =
+      current_ == &request ? std::string_view(origin->target) : std::string_view(hop_->target);
+  auto next = answer_digest(*origin, answered_, response);
+  if (!next && hops_ < max_redirects) {
+    next = redirect_hop(*origin, target, response);
+    hops_ += next ? 1 : 0;
   }
-  current_ = next_hop(request.answers_of, hops_, hop_, response, protocol_);
+  if (!next) return nullptr;
+  if (cookies_ != nullptr) carry_cookies(origin->origin, target, response, *next);
+  // The next response's headers and body replace these.
+  response.headers.clear();
+  response.body.clear();
+  response.body_bytes = 0;
+  hop_ = std::make_unique<Redirect>(Redirect{next->target, prepare(*next, protocol_)});
   may_retry_ = true;
+  current_ = &hop_->prepared;
   return current_;
+}
+
+/// The session keeps what `response` (to `target` of `origin`) set, and `next` carries the
+/// session's cookies for it before its own (curl sends its jar's before -b's).
+void ClientBase::carry_cookies(const model::Origin& origin, std::string_view target,
+                               const model::Response& response, model::Request& next) {
+  cookies_->keep_cookies(origin, target, response);
+  auto cookies = cookies_->cookies_for(next.origin, next.target);
+  if (cookies.empty()) return;
+  const auto own = std::find_if(next.headers.begin(), next.headers.end(), [](const auto& header) {
+    return model::same_field_name(header.first, "cookie");
+  });
+  if (own == next.headers.end()) {
+    next.headers.emplace_back("Cookie", std::move(cookies));
+  } else {
+    own->second = cookies + "; " + own->second;
+  }
 }
 
 void ClientBase::end_exchange(const PreparedRequest& request, model::Response& response) {

@@ -33,6 +33,8 @@ class ClientBase : public Client, public Watchdog::Guarded {
 
   [[nodiscard]] Clock::time_point deadline() const final { return deadline_; }
 
+  void share_cookies(SessionCookies* cookies) override { cookies_ = cookies; }
+
   /// Past the deadline: a held connection pings if that is what the deadline was for (see
   /// ping_if_due()), or its time is up and it says goodbye (see end_hold()); otherwise closing
   /// the socket fails the pending operation, which then reports a timeout.
@@ -77,7 +79,9 @@ class ClientBase : public Client, public Watchdog::Guarded {
   /// After an attempt that ended with `step`: the request to send next, or null when the
   /// exchange is over. A stale reused connection is retried once on a new one (the attempt
   /// returns `stale` only for a request that may be resent); with --digest a 401's challenge is
-  /// answered once; with -redirect a 3xx leads to its next hop, up to max_redirects.
+  /// answered once; with -redirect a 3xx leads to its next hop, up to max_redirects. The
+  /// shared cookies (share_cookies()) keep what the response set, and the next request
+  /// carries them.
   const PreparedRequest* next_request(const PreparedRequest& request, Step step,
                                       model::Response& response);
 
@@ -121,6 +125,9 @@ class ClientBase : public Client, public Watchdog::Guarded {
     }
     co_return failure;
   }
+
+  /// The session whose cookies the exchanges' later requests carry (null: none).
+  [[nodiscard]] SessionCookies* shared_cookies() const { return cookies_; }
 
   /// What a connection this client opened speaks (HTTP/2 over TLS: "h2" once ALPN said so;
   /// a client that falls back to HTTP/1.1 opens its own connection for it).
@@ -172,15 +179,21 @@ class ClientBase : public Client, public Watchdog::Guarded {
  private:
   static constexpr std::size_t max_read_size = 64 * 1024;
 
+  void carry_cookies(const model::Origin& origin, std::string_view target,
+                     const model::Response& response, model::Request& next);
+
   model::Protocol protocol_;
   std::size_t read_size_ = 1024;
   Clock::time_point deadline_ = Clock::time_point::max();
   bool timed_out_ = false;
   const PreparedRequest* current_ = nullptr;  ///< the request or the redirect hop being sent
-  std::unique_ptr<Redirect> hop_;             ///< the redirect being followed (-redirect)
-  int hops_ = 0;                              ///< redirects followed in this exchange
-  bool may_retry_ = true;                     ///< a stale connection was not retried yet
-  bool answered_ = false;                     ///< --digest: this exchange answered its challenge
+  /// The later request being sent: a redirect's hop, --digest's answer. A pointer, as most
+  /// clients never send one and each client is memory per connection.
+  std::unique_ptr<Redirect> hop_;
+  int hops_ = 0;                       ///< redirects followed in this exchange
+  SessionCookies* cookies_ = nullptr;  ///< share_cookies()'s
+  bool may_retry_ = true;              ///< a stale connection was not retried yet
+  bool answered_ = false;              ///< --digest: this exchange answered its challenge
 };
 
 /// `ClientFor<Stream>(setup, thread, more...)` over TLS when `setup.tls` is set, else over plain

@@ -157,25 +157,21 @@ std::string digest_authorization(const DigestChallenge& challenge,
   return header;
 }
 
-const PreparedRequest* answer_digest(const model::Request* origin, bool& answered,
-                                     std::unique_ptr<Redirect>& hop, model::Response& response,
-                                     model::Protocol protocol) {
-  if (origin == nullptr || !origin->digest || answered || response.status != 401) return nullptr;
+std::optional<model::Request> answer_digest(const model::Request& origin, bool& answered,
+                                            const model::Response& response) {
+  if (!origin.digest || answered || response.status != 401) return std::nullopt;
   for (const auto& [name, value] : response.headers) {
     if (name != "www-authenticate") continue;
     const auto challenge = parse_digest_challenge(value);
     if (!challenge) continue;
-    model::Request answer = *origin;
+    model::Request answer = origin;
     answer.headers.emplace_back("Authorization",
-                                digest_authorization(*challenge, *origin->digest, origin->method,
-                                                     origin->target, make_cnonce()));
-    hop = std::make_unique<Redirect>(Redirect{answer.target, prepare(answer, protocol)});
+                                digest_authorization(*challenge, *origin.digest, origin.method,
+                                                     origin.target, make_cnonce()));
     answered = true;
-    response.body.clear();
-    response.body_bytes = 0;
-    return &hop->prepared;
+    return answer;
   }
-  return nullptr;
+  return std::nullopt;
 }
 
 }  // namespace stampede::client

@@ -1,16 +1,12 @@
 // --digest: a 401's Digest challenge (RFC 7616) and the Authorization header that answers it.
 #pragma once
 
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
-#include "model/protocol.hpp"
 #include "model/request.hpp"
 #include "model/response.hpp"
-#include "server/client/prepared_request.hpp"
-#include "server/client/redirect.hpp"
 
 namespace stampede::client {
 
@@ -35,12 +31,10 @@ std::string digest_authorization(const DigestChallenge& challenge,
                                  std::string_view uri, std::string_view cnonce);
 
 /// --digest, for a client's exchange loop: after a 401 that carries a Digest challenge (in
-/// `response`'s wanted headers), the request of `origin` that answers it (kept in `hop`, as a
-/// redirect's); null when `origin` has no credentials, the challenge was answered already in
-/// this exchange (`answered`), or there is none to answer. The 401's body is dropped for the
-/// answer's.
-const PreparedRequest* answer_digest(const model::Request* origin, bool& answered,
-                                     std::unique_ptr<Redirect>& hop, model::Response& response,
-                                     model::Protocol protocol);
+/// `response`'s wanted headers), the request of `origin` that answers it; nullopt when
+/// `origin` has no credentials, the challenge was answered already in this exchange
+/// (`answered`, set here), or there is none to answer.
+std::optional<model::Request> answer_digest(const model::Request& origin, bool& answered,
+                                            const model::Response& response);
 
 }  // namespace stampede::client

@@ -141,6 +141,7 @@ template <class Stream>
 void Http2Client<Stream>::fall_back() {
   close();
   http1_ = std::make_unique<Http1Client<Stream>>(setup_, thread_);
+  http1_->share_cookies(shared_cookies());
   warn_http1_fallback(setup_);
 }
 

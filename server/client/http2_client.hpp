@@ -40,6 +40,11 @@ class Http2Client final : public ClientBase {
   }
   [[nodiscard]] bool is_open() const override { return session_ || idle_; }
 
+  void share_cookies(SessionCookies* cookies) override {
+    ClientBase::share_cookies(cookies);
+    if (http1_) http1_->share_cookies(cookies);
+  }
+
   /// --hold: the session is dropped for an H2Idle and the connection waits in one read of its
   /// own small buffer, answering the server's PINGs and SETTINGS and, with --ping,
   /// PINGing it when it has been silent that long. It ends by our GOAWAY at `until` or

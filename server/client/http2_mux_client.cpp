@@ -31,11 +31,14 @@ class Http2MuxClient final : public ClientBase {
     call_.keep_body = setup.keep_body;
   }
 
+  void share_cookies(SessionCookies* cookies) override {
+    ClientBase::share_cookies(cookies);
+    if (http1_) http1_->share_cookies(cookies);
+  }
+
   net::awaitable<void> exchange(const PreparedRequest& request,
                                 model::Response& response) override {
-    if (!http1_ && shared_.http1() && request.http1_fallback) {
-      http1_ = make_http1_client(setup_, thread_);
-    }
+    if (!http1_ && shared_.http1() && request.http1_fallback) make_http1();
     if (http1_) {
       co_await http1_->exchange(*request.http1_fallback, response);
       co_return;
@@ -121,8 +124,13 @@ class Http2MuxClient final : public ClientBase {
 
   void fall_back() {
     shared_.fall_back();
-    http1_ = make_http1_client(setup_, thread_);
+    make_http1();
     warn_http1_fallback(setup_);
+  }
+
+  void make_http1() {
+    http1_ = make_http1_client(setup_, thread_);
+    http1_->share_cookies(shared_cookies());
   }
 
   H2Shared<Stream>& shared_;

@@ -142,6 +142,15 @@ std::string printable_websocket(const WebSocketWire& wire) {
 
 }  // namespace
 
+void set_answers_of(PreparedRequest& prepared, const model::Request* request) {
+  prepared.answers_of = request;
+  if (prepared.http1_fallback) {
+    auto fallback = std::make_shared<PreparedRequest>(*prepared.http1_fallback);
+    fallback->answers_of = request;
+    prepared.http1_fallback = std::move(fallback);
+  }
+}
+
 void locate_cookie(Http1Wire& wire) {
   const auto head_end = wire.bytes.find("\r\n\r\n") + 2;
   wire.cookie_in_header = false;

@@ -81,6 +81,11 @@ struct PreparedRequest {
 /// not sent at all. HTTP/2 carries the same fields in its own form.
 PreparedRequest prepare(const model::Request& request, model::Protocol protocol);
 
+/// Makes `prepared` (and its HTTP/1.1 form, copied) answer for `request`: what may follow its
+/// response in the exchange (redirect hops, --digest's answer) is built from `request`, which
+/// its owner keeps alive as long as `prepared`.
+void set_answers_of(PreparedRequest& prepared, const model::Request* request);
+
 /// Finds where a user's cookies go in `wire`'s bytes (its cookie_at and cookie_in_header).
 void locate_cookie(Http1Wire& wire);
 

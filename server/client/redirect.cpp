@@ -23,9 +23,9 @@ bool is_redirect(int status) {
   return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
 }
 
-std::optional<Redirect> follow_redirect(const model::Request& origin,
-                                        std::string_view current_target, int status,
-                                        std::string_view location, model::Protocol protocol) {
+std::optional<model::Request> follow_redirect(const model::Request& origin,
+                                              std::string_view current_target, int status,
+                                              std::string_view location) {
   const auto base_text =
       origin.origin.url() + std::string(current_target);  // the views below point into it
   const auto base = boost::urls::parse_uri(base_text);
@@ -47,25 +47,14 @@ std::optional<Redirect> follow_redirect(const model::Request& origin,
       return boost::beast::iequals(header.first, "content-type");
     });
   }
-  return Redirect{request.target, prepare(request, protocol)};
+  return request;
 }
 
-const PreparedRequest* next_hop(const model::Request* origin, int& hops,
-                                std::unique_ptr<Redirect>& hop, model::Response& response,
-                                model::Protocol protocol) {
-  if (origin == nullptr || !origin->follow_redirects || hops == max_redirects ||
-      !is_redirect(response.status)) {
-    return nullptr;
-  }
-  // `hop` may still hold an earlier exchange's last hop: the first hop starts from the origin.
-  const std::string_view from = hops == 0 ? std::string_view(origin->target) : hop->target;
-  auto next = follow_redirect(*origin, from, response.status, response.location, protocol);
-  if (!next) return nullptr;
-  hop = std::make_unique<Redirect>(std::move(*next));
-  ++hops;
-  response.body.clear();
-  response.body_bytes = 0;
-  return &hop->prepared;
+std::optional<model::Request> redirect_hop(const model::Request& origin,
+                                           std::string_view current_target,
+                                           const model::Response& response) {
+  if (!origin.follow_redirects || !is_redirect(response.status)) return std::nullopt;
+  return follow_redirect(origin, current_target, response.status, response.location);
 }
 
 }  // namespace stampede::client

@@ -27,6 +27,23 @@ settle_log "$LOG"
 assert_eq "13 13 0" "$(count challenge) $(count ok) $(count bad)" "challenges and answers"
 assert_eq 12 "$(grep -c '^ok POST /private ' "$LOG")" "answers that repeat the POST"
 
+# ${...} values: the answer goes to the URL the request did, with the same values (the server
+# checks the digest's uri against the answer's target).
+printf '%s\n' "curl --digest -u 'ada:s3cret:x' '$URL/private?u=\${user}&id=\${uuid}'" >"$TEST_TMP/values.curl.sh"
+run_stampede values -c 2 -n 2 -k -p "$TEST_TMP/values.curl.sh" --output json
+expect_rc 0
+json_assert "$OUT" 'g("requests.succeeded") == 4' "answers with values"
+settle_log "$LOG"
+"$PYTHON" - "$LOG" <<'EOF' || fail "an answer did not repeat its challenge's URL (above)"
+import re, sys
+lines = [l.split() for l in open(sys.argv[1]) if "?u=" in l]
+challenges = [l[2] for l in lines if l[0] == "challenge"]
+answers = [l[2] for l in lines if l[0] == "ok"]
+assert len(challenges) == 4 and sorted(challenges) == sorted(answers), lines
+assert all(re.fullmatch(r"/private\?u=[01]&id=[0-9a-f-]{36}", t) for t in answers), answers
+assert len(set(answers)) == 4, answers  # a fresh uuid each request, the same in its answer
+EOF
+
 # A wrong password: the answer is refused, the request ends with that 401, and nothing loops.
 printf '%s\n' "curl --digest -u 'ada:wrong' '$URL/private'" >"$TEST_TMP/wrong.curl.sh"
 run_stampede wrong -c 2 -n 3 -k -p "$TEST_TMP/wrong.curl.sh" --output json
@@ -36,7 +53,7 @@ g("requests.total") == 6 and g("requests.failed") == 6 and g("status_codes") == 
 EOF
 settle_log "$LOG"
 assert_eq 6 "$(grep -c '^bad GET /private wrong-response$' "$LOG")" "refused answers"
-assert_eq 19 "$(count challenge)" "challenges after the wrong password"
+assert_eq 23 "$(count challenge)" "challenges after the wrong password"
 
 # SHA-256.
 start_py_server digest256 "$PYTHON" "$HERE/digest_server.py" SHA-256
