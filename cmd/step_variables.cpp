@@ -2,6 +2,7 @@
 // found before a request is sent.
 #include "cmd/step_variables.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "cmd/options.hpp"
@@ -19,15 +20,14 @@ std::string step_name(std::size_t step, std::size_t count) {
 }
 
 /// `text` is `where` of step `step` of `count` (for the message).
-bool check(std::string_view text, session::TemplateNames names, const std::string& where,
+void check(std::string_view text, session::TemplateNames names, const std::string& where,
            std::size_t step, std::size_t count) {
-  if (!session::has_template(text)) return false;
+  if (!session::has_template(text)) return;
   try {
     (void)session::parse_template(text, names);
   } catch (const session::TemplateError& error) {
     throw UsageError(step_name(step, count) + where + ": " + error.what());
   }
-  return true;
 }
 
 void check_capture_names(const model::Request& step, std::size_t i, std::size_t count) {
@@ -39,20 +39,31 @@ void check_capture_names(const model::Request& step, std::size_t i, std::size_t 
   }
 }
 
+/// What a WebSocket or gRPC step cannot take: a WebSocket reply has no headers to capture; a
+/// gRPC call's answer is protobuf, and its message is sent as written (a value put in would
+/// break its framing).
+void check_protocol(const model::Request& step, std::size_t i, std::size_t count) {
+  const bool header_capture = std::any_of(
+      step.captures.begin(), step.captures.end(),
+      [](const model::Capture& capture) { return capture.source == model::CaptureSource::header; });
+  if (model::protocol_of(step) == model::Protocol::websocket && header_capture) {
+    throw UsageError(step_name(i, count) +
+                     "capture: a WebSocket reply is a message, without headers (capture "
+                     "from it with json or body)");
+  }
+  if (model::is_grpc(step.origin.scheme) && !step.captures.empty()) {
+    throw UsageError("a gRPC call captures nothing yet (its answer is protobuf)");
+  }
+}
+
 /// Step `i` of `count`: its variables, `names` naming what its flow captures.
 void check_step(const model::Request& step, session::TemplateNames names, std::size_t i,
                 std::size_t count) {
   check_capture_names(step, i, count);
-  bool any = check(step.target, names, "URL", i, count);
-  for (const auto& [name, value] : step.headers) any = check(value, names, name, i, count) || any;
-  any = check(step.body, names, "body", i, count) || any;
-  const auto protocol = model::protocol_of(step);
-  if ((any || !step.captures.empty()) &&
-      (protocol == model::Protocol::websocket || model::is_grpc(step.origin.scheme))) {
-    throw UsageError(
-        "variables (${...}) and captures work in HTTP requests only, not yet in WebSocket "
-        "messages or gRPC calls (write $${ for a literal ${)");
-  }
+  check_protocol(step, i, count);
+  check(step.target, names, "URL", i, count);
+  for (const auto& [name, value] : step.headers) check(value, names, name, i, count);
+  if (!model::is_grpc(step.origin.scheme)) check(step.body, names, "body", i, count);
 }
 
 }  // namespace

@@ -140,6 +140,21 @@ std::string printable_websocket(const WebSocketWire& wire) {
   return text + (wire.binary ? "(binary) " : "") + wire.message;
 }
 
+/// `cookies` before the request's own Cookie header in `headers` (HTTP/2's or a WebSocket
+/// upgrade's), or in one of their own named `name`.
+void add_cookies(std::vector<std::pair<std::string, std::string>>& headers, std::string_view name,
+                 std::string_view cookies) {
+  const auto own = std::find_if(headers.begin(), headers.end(), [](const auto& field) {
+    return model::same_field_name(field.first, "cookie");
+  });
+  if (own == headers.end()) {
+    headers.emplace_back(name, cookies);
+  } else {
+    own->second.insert(0, "; ");
+    own->second.insert(0, cookies);
+  }
+}
+
 }  // namespace
 
 void set_answers_of(PreparedRequest& prepared, const model::Request* request) {
@@ -174,10 +189,12 @@ const Http1Wire& with_cookie_located(const Http1Wire& wire, Http1Wire& scratch) 
 
 const PreparedRequest& with_cookies(const PreparedRequest& base, std::string_view cookies,
                                     RequestCopy& copies) {
-  if (base.grpc || std::holds_alternative<WebSocketWire>(base.wire)) return base;
+  if (base.grpc) return base;
   auto& copy = copies.request;
   copy = base;
-  if (const auto* unlocated = std::get_if<Http1Wire>(&base.wire)) {
+  if (auto* websocket = std::get_if<WebSocketWire>(&copy.wire)) {
+    add_cookies(websocket->headers, "Cookie", cookies);
+  } else if (const auto* unlocated = std::get_if<Http1Wire>(&base.wire)) {
     thread_local Http1Wire scratch;  // each thread renders one request at a time
     const auto* http1 = &with_cookie_located(*unlocated, scratch);
     auto& bytes = std::get<Http1Wire>(copy.wire).bytes;
@@ -187,15 +204,7 @@ const PreparedRequest& with_cookies(const PreparedRequest& base, std::string_vie
     bytes += http1->cookie_in_header ? "; " : "\r\n";
     bytes.append(http1->bytes, http1->cookie_at);
   } else {
-    auto& headers = std::get<Http2Wire>(copy.wire).headers;
-    const auto own = std::find_if(headers.begin(), headers.end(),
-                                  [](const H2Field& field) { return field.first == "cookie"; });
-    if (own == headers.end()) {
-      headers.emplace_back("cookie", cookies);
-    } else {
-      own->second.insert(0, "; ");
-      own->second.insert(0, cookies);
-    }
+    add_cookies(std::get<Http2Wire>(copy.wire).headers, "cookie", cookies);  // lower case in h2
   }
   if (base.http1_fallback) {
     if (!copies.fallback) copies.fallback = std::make_shared<RequestCopy>();

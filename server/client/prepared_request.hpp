@@ -101,7 +101,8 @@ struct RequestCopy {
 
 /// `base` with a user's `cookies` (a Cookie header's value, not empty) sent before the
 /// request's own cookies (curl sends its jar's before -b's), written into `copies`, whose
-/// buffers are reused. WebSocket and gRPC requests carry no cookies: `base` itself comes back.
+/// buffers are reused; a WebSocket request carries them in its upgrade. gRPC calls carry no
+/// cookies: `base` itself comes back.
 const PreparedRequest& with_cookies(const PreparedRequest& base, std::string_view cookies,
                                     RequestCopy& copies);
 

@@ -233,11 +233,15 @@ TEST(MakeRunConfig, CaptureFlagsGoToTheOneRequest) {
   options.captures = {"uuid = json /next"};
   EXPECT_EQ(usage_error_of(options),
             "capture: ${uuid} is a variable stampede gives; name the capture otherwise");
-  options.captures = {"cursor = json /next"};
-  options.url = "ws://h/";
+  options.url = "ws://h/";  // a reply's JSON may be captured, not its headers: it has none
   options.data = "hi";
   options.has_data = true;
-  EXPECT_EQ(usage_error_of(options).substr(0, 44), "variables (${...}) and captures work in HTTP");
+  options.captures = {"cursor = json /next"};
+  EXPECT_EQ(make_run_config(options).steps[0].captures.size(), 1u);
+  options.captures = {"cursor = header X-Next"};
+  EXPECT_EQ(usage_error_of(options),
+            "capture: a WebSocket reply is a message, without headers (capture from it with json "
+            "or body)");
   Options flow;
   flow.curl_files = {
       curl_file("stampede_capture_flow.curl.txt", "curl http://h/a\ncurl 'http://h/b?t=${t}'")};

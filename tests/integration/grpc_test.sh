@@ -57,10 +57,10 @@ PYEOF
   assert_eq 10 "$(calls_logged "fail:14")" "expected: calls the server logged"
 }
 
-case_metadata() {  # -H is metadata; -t is grpc-timeout
+case_metadata() {  # -H is metadata, with ${...} values; -t is grpc-timeout; the message as written
   start_grpc metadata
-  run_stampede metadata -c 1 -n 3 -t 7 -H 'X-Tenant: blue' -u "grpc://127.0.0.1:$SERVER_PORT/$SAY" \
-    --proto "$PROTO" -data '{"name":"meta"}' --output json
+  run_stampede metadata -c 1 -n 3 -t 7 -H 'X-Tenant: blue' -H 'X-Round: ${user}-${seq}' \
+    -u "grpc://127.0.0.1:$SERVER_PORT/$SAY" --proto "$PROTO" -data '{"name":"meta ${seq}"}' --output json
   expect_rc 0
   json_assert "$OUT" 'g("requests.succeeded") == 3'
   "$PYTHON" - "$SERVER_LOG" <<'PYEOF' || fail "metadata: the server did not get the metadata and deadline: $(cat "$SERVER_LOG")"
@@ -70,6 +70,9 @@ assert len(calls) == 3, calls
 for call in calls:
     assert ["x-tenant", "blue"] in call["metadata"], call
     assert 6 < call["timeout"] <= 7, call
+    assert call["name"] == "meta ${seq}", call  # protobuf: sent as written
+rounds = sorted(value for call in calls for key, value in call["metadata"] if key == "x-round")
+assert rounds == ["0-0", "0-1", "0-2"], rounds
 PYEOF
 }
 

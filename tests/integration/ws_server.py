@@ -10,6 +10,7 @@ LOG_FILE gets one line per event, appended and unbuffered (the test reads it whi
 TARGET is the request target as the client sent it, query included, so runs can be told apart
 (/echo?run=x); the server dispatches on the path without the query.
   TARGET open CONN              a handshake succeeded; CONN numbers connections from 1
+  TARGET cookie CONN VALUE      that handshake's Cookie header, when it had one
   TARGET text PAYLOAD           a text message was read; PAYLOAD is the text with "\\" written as
                                 "\\\\", LF as "\\n" and CR as "\\r", so that one message is one line
   TARGET binary HEX             a binary message was read; HEX is its bytes in lower-case hex
@@ -133,6 +134,8 @@ async def handler(ws):
     path, query = split(target)
     conn = next(CONNECTIONS)
     log(target, "open", conn)
+    if "Cookie" in ws.request_headers:
+        log(target, "cookie", conn, ws.request_headers["Cookie"])
     try:
         if path == "/echo":
             await serve_echo(ws, target)

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace stampede::server {
 namespace {
 
@@ -80,6 +82,52 @@ TEST(RequestTemplate, Http2FieldsBodyAndFallback) {
   EXPECT_TRUE(std::get<client::Http1Wire>(out.http1_fallback->wire)
                   .bytes.starts_with("GET /u/1?s=1000 HTTP/1.1\r\n"));
   EXPECT_EQ(std::get<client::Http2Wire>(prepared.wire).body, "${seq}");  // the base unchanged
+}
+
+// WebSocket: the upgrade's target and headers and each message; go-stress-testing's ping (no
+// message) stays the client's.
+TEST(RequestTemplate, WebSocketUpgradeAndMessage) {
+  auto r = request();
+  r.origin.scheme = model::Scheme::ws;
+  r.headers = {{"X-User", "u${user}"}};
+  r.body = R"({"round":${seq}})";
+  const auto prepared = client::prepare(r, model::Protocol::websocket);
+  const auto variables = RequestTemplate::of(prepared);
+  ASSERT_TRUE(variables);
+  session::UserValues values(4);
+  values.round = 2;
+  client::RequestCopy copy;
+  const auto& wire =
+      std::get<client::WebSocketWire>(variables->render(prepared, values, copy).wire);
+  EXPECT_EQ(wire.target, "/u/4?s=2");
+  EXPECT_EQ(wire.headers.back(), (std::pair<std::string, std::string>{"X-User", "u4"}));
+  EXPECT_EQ(wire.message, R"({"round":2})");
+  r.body.clear();
+  const auto ping = client::prepare(r, model::Protocol::websocket);
+  const auto& pinged =
+      std::get<client::WebSocketWire>(RequestTemplate::of(ping)->render(ping, values, copy).wire);
+  EXPECT_TRUE(pinged.ping);
+  EXPECT_EQ(pinged.message, "");
+}
+
+// A gRPC call's message is protobuf, sent as written: only its metadata takes values.
+TEST(RequestTemplate, AGrpcMessageIsSentAsWritten) {
+  auto r = request();
+  r.origin.scheme = model::Scheme::grpc;
+  r.target = "/pkg.Svc/Call";
+  r.body = "\x0a\x07${seq}";  // a string field that happens to hold ${seq}
+  EXPECT_FALSE(RequestTemplate::of(client::prepare(r, model::Protocol::http2)));
+  r.headers = {{"authorization", "Bearer ${user}"}};
+  const auto prepared = client::prepare(r, model::Protocol::http2);
+  const auto variables = RequestTemplate::of(prepared);
+  ASSERT_TRUE(variables);
+  session::UserValues values(9);
+  client::RequestCopy copy;
+  const auto& wire = std::get<client::Http2Wire>(variables->render(prepared, values, copy).wire);
+  EXPECT_EQ(wire.body, r.body);
+  EXPECT_NE(std::find(wire.headers.begin(), wire.headers.end(),
+                      client::H2Field{"authorization", "Bearer 9"}),
+            wire.headers.end());
 }
 
 }  // namespace

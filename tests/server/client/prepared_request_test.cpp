@@ -286,5 +286,21 @@ TEST(WithCookies, Http2AndItsFallbackCarryThem) {
   EXPECT_EQ(&with_cookies(call, "sid=1", copies), &call);  // gRPC calls carry no cookies
 }
 
+// A WebSocket request carries the jar's cookies in its upgrade, before its own.
+TEST(WithCookies, AWebSocketUpgradeCarriesThem) {
+  auto r = request();
+  r.origin.scheme = model::Scheme::ws;
+  r.body = "hi";
+  RequestCopy copies;
+  const auto plain = prepare(r, model::Protocol::websocket);
+  const auto& added = std::get<WebSocketWire>(with_cookies(plain, "sid=1", copies).wire);
+  EXPECT_EQ(added.headers.back(), (std::pair<std::string, std::string>{"Cookie", "sid=1"}));
+  EXPECT_EQ(added.message, "hi");
+  r.headers = {{"cookie", "a=2"}};
+  const auto own = prepare(r, model::Protocol::websocket);
+  const auto& joined = std::get<WebSocketWire>(with_cookies(own, "sid=1", copies).wire).headers;
+  EXPECT_EQ(joined.back(), (std::pair<std::string, std::string>{"cookie", "sid=1; a=2"}));
+}
+
 }  // namespace
 }  // namespace stampede::client
