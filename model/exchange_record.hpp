@@ -40,6 +40,9 @@ struct ExchangeRecord {
   /// -m: handed to its shared connection -> its stream opened (a wait for a free stream
   /// under the server's SETTINGS_MAX_CONCURRENT_STREAMS); part of the latency.
   std::chrono::nanoseconds queueing{0};
+  /// --digest: the exchange's start -> the 401 whose challenge it answered, the round trip
+  /// before the answer (part of the latency); 0 when nothing was answered.
+  std::chrono::nanoseconds challenge{0};
   /// -m: the streams open on its connection as its own opened, itself included; 0 when the
   /// request did not go over a shared connection.
   std::uint32_t streams_open = 0;

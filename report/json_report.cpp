@@ -222,6 +222,7 @@ std::string json_report(const Summary& summary) {
                        {"waiting", phase_json(total.waiting)},
                        {"total", phase_json(total.latency)}};
   if (total.streams.streams > 0) json["phases_ms"]["queueing"] = phase_json(total.queueing);
+  if (total.challenge.count() > 0) json["phases_ms"]["challenge"] = phase_json(total.challenge);
   json["status_codes"] = codes_json(total.status_codes);
   if (!total.grpc_codes.empty()) json["grpc_status_codes"] = grpc_codes_json(total.grpc_codes);
   json["errors"] = errors_json(total);

@@ -128,6 +128,7 @@ SavedJson metrics_to_json(const Metrics& m) {
       {"processing", histogram_to_json(m.processing)},
       {"waiting", histogram_to_json(m.waiting)},
       {"queueing", histogram_to_json(m.queueing)},
+      {"challenge", histogram_to_json(m.challenge)},
       {"bytes_received", m.bytes_received},
       {"body_bytes", m.body_bytes},
       {"bytes_sent", m.bytes_sent},
@@ -168,6 +169,8 @@ Metrics metrics_from_json(const SavedJson& json) {
   m.processing = histogram_from_json(json.at("processing"));
   m.waiting = histogram_from_json(json.at("waiting"));
   m.queueing = histogram_from_json(json.at("queueing"));
+  // Saved before --digest's round trip was kept apart: none answered.
+  if (json.contains("challenge")) m.challenge = histogram_from_json(json.at("challenge"));
   m.bytes_received = json.at("bytes_received").get<std::uint64_t>();
   m.body_bytes = json.at("body_bytes").get<std::uint64_t>();
   m.bytes_sent = json.at("bytes_sent").get<std::uint64_t>();

@@ -243,6 +243,8 @@ std::string connection_times(const Metrics& total) {
   // -m: the wait for a free stream (the server's SETTINGS_MAX_CONCURRENT_STREAMS), part of
   // Total as Connect is.
   if (total.streams.streams > 0) text += phase_line("Queueing:", row_of(total.queueing));
+  // --digest: the round trip to the 401 before the answer, part of Total.
+  if (total.challenge.count() > 0) text += phase_line("Challenge:", row_of(total.challenge));
   text += phase_line("Waiting:", row_of(total.waiting));
   text += phase_line("Total:", row_of(total.latency));
   return text;

@@ -25,7 +25,8 @@ const PreparedRequest* ClientBase::begin_exchange(const PreparedRequest& request
   response.clear();
   timed_out_ = false;
   const auto limit = request.timeout.count() > 0 ? request.timeout : setup_.timeout;
-  deadline_ = Clock::now() + limit;
+  started_ = Clock::now();
+  deadline_ = started_ + limit;
   hops_ = 0;
   may_retry_ = true;
   answered_ = false;
@@ -46,6 +47,7 @@ const PreparedRequest* ClientBase::next_request(const PreparedRequest& request, 
   const std::string_view target =
       current_ == &request ? std::string_view(origin->target) : std::string_view(hop_->target);
   auto next = answer_digest(*origin, answered_, response);
+  if (next) response.challenge = Clock::now() - started_;
   if (!next && hops_ < max_redirects) {
     next = redirect_hop(*origin, target, response);
     hops_ += next ? 1 : 0;

@@ -184,6 +184,7 @@ class ClientBase : public Client, public Watchdog::Guarded {
 
   model::Protocol protocol_;
   std::size_t read_size_ = 1024;
+  Clock::time_point started_;  ///< this exchange began (for --digest's challenge)
   Clock::time_point deadline_ = Clock::time_point::max();
   bool timed_out_ = false;
   const PreparedRequest* current_ = nullptr;  ///< the request or the redirect hop being sent

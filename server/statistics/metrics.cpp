@@ -47,6 +47,7 @@ void Metrics::add(const model::Result& result) {
   if (result.waiting.count() > 0) {
     waiting.record(ns(result.waiting));
   }
+  if (result.challenge.count() > 0) challenge.record(ns(result.challenge));
   if (result.streams_open > 0) {
     queueing.record(ns(result.queueing));
     streams.add(result.streams_open);
@@ -88,6 +89,7 @@ void Metrics::merge(const Metrics& other) {
   processing.merge(other.processing);
   waiting.merge(other.waiting);
   queueing.merge(other.queueing);
+  challenge.merge(other.challenge);
   streams.merge(other.streams);
   bytes_received += other.bytes_received;
   body_bytes += other.body_bytes;
@@ -104,8 +106,8 @@ std::size_t Metrics::memory_bytes() const {
   constexpr std::size_t map_node = 4 * sizeof(void*) + sizeof(std::pair<const int, std::uint64_t>);
   std::size_t bytes =
       sizeof(*this) + (status_codes.size() + grpc_codes.size() + failed_checks.size()) * map_node;
-  for (const Histogram* histogram :
-       {&latency, &connect, &processing, &waiting, &queueing, &rate.service_time, &rate.lag}) {
+  for (const Histogram* histogram : {&latency, &connect, &processing, &waiting, &queueing,
+                                     &challenge, &rate.service_time, &rate.lag}) {
     bytes += histogram->memory_bytes() - sizeof(Histogram);
   }
   bytes += servers.entries().capacity() * sizeof(servers.entries().front());
@@ -125,6 +127,7 @@ void Metrics::reset() {
   processing.reset();
   waiting.reset();
   queueing.reset();
+  challenge.reset();
   streams = {};
   bytes_received = body_bytes = bytes_sent = 0;
   connections_opened = keep_alive_responses = 0;

@@ -33,6 +33,8 @@ struct Metrics {
   /// -m: requests that went as streams on shared connections, from their hand-over to the
   /// connection to their stream's opening (the wait for a free stream)
   Histogram queueing;
+  /// --digest: the round trip to the 401 each answered request took first (part of latency).
+  Histogram challenge;
   std::uint64_t bytes_received = 0;
   std::uint64_t body_bytes = 0;
   std::uint64_t bytes_sent = 0;

@@ -22,6 +22,7 @@ expect_rc 0
 json_check "$OUT" <<'EOF'
 g("requests.total") == 12 and g("requests.succeeded") == 12 and g("status_codes") == {"200": 12}
 g("connections.opened") == 3 ## the answer goes on the challenge's connection
+0 < g("phases_ms.challenge.min") <= g("phases_ms.challenge.max") < g("phases_ms.total.max") ## the 401's round trip, apart
 EOF
 settle_log "$LOG"
 assert_eq "13 13 0" "$(count challenge) $(count ok) $(count bad)" "challenges and answers"

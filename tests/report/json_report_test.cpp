@@ -241,6 +241,21 @@ TEST(JsonReport, SharedConnectionsSayHowManyStreamsTheyCarriedAndTheQueueing) {
   EXPECT_DOUBLE_EQ(report["phases_ms"]["queueing"]["min"].get<double>(), 0.0);
 }
 
+// --digest: the round trip to the 401 of each answered request, apart from the total.
+TEST(JsonReport, DigestsChallengeRoundTripOnlyWhenSomeWasAnswered) {
+  Summary s = sample();
+  EXPECT_FALSE(json::parse(json_report(s))["phases_ms"].contains("challenge"));
+  for (const int us : {300, 500}) {
+    model::Result r;
+    r.status = 200;
+    r.challenge = std::chrono::microseconds(us);
+    s.total.add(r);
+  }
+  const json report = json::parse(json_report(s));
+  EXPECT_DOUBLE_EQ(report["phases_ms"]["challenge"]["min"].get<double>(), 0.3);
+  EXPECT_DOUBLE_EQ(report["phases_ms"]["challenge"]["max"].get<double>(), 0.5);
+}
+
 TEST(JsonReport, GrpcCallsByCodeNameOnlyWhenThereAreSome) {
   Summary s = sample();
   EXPECT_FALSE(json::parse(json_report(s)).contains("grpc_status_codes"));

@@ -48,6 +48,7 @@ Summary sample_summary() {
   summary.total.note_server("nginx");
   summary.total.failed_checks[1] = 2;
   summary.total.rate.lag = spread_histogram(3, 500);
+  summary.total.challenge = spread_histogram(4, 50);
   summary.add_second(summary.total, 1s, 3);
   summary.elapsed = 1'234'567'891ns;
   summary.thresholds.push_back({"p99<5ms", 3.25, "ms", true});
