@@ -1,5 +1,6 @@
 // --print-request: what each step would send, printed instead of sent.
 #include <cstdio>
+#include <ctime>
 #include <string>
 #include <utility>
 #include <variant>
@@ -8,6 +9,7 @@
 #include "server/client/prepared_request.hpp"
 #include "server/flow.hpp"
 #include "server/request_template.hpp"
+#include "server/session/cookie_jar.hpp"
 
 namespace stampede::cmd {
 
@@ -60,9 +62,32 @@ void note_protocol(const model::Request& step, model::Protocol protocol, std::si
 
 }  // namespace
 
+/// The first user's jar as it starts: the cookies of the steps' `-b FILE`s.
+session::CookieJar first_jar(const RunConfig& config) {
+  session::CookieJar jar;
+  if (!config.plan.cookies) return jar;
+  const auto now = static_cast<session::UnixSeconds>(std::time(nullptr));
+  for (const auto& step : config.steps) {
+    for (const auto& cookie : step.jar_cookies) jar.load(cookie, now);
+  }
+  return jar;
+}
+
+/// `prepared` with the cookies `jar` sends to `step`'s URL, as its first request carries them.
+client::PreparedRequest with_jar(const client::PreparedRequest& prepared,
+                                 const model::Request& step, const session::CookieJar& jar) {
+  std::string cookies;
+  jar.header_for(step.origin, step.target, static_cast<session::UnixSeconds>(std::time(nullptr)),
+                 cookies);
+  if (cookies.empty()) return prepared;
+  client::RequestCopy copy;
+  return client::with_cookies(prepared, cookies, copy);
+}
+
 void print_requests(const RunConfig& config) {
   const auto count = config.steps.size();
   const auto captured = server::capture_names(config.steps);
+  const auto jar = first_jar(config);
   for (std::size_t i = 0; i < count; ++i) {
     if (count > 1) std::printf("--- step %zu of %zu\n", i + 1, count);
     const auto& step = config.steps[i];
@@ -73,7 +98,8 @@ void print_requests(const RunConfig& config) {
     if (model::asks_h2c_upgrade(step)) prepared = client::PreparedRequest(*prepared.http1_fallback);
     const auto text = model::is_grpc(step.origin.scheme)
                           ? printable_call(step, config.grpc_method)
-                          : client::printable(rendered(prepared, captured, config.plan.data.get()));
+                          : client::printable(with_jar(
+                                rendered(prepared, captured, config.plan.data.get()), step, jar));
     std::fwrite(text.data(), 1, text.size(), stdout);
     if (count > 1) std::fputc('\n', stdout);
   }

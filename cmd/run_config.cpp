@@ -206,6 +206,18 @@ void check_shared_connections(const RunConfig& config) {
   }
 }
 
+/// --no-cookies leaves no jar for `-b FILE`'s cookies to go in: they are not sent, and the user
+/// is told so.
+void note_cookie_files(RunConfig& config) {
+  const bool files = std::any_of(config.steps.begin(), config.steps.end(),
+                                 [](const auto& step) { return !step.jar_cookies.empty(); });
+  if (files && !config.plan.cookies) {
+    config.warnings.emplace_back(
+        "--no-cookies: the cookies of the -b files are not sent (they go to each user's jar, "
+        "which is off)");
+  }
+}
+
 }  // namespace
 
 std::string apply_url(std::string_view url, model::Request& request) {
@@ -256,6 +268,7 @@ RunConfig make_run_config(const Options& options) {
   check_shared_connections(config);
   apply_captures(options.captures, config.steps);
   check_step_variables(config.steps, config.plan);
+  note_cookie_files(config);
   return config;
 }
 

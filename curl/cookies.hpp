@@ -1,4 +1,5 @@
-// -b / --cookie: `name=value` strings and Netscape cookie files, matched as curl matches them.
+// -b / --cookie: `name=value` strings, and Netscape cookie files loaded as curl's cookie engine
+// loads them.
 #pragma once
 
 #include <string>
@@ -10,10 +11,17 @@
 
 namespace stampede::curl {
 
-/// The Cookie header curl would send with `request` (empty: none). An argument with `=` is a
-/// cookie string; any other names a cookie file, read through `files`, whose cookies for this host,
-/// path and scheme come first. An unreadable file sends nothing, as in curl, with a warning.
-std::string cookie_header(const std::vector<Argument>& cookies, const model::Request& request,
-                          const Files& files, std::vector<Warning>& warnings);
+/// What `-b` gives a request: the Cookie header of its `name=value` strings (joined by `;`, as
+/// curl joins them; empty: none), and the cookies of its files, for the user's jar.
+struct Cookies {
+  std::string header;
+  std::vector<model::JarCookie> jar;
+};
+
+/// `cookies` read: an argument with `=` is a cookie string; any other names a cookie file, read
+/// through `files`, whose cookies all go to the jar (which sends each where it matches, as curl's
+/// engine does). An unreadable file gives none, as in curl, with a warning.
+Cookies read_cookies(const std::vector<Argument>& cookies, const Files& files,
+                     std::vector<Warning>& warnings);
 
 }  // namespace stampede::curl

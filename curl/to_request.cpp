@@ -187,9 +187,9 @@ class Builder {
       headers.add_default(
           "Referer", referer.ends_with(";auto") ? referer.substr(0, referer.size() - 5) : referer);
     }
-    if (const auto cookie = cookie_header(c_.cookies, r, files_, warnings_); !cookie.empty()) {
-      headers.add_default("Cookie", cookie);
-    }
+    auto cookies = read_cookies(c_.cookies, files_, warnings_);
+    if (!cookies.header.empty()) headers.add_default("Cookie", cookies.header);
+    r.jar_cookies = std::move(cookies.jar);
   }
 
   const CurlCommand& c_;

@@ -38,6 +38,17 @@ struct Credentials {
   std::string password;
 };
 
+/// A cookie a Netscape cookie file holds (curl's `-b FILE`).
+struct JarCookie {
+  std::string domain;     ///< lower case, without a leading dot
+  bool host_only = true;  ///< this host only (else its subdomains too)
+  std::string path = "/";
+  bool secure = false;
+  std::int64_t expires = 0;  ///< seconds since 1970; 0: a session cookie
+  std::string name;
+  std::string value;
+};
+
 /// One request as the user asked for it; clients serialize it once and reuse the bytes.
 struct Request {
   Origin origin;
@@ -68,6 +79,9 @@ struct Request {
   std::chrono::milliseconds pause{0};
   /// --digest: sent only in answer to a 401's Digest challenge (RFC 7616), as curl does.
   std::optional<Credentials> digest;
+  /// `-b FILE`'s cookies: as curl's cookie engine loads them, each user's jar starts with them,
+  /// so a server's Set-Cookie replaces or deletes them (`-b name=value` strings are headers).
+  std::vector<JarCookie> jar_cookies;
 };
 
 }  // namespace stampede::model

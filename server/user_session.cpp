@@ -13,11 +13,21 @@ constexpr std::string_view set_cookie = "set-cookie";
 
 session::UnixSeconds wall_clock() { return static_cast<session::UnixSeconds>(std::time(nullptr)); }
 
+/// Loads into `jar` the cookies of the flow's `-b FILE`s (a file named by several steps gives
+/// each cookie once: a later one replaces it).
+void load_cookie_files(const Flow& flow, session::CookieJar& jar) {
+  const auto now = wall_clock();
+  for (const auto& step : flow.steps()) {
+    for (const auto& cookie : step.request.jar_cookies) jar.load(cookie, now);
+  }
+}
+
 }  // namespace
 
 UserSession::UserSession(bool cookies, std::uint64_t user, const Flow& flow)
     : cookies_(cookies), flow_(flow), values_(user) {
   values_.captured.resize(flow.capture_names().size());
+  if (cookies_) load_cookie_files(flow, jar_);
 }
 
 void UserSession::want_headers(model::Response& response) const {

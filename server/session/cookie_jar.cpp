@@ -191,6 +191,12 @@ void CookieJar::receive(std::string_view set_cookie, const model::Origin& origin
   store(std::move(cookie), now);
 }
 
+void CookieJar::load(const model::JarCookie& cookie, UnixSeconds now) {
+  store({cookie.name, cookie.value, lower(cookie.domain), cookie.path.empty() ? "/" : cookie.path,
+         cookie.expires, cookie.host_only, cookie.secure},
+        now);
+}
+
 void CookieJar::store(Cookie cookie, UnixSeconds now) {
   const auto same = std::find_if(cookies_.begin(), cookies_.end(), [&](const Cookie& c) {
     return c.name == cookie.name && c.domain == cookie.domain && c.path == cookie.path;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/origin.hpp"
+#include "model/request.hpp"
 
 namespace stampede::session {
 
@@ -26,6 +27,10 @@ class CookieJar {
   /// Expires in the past) a removal. A header RFC 6265 says to ignore changes nothing.
   void receive(std::string_view set_cookie, const model::Origin& origin, std::string_view target,
                UnixSeconds now);
+
+  /// Stores a cookie a cookie file gave (curl's `-b FILE`), as curl's engine loads it: an
+  /// expired one is dropped.
+  void load(const model::JarCookie& cookie, UnixSeconds now);
 
   /// Appends to `out` the Cookie header's value for a request to `origin` with `target` at
   /// `now`: `name=value` pairs joined by "; ", longer paths first, then older first. Appends

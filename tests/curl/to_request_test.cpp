@@ -24,7 +24,9 @@ class ToRequest : public testing::Test {
     std::filesystem::create_directories(dir_);
     write("note.txt", "one\r\ntwo\n");
     write("pic.PNG", "\x89PNG");
-    write("jar.txt", "127.0.0.1\tFALSE\t/\tFALSE\t0\tsid\tabc\n");
+    write("jar.txt",
+          "# Netscape HTTP Cookie File\n127.0.0.1\tFALSE\t/\tFALSE\t0\tsid\tabc\n"
+          "#HttpOnly_.example.org\tTRUE\t/app\tTRUE\t2000000000\tpref\tv\n");
     write("headers.txt", "X-From-File: 1\n\nX-Other: 2\n");
   }
   void write(const std::string& name, const std::string& content) {
@@ -110,8 +112,19 @@ TEST_F(ToRequest, IdentityHeaders) {
   EXPECT_EQ(header(r, "Cookie"), "c=3");
   EXPECT_EQ(header(one("curl http://u:p%21@h/"), "Authorization"), "Basic dTpwIQ==");
   EXPECT_EQ(header(one("curl -e '' h"), "Referer"), "(none)");
-  EXPECT_EQ(header(one("curl -b jar.txt -b x=1 http://127.0.0.1/"), "Cookie"), "sid=abc; x=1");
-  EXPECT_EQ(header(one("curl -b jar.txt http://other/"), "Cookie"), "(none)");
+  // A cookie file goes to the user's jar, as curl's engine loads it; strings are the header.
+  r = one("curl -b jar.txt -b x=1 http://127.0.0.1/");
+  EXPECT_EQ(header(r, "Cookie"), "x=1");
+  ASSERT_EQ(r.jar_cookies.size(), 2U);
+  EXPECT_EQ(r.jar_cookies[0].name, "sid");
+  EXPECT_EQ(r.jar_cookies[0].value, "abc");
+  EXPECT_EQ(r.jar_cookies[0].domain, "127.0.0.1");
+  EXPECT_TRUE(r.jar_cookies[0].host_only);
+  EXPECT_EQ(r.jar_cookies[1].domain, "example.org");  // `.example.org`: subdomains too
+  EXPECT_FALSE(r.jar_cookies[1].host_only);
+  EXPECT_TRUE(r.jar_cookies[1].secure);
+  EXPECT_EQ(r.jar_cookies[1].expires, 2000000000);
+  EXPECT_EQ(r.jar_cookies[1].path, "/app");
   EXPECT_EQ(parse("curl -b missing-jar h").warnings.size(), 1U);
   EXPECT_EQ(parse("curl -u ada h").warnings.size(), 1U);  // curl would prompt for a password
 }

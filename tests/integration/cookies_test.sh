@@ -72,4 +72,39 @@ assert_eq 0 "$(tail -n +"$((lines + 1))" "$COOKIES_LOG" | awk -F'"' '$4 ~ /sid=/
   "requests carrying sid with --no-cookies"
 assert_eq 6 "$(tail -n +"$((lines + 1))" "$COOKIES_LOG" | awk -F'"' '$4 == "theme=dark"' | wc -l)" \
   "requests carrying -b's cookie with --no-cookies"
+
+# A -b cookie file loads each user's jar, as curl's cookie engine does: the login's Set-Cookie
+# replaces the file's sid (never both sent), and the logout deletes it.
+printf '127.0.0.1\tFALSE\t/s\tFALSE\t0\tsid\tfromfile\n' >"$TEST_TMP/jar.txt"
+cat >"$TEST_TMP/file.curl.txt" <<EOF
+curl -b jar.txt '$HTTP_URL/s/account'
+curl -b jar.txt -X POST '$HTTP_URL/s/login'
+curl -b jar.txt '$HTTP_URL/s/account'
+curl -b jar.txt -X POST '$HTTP_URL/s/logout'
+curl -b jar.txt '$HTTP_URL/s/after'
+EOF
+lines=$(wc -l <"$COOKIES_LOG")
+run_stampede file -c 3 -n 1 -k -p "$TEST_TMP/file.curl.txt" --output json
+expect_rc 0
+json_assert "$OUT" 'g("status_codes") == {"200": 15}' "a file cookie replaced, then deleted"
+settle_log "$COOKIES_LOG"
+tail -n +"$((lines + 1))" "$COOKIES_LOG" >"$TEST_TMP/file.log"
+"$PYTHON" - "$TEST_TMP/file.log" <<'EOF' || fail "the cookie file's sid was not replaced in the jar (above)"
+import re, sys
+seen = {}
+for line in open(sys.argv[1]):
+    connection, status, request, cookie, set_cookie = re.match(r'(\S+) (\d+) "([^"]*)" "([^"]*)" "([^"]*)"', line).groups()
+    seen.setdefault(connection, []).append((request.split()[1], cookie, set_cookie))
+assert len(seen) == 3, seen
+for connection, requests in seen.items():
+    (a, first, _), (l, _, set_cookie), (b, second, _), _, (c, last, _) = requests
+    sid = re.match(r"sid=(\w+);", set_cookie).group(1)
+    assert (a, first) == ("/s/account", "sid=fromfile"), requests
+    assert (b, second) == ("/s/account", "sid=" + sid), requests  # not "sid=...; sid=fromfile"
+    assert (c, last) == ("/s/after", "-"), requests
+EOF
+# --no-cookies leaves the file's cookies nowhere to go: the user is told so.
+run_stampede file_off -c 1 -n 1 -k --no-cookies -p "$TEST_TMP/file.curl.txt"
+expect_rc 0
+grep -qF -- "--no-cookies: the cookies of the -b files are not sent" "$ERR" || fail "no warning: $(cat "$ERR")"
 pass

@@ -36,6 +36,25 @@ TEST(CookieJar, KeepsReplacesAndDeletes) {
   EXPECT_TRUE(jar.empty());
 }
 
+// curl's -b FILE: the file's cookies are the jar's first, and a server's Set-Cookie replaces or
+// deletes them as any other.
+TEST(CookieJar, CookiesFromAFileAreKeptAndReplacedLikeAnyOther) {
+  CookieJar jar;
+  const auto shop = origin("shop.example");
+  jar.load({"shop.example", true, "/", false, 0, "sid", "old"}, now);
+  jar.load({"example", false, "/", false, 0, "region", "eu"}, now);          // .example: subdomains
+  jar.load({"shop.example", true, "/", false, now - 1, "stale", "x"}, now);  // expired: dropped
+  jar.load({"shop.example", true, "/", true, 0, "tls", "1"}, now);           // Secure
+  EXPECT_EQ(sent(jar, shop, "/"), "sid=old; region=eu");
+  EXPECT_EQ(sent(jar, origin("shop.example", model::Scheme::https), "/"),
+            "sid=old; region=eu; tls=1");
+  EXPECT_EQ(sent(jar, origin("other.example"), "/"), "region=eu");
+  jar.receive("sid=new; Path=/", shop, "/login", now);
+  EXPECT_EQ(sent(jar, shop, "/"), "sid=new; region=eu");  // replaced, not sent twice
+  jar.receive("sid=; Max-Age=0; Path=/", shop, "/logout", now);
+  EXPECT_EQ(sent(jar, shop, "/"), "region=eu");
+}
+
 TEST(CookieJar, ExpiryByMaxAgeOverExpires) {
   CookieJar jar;
   const auto site = origin("a.test");
