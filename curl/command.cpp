@@ -63,6 +63,8 @@ void apply_value(CurlCommand& command, std::string_view name, const Argument& ar
 void apply_flag(CurlCommand& command, std::string_view name, bool negated) {
   if (const auto f = flags.find(name); f != flags.end()) {
     command.*(f->second) = !negated;
+  } else if (name == "basic") {
+    command.basic = !negated;
   } else if (name.starts_with("http")) {
     command.http_version = negated             ? model::HttpVersion::any
                            : name == "http2"   ? model::HttpVersion::http2

@@ -69,6 +69,9 @@ struct CurlCommand {
   bool location = false;
   bool path_as_is = false;
   bool digest = false;  ///< --digest: credentials wait for the server's challenge
+  /// --basic / --no-basic, the last given. curl keeps the methods as a set: Basic alone (or
+  /// none: libcurl's default) is sent at once; with Digest too, the server's challenge chooses.
+  std::optional<bool> basic;
   model::HttpVersion http_version = model::HttpVersion::any;
   std::vector<Warning> warnings;
 };

@@ -17,7 +17,7 @@ constexpr std::array options{
     OptionSpec{"anyauth", '\0', false, H::warned},
     OptionSpec{"append", 'a', false, H::warned},
     OptionSpec{"aws-sigv4", '\0', true, H::warned},
-    OptionSpec{"basic", '\0', false, H::ignored},
+    OptionSpec{"basic", '\0', false, H::applied},
     OptionSpec{"cacert", '\0', true, H::warned},
     OptionSpec{"capath", '\0', true, H::warned},
     OptionSpec{"cert", 'E', true, H::warned},

@@ -172,8 +172,9 @@ class Builder {
       }
       if (c_.digest) {  // nothing until the server's challenge asks for it
         const auto colon = credentials.find(':');
-        r.digest = model::Credentials{credentials.substr(0, colon), credentials.substr(colon + 1)};
-      } else {
+        r.digest = model::Credentials{credentials.substr(0, colon), credentials.substr(colon + 1),
+                                      c_.basic.value_or(false)};
+      } else {  // Basic, also after --no-basic: curl then sets no method, and Basic is libcurl's
         headers.add_default("Authorization", "Basic " + base64(credentials));
       }
     }

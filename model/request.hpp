@@ -36,6 +36,8 @@ struct Route {
 struct Credentials {
   std::string user;
   std::string password;
+  /// curl's --basic beside --digest: a 401 that offers only Basic is answered with it.
+  bool basic_too = false;
 };
 
 /// A cookie a Netscape cookie file holds (curl's `-b FILE`).

@@ -46,7 +46,7 @@ const PreparedRequest* ClientBase::next_request(const PreparedRequest& request, 
   // Where `response` came from: the request itself, or the last hop.
   const std::string_view target =
       current_ == &request ? std::string_view(origin->target) : std::string_view(hop_->target);
-  auto next = answer_digest(*origin, answered_, response);
+  auto next = answer_challenge(*origin, answered_, response);
   if (next) response.challenge = Clock::now() - started_;
   if (!next && hops_ < max_redirects) {
     next = redirect_hop(*origin, target, response);

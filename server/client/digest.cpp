@@ -83,6 +83,15 @@ bool offers_auth(std::string_view list) {
 }
 
 /// A client nonce: 16 random bytes in hex, as curl sends.
+std::string base64(std::string_view text) {
+  std::string out(4 * ((text.size() + 2) / 3) + 1, '\0');
+  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                reinterpret_cast<const unsigned char*>(text.data()),
+                                static_cast<int>(text.size()));
+  out.resize(static_cast<std::size_t>(n));
+  return out;
+}
+
 std::string make_cnonce() {
   std::array<unsigned char, 16> bytes{};
   RAND_bytes(bytes.data(), static_cast<int>(bytes.size()));
@@ -157,21 +166,29 @@ std::string digest_authorization(const DigestChallenge& challenge,
   return header;
 }
 
-std::optional<model::Request> answer_digest(const model::Request& origin, bool& answered,
-                                            const model::Response& response) {
+std::optional<model::Request> answer_challenge(const model::Request& origin, bool& answered,
+                                               const model::Response& response) {
   if (!origin.digest || answered || response.status != 401) return std::nullopt;
+  const auto& credentials = *origin.digest;
+  std::optional<std::string> authorization;
+  bool basic_offered = false;
   for (const auto& [name, value] : response.headers) {
     if (name != "www-authenticate") continue;
-    const auto challenge = parse_digest_challenge(value);
-    if (!challenge) continue;
-    model::Request answer = origin;
-    answer.headers.emplace_back("Authorization",
-                                digest_authorization(*challenge, *origin.digest, origin.method,
-                                                     origin.target, make_cnonce()));
-    answered = true;
-    return answer;
+    basic_offered = basic_offered || boost::istarts_with(value, "basic");
+    if (const auto challenge = parse_digest_challenge(value)) {
+      authorization = digest_authorization(*challenge, credentials, origin.method, origin.target,
+                                           make_cnonce());
+      break;
+    }
   }
-  return std::nullopt;
+  if (!authorization && basic_offered && credentials.basic_too) {
+    authorization = "Basic " + base64(credentials.user + ":" + credentials.password);
+  }
+  if (!authorization) return std::nullopt;
+  model::Request answer = origin;
+  answer.headers.emplace_back("Authorization", std::move(*authorization));
+  answered = true;
+  return answer;
 }
 
 }  // namespace stampede::client

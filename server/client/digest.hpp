@@ -1,4 +1,5 @@
-// --digest: a 401's Digest challenge (RFC 7616) and the Authorization header that answers it.
+// --digest: a 401's Digest challenge (RFC 7616) and the Authorization header that answers it
+// (or Basic's, with --basic too).
 #pragma once
 
 #include <optional>
@@ -31,10 +32,12 @@ std::string digest_authorization(const DigestChallenge& challenge,
                                  std::string_view uri, std::string_view cnonce);
 
 /// --digest, for a client's exchange loop: after a 401 that carries a Digest challenge (in
-/// `response`'s wanted headers), the request of `origin` that answers it; nullopt when
-/// `origin` has no credentials, the challenge was answered already in this exchange
-/// (`answered`, set here), or there is none to answer.
-std::optional<model::Request> answer_digest(const model::Request& origin, bool& answered,
-                                            const model::Response& response);
+/// `response`'s wanted headers), the request of `origin` that answers it; with curl's --basic
+/// too (Credentials::basic_too), a 401 that offers only Basic is answered with Basic, as curl
+/// picks the best method the server offers. Nullopt when `origin` has no credentials to wait
+/// with, the challenge was answered already in this exchange (`answered`, set here), or there
+/// is none to answer.
+std::optional<model::Request> answer_challenge(const model::Request& origin, bool& answered,
+                                               const model::Response& response);
 
 }  // namespace stampede::client

@@ -127,6 +127,18 @@ TEST_F(ToRequest, IdentityHeaders) {
   EXPECT_EQ(r.jar_cookies[1].path, "/app");
   EXPECT_EQ(parse("curl -b missing-jar h").warnings.size(), 1U);
   EXPECT_EQ(parse("curl -u ada h").warnings.size(), 1U);  // curl would prompt for a password
+  // curl keeps the methods as a set: Basic alone goes at once; with Digest too the server's
+  // challenge chooses; --no-basic alone leaves no method, and libcurl's default is Basic.
+  EXPECT_EQ(header(one("curl --basic -u a:b h"), "Authorization"), "Basic YTpi");
+  for (const auto* both : {"curl --digest --basic -u a:b h", "curl --basic --digest -u a:b h"}) {
+    const auto r = one(both);
+    EXPECT_EQ(header(r, "Authorization"), "(none)") << both;
+    ASSERT_TRUE(r.digest) << both;
+    EXPECT_TRUE(r.digest->basic_too) << both;
+  }
+  EXPECT_FALSE(one("curl --digest --no-basic -u a:b h").digest->basic_too);
+  EXPECT_FALSE(one("curl --digest -u a:b h").digest->basic_too);
+  EXPECT_EQ(header(one("curl --no-basic -u a:b h"), "Authorization"), "Basic YTpi");
 }
 
 TEST_F(ToRequest, MultipartBody) {

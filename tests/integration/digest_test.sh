@@ -56,6 +56,23 @@ settle_log "$LOG"
 assert_eq 6 "$(grep -c '^bad GET /private wrong-response$' "$LOG")" "refused answers"
 assert_eq 23 "$(count challenge)" "challenges after the wrong password"
 
+# --digest --basic (curl keeps both methods): against nginx's auth_basic, which offers only
+# Basic, the 401 is answered with Basic; with --digest alone it stays a 401.
+mkdir -p "$TEST_TMP/nginx/html/basic"
+echo in >"$TEST_TMP/nginx/html/basic/index.html"
+printf 'ada:%s\n' "$(openssl passwd -apr1 's3cret:x')" >"$TEST_TMP/htpasswd"
+start_nginx "$TEST_TMP/nginx" "location /basic/ { auth_basic \"r\"; auth_basic_user_file $TEST_TMP/htpasswd; }"
+printf '%s\n' "curl --digest --basic -u 'ada:s3cret:x' '$HTTP_URL/basic/'" >"$TEST_TMP/both.curl.sh"
+run_stampede both -c 2 -n 3 -k -p "$TEST_TMP/both.curl.sh" --output json
+expect_rc 0
+json_assert "$OUT" 'g("status_codes") == {"200": 6}' "Basic answers"
+assert_eq "6 6" "$(count_requests "$ACCESS_LOG" ' 401 "GET /basic/ ') $(count_requests "$ACCESS_LOG" ' 200 "GET /basic/ ')" \
+  "nginx's 401s and 200s"
+printf '%s\n' "curl --digest -u 'ada:s3cret:x' '$HTTP_URL/basic/'" >"$TEST_TMP/digest-only.curl.sh"
+run_stampede digest_only -c 1 -n 2 -k -p "$TEST_TMP/digest-only.curl.sh" --output json
+expect_rc 0
+json_assert "$OUT" 'g("status_codes") == {"401": 2}' "no Basic without --basic"
+
 # SHA-256.
 start_py_server digest256 "$PYTHON" "$HERE/digest_server.py" SHA-256
 printf '%s\n' "curl --digest -u 'ada:s3cret:x' 'http://127.0.0.1:$SERVER_PORT/sha'" >"$TEST_TMP/sha.curl.sh"

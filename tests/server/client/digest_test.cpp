@@ -57,7 +57,7 @@ TEST(Digest, AnswersA401OnceWithTheStepsCredentials) {
   response.status = 401;
   response.headers = {{"www-authenticate", R"(Digest realm="r", nonce="n", qop="auth")"}};
   bool answered = false;
-  const auto answer = answer_digest(step, answered, response);
+  const auto answer = answer_challenge(step, answered, response);
   ASSERT_TRUE(answer);
   EXPECT_TRUE(answered);
   EXPECT_EQ(answer->target, "/private");
@@ -65,13 +65,35 @@ TEST(Digest, AnswersA401OnceWithTheStepsCredentials) {
   EXPECT_EQ(answer->headers[0].first, "Authorization");
   EXPECT_TRUE(answer->headers[0].second.starts_with(R"(Digest username="u", realm="r")"))
       << answer->headers[0].second;
-  EXPECT_FALSE(answer_digest(step, answered, response));  // once an exchange
+  EXPECT_FALSE(answer_challenge(step, answered, response));  // once an exchange
   answered = false;
   response.status = 200;
-  EXPECT_FALSE(answer_digest(step, answered, response));
+  EXPECT_FALSE(answer_challenge(step, answered, response));
   step.digest.reset();
   response.status = 401;
-  EXPECT_FALSE(answer_digest(step, answered, response));
+  EXPECT_FALSE(answer_challenge(step, answered, response));
+}
+
+// --digest --basic: curl answers what the server offers, Digest before Basic.
+TEST(Digest, WithBasicTooABasicOnlyChallengeIsAnsweredWithBasic) {
+  model::Request step;
+  step.origin = {model::Scheme::http, "127.0.0.1", 8080};
+  step.digest = model::Credentials{"ada", "pw", false};
+  model::Response response;
+  response.status = 401;
+  response.headers = {{"www-authenticate", R"(Basic realm="r")"}};
+  bool answered = false;
+  EXPECT_FALSE(answer_challenge(step, answered, response));  // --digest alone: Digest only
+  step.digest->basic_too = true;
+  const auto basic = answer_challenge(step, answered, response);
+  ASSERT_TRUE(basic);
+  EXPECT_EQ(basic->headers.back().second, "Basic YWRhOnB3");
+  answered = false;
+  response.headers.emplace_back("www-authenticate", R"(Digest realm="r", nonce="n")");
+  const auto digest = answer_challenge(step, answered, response);
+  ASSERT_TRUE(digest);
+  EXPECT_TRUE(digest->headers.back().second.starts_with("Digest "))
+      << digest->headers.back().second;
 }
 
 }  // namespace
