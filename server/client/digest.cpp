@@ -1,4 +1,4 @@
-// answer_digest(): RFC 7616's challenge read, its response computed with OpenSSL's digests.
+// answer_challenge(): RFC 7616's challenge read, its response computed with OpenSSL's digests.
 #include "server/client/digest.hpp"
 
 #include <openssl/evp.h>
@@ -8,6 +8,8 @@
 #include <boost/algorithm/string/predicate.hpp>
 #include <span>
 #include <vector>
+
+#include "server/client/base64.hpp"
 
 namespace stampede::client {
 
@@ -83,15 +85,6 @@ bool offers_auth(std::string_view list) {
 }
 
 /// A client nonce: 16 random bytes in hex, as curl sends.
-std::string base64(std::string_view text) {
-  std::string out(4 * ((text.size() + 2) / 3) + 1, '\0');
-  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                reinterpret_cast<const unsigned char*>(text.data()),
-                                static_cast<int>(text.size()));
-  out.resize(static_cast<std::size_t>(n));
-  return out;
-}
-
 std::string make_cnonce() {
   std::array<unsigned char, 16> bytes{};
   RAND_bytes(bytes.data(), static_cast<int>(bytes.size()));

@@ -1,10 +1,9 @@
 // H2Session: nghttp2's callbacks fill the Response; mem_send/mem_recv move the bytes.
 #include "server/client/h2_session.hpp"
 
-#include <openssl/evp.h>
-
 #include <utility>
 
+#include "server/client/base64.hpp"
 #include "server/client/h2_common.hpp"
 #include "server/client/h2_error.hpp"
 
@@ -138,16 +137,7 @@ bool H2Session::upgrade(const Http2Wire& request, model::Response& response, boo
 }
 
 std::string H2Session::upgrade_settings() {
-  const auto payload = h2::settings_payload(window_size);
-  std::string base64(4 * ((payload.size() + 2) / 3) + 1, '\0');
-  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(base64.data()),
-                                reinterpret_cast<const unsigned char*>(payload.data()),
-                                static_cast<int>(payload.size()));
-  base64.resize(static_cast<std::size_t>(n));
-  // base64url without padding (RFC 7540 3.2.1, RFC 4648 5).
-  while (!base64.empty() && base64.back() == '=') base64.pop_back();
-  for (auto& c : base64) c = c == '+' ? '-' : c == '/' ? '_' : c;
-  return base64;
+  return base64url(h2::settings_payload(window_size));  // RFC 7540 3.2.1
 }
 
 bool H2Session::submit(const Http2Wire& request, model::Response& response, bool keep_body) {
