@@ -12,6 +12,11 @@ inline constexpr int exit_threshold_failed = 3;
 /// The exit status of `stampede compare` when the second run broke a --max-* bound.
 inline constexpr int exit_regressed = 4;
 
+/// The exit status of `stampede report` over the shards of a run (--shard) when some shard is
+/// missing or was stopped before its end: the merged figures are not the whole load's. It wins
+/// over exit_threshold_failed, as thresholds judged a part of the load say little.
+inline constexpr int exit_incomplete = 5;
+
 /// A load run: argv (without the program name) -> engine -> live rows and report on stdout.
 /// Returns the exit status (0, or exit_threshold_failed); throws UsageError (exit 2) or
 /// std::exception (exit 1).
@@ -23,7 +28,7 @@ int run_serve(std::span<const char* const> args);
 
 /// `stampede report FILE...` (report_options.hpp): saved runs rendered, merged into one when
 /// several; returns 0 or exit_threshold_failed; throws UsageError for a file that is not a
-/// saved run (or of a newer format).
+/// saved run (or of a newer format); exit_incomplete for shards of a run without all of them.
 int run_report(std::span<const char* const> args);
 
 /// `stampede compare A B`: B beside the baseline A; returns 0, or exit_regressed when a bound

@@ -194,6 +194,17 @@ How hard:
   --source-ips SPEC        bind connections to these local addresses in turn, each adding a
                            port range: 127.0.0.2-127.0.0.9, 10.0.0.0/24, or a comma list
 
+Over several machines (then: stampede report shard-*.stampede):
+  --shard I/N              this process is shard I (0 to N-1) of N: it takes its slice of
+                           -c (the remainder to the first shards), --rate and its -n, each
+                           --stages target, --connect-rate, -m, --source-ips and the rows of
+                           a per-request or random --data-file; add --save
+  --shards N               the same, I from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job)
+  --start-at TIME          the users start at TIME (2026-12-01T10:00:00Z, RFC 3339) so that
+                           every shard starts together; each records how late it started
+  --run-id ID              what the shards of one run share (default: made from the command
+                           line, --start-at included, without --shard and the output files)
+
 What counts as success:
   -v, --verify NAME        how a response is judged (default statusCode):
 )" + verifier_lines() +
@@ -233,8 +244,8 @@ Flags take Go's forms: -c 10, -c=10, --c 10; a boolean -k, -k=true, -k=false.
 
 Exit status: 0 the run completed (whatever the server answered), 1 it could not run,
 2 a usage error or a run this machine cannot hold (nothing was sent), 3 the run ended but
-a --threshold failed, 4 (compare) the second run broke a --max-* bound. Ctrl-C stops the run
-and prints the report.
+a --threshold failed, 4 (compare) the second run broke a --max-* bound, 5 (report) some
+shard of the run is missing or was interrupted. Ctrl-C stops the run and prints the report.
 )";
 }
 

@@ -1,16 +1,20 @@
 // parse_options(): Boost.Program_options fed Go's flag forms, then every range checked at once.
 #include "cmd/options.hpp"
 
+#include <algorithm>
 #include <array>
 #include <boost/algorithm/string/predicate.hpp>
 #include <boost/program_options.hpp>
+#include <cctype>
 #include <chrono>
+#include <cstdlib>
 
 #include "cmd/curl_source.hpp"
 #include "cmd/data_file.hpp"
 #include "cmd/duration_flag.hpp"
 #include "cmd/go_flags.hpp"
 #include "cmd/limits.hpp"
+#include "cmd/shard_flags.hpp"
 #include "cmd/stages_flag.hpp"
 #include "cmd/sweep_flags.hpp"
 #include "cmd/threshold_flag.hpp"
@@ -90,6 +94,10 @@ po::options_description describe(Options& o) {
   add("import-path", po::value(&o.import_paths)->composing());
   add("data-file", po::value(&o.data_file));
   add("data-mode", po::value(&o.data_mode));
+  add("shard", po::value(&o.shard));
+  add("shards", po::value(&o.shards));
+  add("start-at", po::value(&o.start_at));
+  add("run-id", po::value(&o.run_id));
   return d;
 }
 
@@ -347,6 +355,33 @@ void check_har(const Options& o) {
   }
 }
 
+/// --shard (or --shards), --start-at and --run-id: readable, and for one run, not a sweep.
+void check_shards(const Options& o) {
+  const auto shard = shard_position(o, std::getenv("JOB_COMPLETION_INDEX"));
+  if (!o.start_at.empty()) {
+    const auto at = parse_start_at(o.start_at);
+    if (at > std::chrono::system_clock::now() + std::chrono::hours(24)) {
+      throw UsageError("--start-at is more than a day away (is its time zone right? Z is UTC)");
+    }
+  }
+  if (!o.run_id.empty() &&
+      (o.run_id.size() > 64 || !std::all_of(o.run_id.begin(), o.run_id.end(), [](char c) {
+         return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_' ||
+                c == '.';
+       }))) {
+    throw UsageError("--run-id takes up to 64 letters, digits, '-', '_' and '.'");
+  }
+  if (!shard) {
+    if (!o.run_id.empty())
+      throw UsageError("--run-id names the run that shards share: add --shard");
+    return;
+  }
+  if (!o.sweep.empty() || !o.sweep_rate.empty()) {
+    throw UsageError(
+        "--shard splits one run; a sweep's steps are each a run of their own (drop --shard)");
+  }
+}
+
 void check_ranges(const Options& o) {
   for (const auto& range : ranges) {
     if (!range.ok(o)) throw UsageError(std::string(range.rule));
@@ -358,6 +393,7 @@ void check_ranges(const Options& o) {
   check_page_views(o);
   check_thresholds(o);
   check_har(o);
+  check_shards(o);
   if (!o.think.empty()) {
     if (o.think != Options::think_har) (void)parse_duration_range(o.think, "--think");
     if (o.interval_s > 0) {
@@ -459,6 +495,9 @@ Options parse_options(std::span<const char* const> args) {
   if (is_csv_name(options.data_file)) options.csv_file = std::exchange(options.data_file, {});
   check_ranges(options);
   check_method(options, has_method);
+  if (options.run_id.empty() && (!options.shard.empty() || options.shards != 0)) {
+    options.run_id = derived_run_id(words.words);
+  }
   return options;
 }
 

@@ -7,6 +7,7 @@
 
 #include "cmd/grpc_call.hpp"
 #include "cmd/options.hpp"
+#include "cmd/shard_flags.hpp"
 #include "model/plan.hpp"
 #include "model/request.hpp"
 #include "verify/verifier.hpp"
@@ -26,12 +27,14 @@ struct RunConfig {
   bool long_lived = false;
   /// A gRPC run (grpc://, grpcs://): the method called, when --proto named it.
   GrpcMethod grpc_method;
+  /// --shard: which shard of which run this is (`plan` is then its slice); empty: not sharded.
+  std::optional<ShardPosition> shard;
 };
 
 /// Interprets `options`: parses the URL (or the curl file of -p), reads `-data @file`, splits
-/// headers. Throws UsageError naming what is wrong: among others --hold without a step over
-/// WebSocket or HTTP/2 (whose steps --hold then keeps alive, as -k), --ping without one over
-/// WebSocket or a held HTTP/2 one, --listen without one over WebSocket.
+/// headers, takes --shard's slice of the plan. Throws UsageError naming what is wrong: among others
+/// --hold without a step over WebSocket or HTTP/2 (whose steps --hold then keeps alive, as -k),
+/// --ping without one over WebSocket or a held HTTP/2 one, --listen without one over WebSocket.
 RunConfig make_run_config(const Options& options);
 
 /// --print-request: the exact bytes of each step (the header list of an HTTP/2 one, as HPACK is

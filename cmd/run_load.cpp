@@ -2,6 +2,7 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -33,6 +34,18 @@ std::vector<statistics::Threshold> thresholds_for(const Options& options, std::s
     thresholds.push_back(std::move(threshold));
   }
   return thresholds;
+}
+
+/// --start-at: how long the run waits, or that the time has passed (it then starts at once, and
+/// its shard's skew shows how late).
+void tell_start(std::chrono::system_clock::time_point at, std::FILE* rows) {
+  const std::chrono::duration<double> wait = at - std::chrono::system_clock::now();
+  if (wait.count() < 0) {
+    spdlog::warn("--start-at passed {:.3f} s ago: starting now", -wait.count());
+    return;
+  }
+  std::fprintf(rows, "-- waiting %.3f s for --start-at --\n", wait.count());
+  std::fflush(rows);
 }
 
 }  // namespace
@@ -70,6 +83,9 @@ int run_load(std::span<const char* const> args) {
   }
   const auto thresholds = thresholds_for(options, config.steps.size());
   config.plan.latency_per_second = outputs.keeps_seconds();
+  const auto shard = config.shard;
+  const auto start_at = config.plan.start_at;
+  if (start_at) tell_start(*start_at, rows);
   auto summary =
       run_engine(std::move(config), options, rows,
                  outputs.hooks(options.abort_on_fail ? thresholds : decltype(thresholds){}));
@@ -77,6 +93,12 @@ int run_load(std::span<const char* const> args) {
     summary.capacity =
         statistics::plan_capacity({options.page_views, options.peak_share, options.peak_time_share,
                                    summary.successes_per_second()});
+  }
+  if (shard) {
+    summary.sharding = statistics::Sharding{
+        shard->run,
+        shard->count,
+        {{shard->index, summary.info.started_at, start_at, summary.stop_reason}}};
   }
   for (const auto& threshold : thresholds) {
     summary.thresholds.push_back(statistics::judge(threshold, summary));

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -44,21 +45,57 @@ report::SavedRun load_saved_run(const std::string& path) {
   }
 }
 
-/// Every file's run as one (the file's own when there is one).
+/// True, with a word on stderr, for a file left empty: --save creates its file before the run,
+/// so a shard killed before its end leaves one (the merge then names it missing).
+bool left_empty(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::file_size(path, error) != 0 || error) return false;
+  std::fprintf(stderr, "stampede: %s is empty: its run did not end (killed?); left out\n",
+               path.c_str());
+  return true;
+}
+
+/// Every file's run as one (the file's own when there is one). Empty files are left out when
+/// the others are shards (which names the missing ones), else they are a usage error.
 report::SavedRun merged_run(const std::vector<std::string>& files) {
   std::vector<statistics::Summary> runs;
+  std::vector<std::string> empty;
   report::SavedRun merged;
   for (const auto& file : files) {
+    if (left_empty(file)) {
+      empty.push_back(file);
+      continue;
+    }
     auto run = load_saved_run(file);
     merged.sources.insert(merged.sources.end(), run.sources.begin(), run.sources.end());
     runs.push_back(std::move(run.summary));
   }
   try {
-    merged.summary = statistics::merge_runs(runs);
+    if (!runs.empty()) merged.summary = statistics::merge_runs(runs);
   } catch (const statistics::MergeError& error) {
     throw UsageError(error.what());
   }
+  if (!empty.empty() && (runs.empty() || !merged.summary.sharding)) {
+    throw UsageError(empty.front() + ": empty, not a saved run (its run did not end)");
+  }
   return merged;
+}
+
+/// True, with each reason on stderr, when some shard is missing or was stopped before its end.
+bool incomplete(const statistics::Sharding& sharding) {
+  const auto missing = sharding.missing();
+  for (const auto index : missing) {
+    std::fprintf(stderr,
+                 "stampede: shard %u of %u (run %s) is missing: its saved run was not given\n",
+                 index, sharding.count, sharding.run.c_str());
+  }
+  for (const auto& shard : sharding.shards) {
+    if (shard.stop_reason == statistics::StopReason::interrupted) {
+      std::fprintf(stderr, "stampede: shard %u of %u (run %s) was interrupted before its end\n",
+                   shard.index, sharding.count, sharding.run.c_str());
+    }
+  }
+  return !missing.empty() || sharding.any_interrupted();
 }
 
 }  // namespace
@@ -91,6 +128,7 @@ int run_report(std::span<const char* const> args) {
     if (run.sources.size() == 1) origin.command = run.sources.front().arguments;
     html->write(report::html_report(summary, origin));
   }
+  if (summary.sharding && incomplete(*summary.sharding)) return exit_incomplete;
   const bool failed = std::any_of(summary.thresholds.begin(), summary.thresholds.end(),
                                   [](const auto& verdict) { return !verdict.passed; });
   return failed ? exit_threshold_failed : 0;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,12 @@ struct Plan {
   /// --save: each second of the run keeps its latency histogram (about 1 KB for each power of
   /// two its latencies span), so saved runs merge exactly second by second.
   bool latency_per_second = false;
+  /// --shard: this process's users are numbered from here (the users of the shards before it),
+  /// so their seeds and `${csv:...}` rows are the ones a single run would give them.
+  std::uint64_t first_user = 0;
+  /// --start-at: the wall-clock instant the users start (the run waits for it, so that shards
+  /// on several machines start together); empty: at once.
+  std::optional<std::chrono::system_clock::time_point> start_at;
 };
 
 }  // namespace stampede::model

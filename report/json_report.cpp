@@ -192,6 +192,23 @@ Json server_json(const Summary& summary) {
           {"document_length", summary.total.document_length()}};
 }
 
+/// --shard: the shards held and not, each one's start (its skew after --start-at) and its end.
+Json shards_json(const statistics::Sharding& sharding) {
+  Json held = Json::array();
+  for (const auto& shard : sharding.shards) {
+    held.push_back({{"index", shard.index},
+                    {"skew_ms", shard.start_at ? Json(ms(static_cast<double>(
+                                                     (shard.started_at - *shard.start_at).count())))
+                                               : Json(nullptr)},
+                    {"stop_reason", to_string(shard.stop_reason)}});
+  }
+  return {{"run", sharding.run},
+          {"count", sharding.count},
+          {"held", held},
+          {"missing", sharding.missing()},
+          {"start_spread_ms", ms(static_cast<double>(sharding.start_spread().count()))}};
+}
+
 }  // namespace
 
 std::string json_report(const Summary& summary) {
@@ -209,6 +226,7 @@ std::string json_report(const Summary& summary) {
   json["threads"] = summary.info.threads;
   json["keep_alive"] = summary.info.keep_alive;
   json["stop_reason"] = to_string(summary.stop_reason);
+  if (summary.sharding) json["shards"] = shards_json(*summary.sharding);
   json["latency_ms"] = latency_json(total.latency);
   if (summary.info.rate > 0) {  // latency_ms is then counted from each request's due time
     json["service_time_ms"] = latency_json(total.rate.service_time);

@@ -3,6 +3,7 @@
 #include "report/saved_run.hpp"
 
 #include <array>
+#include <optional>
 #include <string>
 
 #include "model/version.hpp"
@@ -152,6 +153,37 @@ Second second_from_json(const SavedJson& json) {
   return s;
 }
 
+SavedJson sharding_to_json(const std::optional<statistics::Sharding>& sharding) {
+  if (!sharding) return nullptr;
+  SavedJson shards = SavedJson::array();
+  for (const auto& shard : sharding->shards) {
+    shards.push_back({{"index", shard.index},
+                      {"started_at_ns", since_epoch_ns(shard.started_at)},
+                      {"start_at_ns", shard.start_at ? SavedJson(since_epoch_ns(*shard.start_at))
+                                                     : SavedJson(nullptr)},
+                      {"stop_reason", statistics::to_string(shard.stop_reason)}});
+  }
+  return {{"run", sharding->run}, {"count", sharding->count}, {"shards", shards}};
+}
+
+/// Runs saved before --shard have none.
+std::optional<statistics::Sharding> sharding_from_json(const SavedJson& run) {
+  if (!run.contains("sharding") || run.at("sharding").is_null()) return std::nullopt;
+  const auto& json = run.at("sharding");
+  statistics::Sharding sharding{
+      json.at("run").get<std::string>(), json.at("count").get<unsigned>(), {}};
+  for (const auto& shard : json.at("shards")) {
+    const auto& start_at = shard.at("start_at_ns");
+    sharding.shards.push_back({shard.at("index").get<unsigned>(),
+                               from_epoch_ns(shard.at("started_at_ns").get<std::int64_t>()),
+                               start_at.is_null()
+                                   ? std::nullopt
+                                   : std::optional(from_epoch_ns(start_at.get<std::int64_t>())),
+                               stop_reason_named(shard.at("stop_reason").get<std::string>())});
+  }
+  return sharding;
+}
+
 SavedJson summary_to_json(const Summary& summary) {
   SavedJson steps = SavedJson::array();
   for (const auto& step : summary.steps) steps.push_back(metrics_to_json(step));
@@ -174,7 +206,8 @@ SavedJson summary_to_json(const Summary& summary) {
           {"thresholds", thresholds},
           {"total", metrics_to_json(summary.total)},
           {"steps", steps},
-          {"per_second", seconds}};
+          {"per_second", seconds},
+          {"sharding", sharding_to_json(summary.sharding)}};
 }
 
 Summary summary_from_json(const SavedJson& json) {
@@ -196,6 +229,7 @@ Summary summary_from_json(const SavedJson& json) {
   for (const auto& second : json.at("per_second")) {
     summary.per_second.push_back(second_from_json(second));
   }
+  summary.sharding = sharding_from_json(json);
   return summary;
 }
 

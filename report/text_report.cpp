@@ -9,6 +9,7 @@
 #include "report/capacity_report.hpp"
 #include "report/rate_text.hpp"
 #include "report/report_format.hpp"
+#include "report/shards_text.hpp"
 #include "report/threshold_report.hpp"
 
 namespace stampede::report {
@@ -164,6 +165,7 @@ std::string counts_block(const Summary& summary) {
   std::string text = line("Concurrency Level:", concurrency);
   text += line("Time taken for tests:", format_fixed(to_seconds(summary.elapsed), 3) + " seconds");
   text += stop_line(summary);
+  if (summary.sharding) text += line("Shards:", shards_text(*summary.sharding));
   text += line("Complete requests:", std::to_string(total.completed()));
   text += line("Failed requests:", std::to_string(total.failed));
   if (total.failed > 0) {

@@ -10,6 +10,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/system_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <optional>
 #include <variant>
@@ -116,6 +117,29 @@ void let_users_say_goodbye(ThreadPool& pool, std::vector<Shard>& shards,
   }
 }
 
+/// True once the wall clock reaches the timer's time, false if a signal comes first.
+net::awaitable<bool> reach_start(net::system_timer* timer, net::signal_set* signals) {
+  using namespace net::experimental::awaitable_operators;
+  const auto first = co_await (timer->async_wait(as_tuple) || signals->async_wait(as_tuple));
+  co_return first.index() == 0;
+}
+
+/// --start-at: runs `main` until the wall clock reaches `at`; false when SIGINT or SIGTERM came
+/// first (the run then ends before it began).
+bool wait_for_start(net::io_context& main, net::signal_set& signals,
+                    std::chrono::system_clock::time_point at) {
+  net::system_timer timer(main, at);
+  std::optional<bool> due;
+  net::co_spawn(main, reach_start(&timer, &signals),
+                [&due](const std::exception_ptr& error, bool reached) {
+                  if (error) std::rethrow_exception(error);
+                  due = reached;
+                });
+  while (!due) main.run_one();
+  main.restart();  // it may have run out of work: the run goes on with it
+  return *due;
+}
+
 statistics::RunInfo run_info(const Flow& flow, const model::Plan& plan, unsigned threads) {
   const auto& first = flow.steps().front().request;
   statistics::RunInfo info{first.origin, first.target,     plan.users, plan.rounds_per_user,
@@ -154,9 +178,12 @@ statistics::Summary Engine::run(const TickHandler& on_tick, const RequestSink& o
   // Caught from here on (a signal before the wait is kept for it), not from when the supervisor
   // first runs: on a busy machine a Ctrl-C in between killed the run without its report.
   net::signal_set signals(main, SIGINT, SIGTERM);
+  const bool started = !plan_.start_at || wait_for_start(main, signals, *plan_.start_at);
   auto info = run_info(flow_, plan_, threads);
   info.checks = verifier_->checks();
+  // Made once the run starts: it notes the wall-clock start, which saved runs merge on.
   Collector collector(main.get_executor(), threads, std::move(info), on_tick, on_requests);
+  if (!started) return collector.finish({}, std::chrono::nanoseconds(0), StopReason::interrupted);
   // Declared before the pool: users' clients, destroyed with the pool, unregister from them.
   std::vector<std::unique_ptr<client::Watchdog>> watchdogs;
   std::vector<client::ThreadContext> contexts;
@@ -196,7 +223,8 @@ statistics::Summary Engine::run(const TickHandler& on_tick, const RequestSink& o
   const bool step_pauses =
       std::any_of(flow_.steps().begin(), flow_.steps().end(),
                   [](const FlowStep& step) { return step.request.pause.count() > 0; });
-  std::uint64_t first_user = 0;  // thread i's users are numbered on from thread i - 1's
+  // Thread i's users are numbered on from thread i - 1's (and a shard's from the shards before).
+  std::uint64_t first_user = plan_.first_user;
   for (unsigned i = 0; i < threads; ++i) {
     const auto users = plan_.users / threads + (i < plan_.users % threads ? 1 : 0);
     UserTask task;

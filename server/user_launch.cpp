@@ -69,8 +69,8 @@ std::unique_ptr<RatePacer> start_rate_pacer(const model::Plan& plan, ThreadSlot 
 }
 
 /// --stages: the thread's driver, running: it starts and stops the thread's users (user `local`
-/// is the run's local x threads + index) as the level moves; each start is one more end to wait
-/// for.
+/// is the run's first_user + local x threads + index) as the level moves; each start is one more
+/// end to wait for.
 std::unique_ptr<StageDriver> start_stage_driver(const model::Plan& plan, ThreadSlot slot,
                                                 UserTask task,
                                                 std::atomic<std::uint64_t>& users_left) {
@@ -80,10 +80,11 @@ std::unique_ptr<StageDriver> start_stage_driver(const model::Plan& plan, ThreadS
   const auto executor = task.thread->executor;
   auto driver = std::make_unique<StageDriver>(
       executor, pacing::Stages(std::move(stages)), slot.count, slot.index, *task.shard,
-      [task, slot, &users_left](StageDriver& driver, std::uint32_t local) mutable {
+      [task, slot, first = plan.first_user, &users_left](StageDriver& driver,
+                                                         std::uint32_t local) mutable {
         users_left.fetch_add(1);
         auto user = task;
-        user.user = std::uint64_t{local} * slot.count + slot.index;
+        user.user = first + std::uint64_t{local} * slot.count + slot.index;
         user.pace.local = local;
         user.on_finish = [&driver, local, finish = task.on_finish] {
           driver.ended(local);

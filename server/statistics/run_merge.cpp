@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string>
 
 namespace stampede::statistics {
 namespace {
@@ -73,6 +74,37 @@ std::vector<Second> aligned_seconds(std::span<const Summary> runs,
   return seconds;
 }
 
+std::string shard_name(const Sharding& sharding, unsigned index) {
+  return "shard " + std::to_string(index) + "/" + std::to_string(sharding.count) + " of run " +
+         sharding.run;
+}
+
+/// The shards of `into` and `from` as one: both shards of one run, each shard once.
+void add_shards(std::optional<Sharding>& into, const std::optional<Sharding>& from) {
+  if (!into || !from) {
+    if (into || from) {
+      const auto& shard = into ? *into : *from;
+      throw MergeError(shard_name(shard, shard.shards.front().index) +
+                       " cannot merge with a run that is not a shard (--shard)");
+    }
+    return;
+  }
+  if (from->run != into->run || from->count != into->count) {
+    throw MergeError("shards of different runs cannot merge (" +
+                     shard_name(*into, into->shards.front().index) + ", " +
+                     shard_name(*from, from->shards.front().index) + ")");
+  }
+  for (const auto& shard : from->shards) {
+    const auto at = std::lower_bound(
+        into->shards.begin(), into->shards.end(), shard.index,
+        [](const ShardRecord& held, unsigned index) { return held.index < index; });
+    if (at != into->shards.end() && at->index == shard.index) {
+      throw MergeError(shard_name(*into, shard.index) + " is given twice");
+    }
+    into->shards.insert(at, shard);
+  }
+}
+
 }  // namespace
 
 Summary merge_runs(std::span<const Summary> runs) {
@@ -83,6 +115,7 @@ Summary merge_runs(std::span<const Summary> runs) {
   auto end = merged.info.started_at + merged.elapsed;
   bool all_completed = merged.stop_reason == StopReason::completed;
   for (const auto& run : runs.subspan(1)) {
+    add_shards(merged.sharding, run.sharding);  // first: shards of two runs differ in more
     check_same_flow(merged, run);
     add_info(merged.info, run.info);
     merged.info.started_at = std::min(merged.info.started_at, run.info.started_at);

@@ -66,6 +66,41 @@ void Second::describe_latency(const Histogram& of) {
   p99_ms = to_ms(static_cast<double>(of.percentile(99)));
 }
 
+std::vector<unsigned> Sharding::missing() const {
+  std::vector<unsigned> missing;
+  auto held = shards.begin();
+  for (unsigned index = 0; index < count; ++index) {
+    if (held != shards.end() && held->index == index) {
+      ++held;
+    } else {
+      missing.push_back(index);
+    }
+  }
+  return missing;
+}
+
+bool Sharding::any_interrupted() const {
+  return std::any_of(shards.begin(), shards.end(), [](const ShardRecord& shard) {
+    return shard.stop_reason == StopReason::interrupted;
+  });
+}
+
+std::chrono::nanoseconds Sharding::worst_skew() const {
+  std::chrono::nanoseconds worst{0};
+  for (const auto& shard : shards) {
+    if (shard.start_at) worst = std::max(worst, shard.started_at - *shard.start_at);
+  }
+  return worst;
+}
+
+std::chrono::nanoseconds Sharding::start_spread() const {
+  if (shards.empty()) return {};
+  const auto [first, last] =
+      std::minmax_element(shards.begin(), shards.end(),
+                          [](const auto& a, const auto& b) { return a.started_at < b.started_at; });
+  return last->started_at - first->started_at;
+}
+
 const char* to_string(StopReason reason) {
   switch (reason) {
     case StopReason::completed:

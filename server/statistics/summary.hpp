@@ -76,6 +76,32 @@ struct Second {
 /// a threshold could no longer pass.
 enum class StopReason : unsigned char { completed, interrupted, time_limit, duration, aborted };
 
+/// One shard of a run split over several processes (--shard I/N): which, and how it started.
+struct ShardRecord {
+  unsigned index = 0;                                  ///< I: 0 to N - 1
+  std::chrono::system_clock::time_point started_at{};  ///< when its users started, by its clock
+  /// --start-at: when it was to start (its skew is started_at - start_at); empty: at once.
+  std::optional<std::chrono::system_clock::time_point> start_at;
+  StopReason stop_reason = StopReason::completed;  ///< how its own run ended
+  friend bool operator==(const ShardRecord&, const ShardRecord&) = default;
+};
+
+/// The shards of one run that a Summary holds: one in a shard's own run, several once merged.
+struct Sharding {
+  std::string run;                  ///< the run's id: every shard of one run has the same
+  unsigned count = 1;               ///< N
+  std::vector<ShardRecord> shards;  ///< in order of index, each index once
+  /// The indexes of the shards not held: a merge without them.
+  [[nodiscard]] std::vector<unsigned> missing() const;
+  /// Some shard was stopped before its end (Ctrl-C, SIGTERM): its load was not all sent.
+  [[nodiscard]] bool any_interrupted() const;
+  /// The latest start after --start-at (by each shard's own clock), and how far apart the
+  /// shards' starts were; zero without shards.
+  [[nodiscard]] std::chrono::nanoseconds worst_skew() const;
+  [[nodiscard]] std::chrono::nanoseconds start_spread() const;
+  friend bool operator==(const Sharding&, const Sharding&) = default;
+};
+
 /// Everything a reporter may print; reporters are pure functions of it.
 struct Summary {
   RunInfo info;
@@ -101,6 +127,8 @@ struct Summary {
   std::optional<CapacityPlan> capacity;
   /// --threshold: each bound's verdict, in the order given; empty without one.
   std::vector<ThresholdVerdict> thresholds;
+  /// --shard: which shards of the run this is (merged by `stampede report`); empty: not sharded.
+  std::optional<Sharding> sharding;
 
   /// Completed requests per wall-clock second since the start.
   [[nodiscard]] double rps() const;

@@ -19,6 +19,7 @@ TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/stampede-${TEST_NAME}.XXXXXX")
 chmod 755 "$TEST_TMP"  # nginx workers run as `nobody` when the master is root: they must read html/
 
 _PIDS=()       # processes we started and must stop: nginx master, stall server, watchdog
+_NETNS=()      # network namespaces we made (netns.sh), deleted once the processes are stopped
 _LAST_RUN=""   # name of the last run_stampede, for the failure post-mortem
 NGINX_DIR=""
 
@@ -69,6 +70,7 @@ _cleanup() {
   set +e
   trap - EXIT INT TERM HUP
   for ((i = ${#_PIDS[@]} - 1; i >= 0; i--)); do _stop_pid "${_PIDS[i]}"; done
+  for i in "${_NETNS[@]}"; do ip netns del "$i" 2>/dev/null; done
   if ((rc != 0)); then
     if [[ -n $_LAST_RUN && -f $TEST_TMP/$_LAST_RUN.err ]]; then
       echo "--- stderr of the last stampede run ($_LAST_RUN), first 20 lines:" >&2

@@ -35,6 +35,16 @@ usage_error stages_and_users --stages 10s:5 -c 5 -u "$HTTP_URL/?run=stages_and_u
 usage_error stages_without_users --stages 10s:0 -u "$HTTP_URL/?run=stages_without_users"
 usage_error stages_mixed_units --stages 10s:5,5s:10/s -u "$HTTP_URL/?run=stages_mixed_units"
 usage_error stages_with_rate --stages 10s:5/s --rate 5 -u "$HTTP_URL/?run=stages_with_rate"
+# --shard and --start-at: malformed, out of range, or a slice with nothing in it.
+usage_error shard_past_count -c 8 -n 1 --shard 8/8 -u "$HTTP_URL/?run=shard_past_count"
+usage_error shard_no_count -c 8 -n 1 --shard 3 -u "$HTTP_URL/?run=shard_no_count"
+usage_error shard_too_few_users -c 3 -n 1 --shard 0/8 -u "$HTTP_URL/?run=shard_too_few_users"
+usage_error shard_and_shards -c 8 -n 1 --shard 0/8 --shards 8 -u "$HTTP_URL/?run=shard_and_shards"
+usage_error shard_sweep --sweep 1,2 --shard 0/2 -u "$HTTP_URL/?run=shard_sweep"
+usage_error start_at_local -c 1 -n 1 --start-at 2026-12-01T10:00:00 -u "$HTTP_URL/?run=start_at_local"
+usage_error start_at_far -c 1 -n 1 --start-at 2099-01-01T00:00:00Z -u "$HTTP_URL/?run=start_at_far"
+usage_error run_id_alone -c 1 -n 1 --run-id nightly -u "$HTTP_URL/?run=run_id_alone"
+usage_error run_id_bad -c 2 -n 1 --shard 0/2 --run-id 'a b' -u "$HTTP_URL/?run=run_id_bad"
 # A sweep's levels and bounds, and what it cannot go with; the last -u is checked before the first
 # is sent anything.
 usage_error sweep_with_count --sweep 1,2 -n 5 -u "$HTTP_URL/?run=sweep_with_count"

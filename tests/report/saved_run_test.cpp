@@ -102,6 +102,19 @@ TEST(SavedRun, ReadsBackExactly) {
   EXPECT_EQ(b.per_second[0].p99_ms, a.per_second[0].p99_ms);
   ASSERT_EQ(b.thresholds.size(), 1U);
   EXPECT_EQ(b.thresholds[0].measured, 3.25);
+  EXPECT_FALSE(b.sharding);
+}
+
+TEST(SavedRun, KeepsItsShards) {
+  auto summary = sample_summary();
+  const std::chrono::system_clock::time_point at(1'764'640'000s);
+  summary.sharding =
+      statistics::Sharding{"3fa1c2d9e0b4",
+                           8,
+                           {{2, at + 1500us, at, statistics::StopReason::duration},
+                            {5, at + 700us, std::nullopt, statistics::StopReason::interrupted}}};
+  const auto back = read_saved_run(saved_run_text({summary, {}}));
+  EXPECT_EQ(back.summary.sharding, summary.sharding);
 }
 
 TEST(SavedRun, RefusesWhatIsNotOne) {

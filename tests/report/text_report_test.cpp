@@ -358,5 +358,21 @@ TEST(TextReport, AMixGivesEachFlowItsShareAndItsOwnSteps) {
       << text;
 }
 
+TEST(TextReport, NamesTheShardsMissingAndInterrupted) {
+  auto s = thousand_in_two_seconds();
+  const std::chrono::system_clock::time_point at(1'764'640'000s);
+  s.sharding = statistics::Sharding{"3fa1c2d9e0b4",
+                                    4,
+                                    {{0, at + 2ms, at, statistics::StopReason::duration},
+                                     {2, at + 500us, at, statistics::StopReason::interrupted}}};
+  EXPECT_TRUE(contains(text_report(s),
+                       "Shards:                 2 of 4 (run 3fa1c2d9e0b4); MISSING 1, 3; "
+                       "INTERRUPTED 2; starts 1.5 ms apart; the latest 2.0 ms after --start-at\n"));
+  s.sharding->shards.resize(1);
+  EXPECT_TRUE(contains(text_report(s),
+                       "Shards:                 shard 0 of 4 (run 3fa1c2d9e0b4); "
+                       "the latest 2.0 ms after --start-at\n"));
+}
+
 }  // namespace
 }  // namespace stampede::report

@@ -65,5 +65,44 @@ TEST(MergeRuns, RefusesDifferentRequests) {
   EXPECT_THROW(merge_runs(runs), MergeError);
 }
 
+/// `run` as shard `index` of `count` of the run `id`, started `skew` after its --start-at.
+Summary shard(unsigned index, unsigned count, std::string id = "r1",
+              std::chrono::nanoseconds skew = 1ms) {
+  auto summary = run(100s + skew, 2, 10, 1ms);
+  const std::chrono::system_clock::time_point start_at(100s);
+  summary.sharding = Sharding{
+      std::move(id), count, {{index, summary.info.started_at, start_at, StopReason::completed}}};
+  return summary;
+}
+
+TEST(MergeRuns, ListsTheShardsAndTheMissingOnes) {
+  const std::vector<Summary> runs{shard(3, 4, "r1", 2ms), shard(0, 4, "r1", 5ms)};
+  const Summary merged = merge_runs(runs);
+  ASSERT_TRUE(merged.sharding);
+  ASSERT_EQ(merged.sharding->shards.size(), 2U);
+  EXPECT_EQ(merged.sharding->shards[0].index, 0U);  // in order of index
+  EXPECT_EQ(merged.sharding->missing(), (std::vector<unsigned>{1, 2}));
+  EXPECT_EQ(merged.sharding->worst_skew(), 5ms);
+  EXPECT_EQ(merged.sharding->start_spread(), 3ms);
+  EXPECT_EQ(merged.total.succeeded, 40U);
+  EXPECT_FALSE(merged.sharding->any_interrupted());
+}
+
+TEST(MergeRuns, RefusesTheSameShardTwiceAndShardsOfOtherRuns) {
+  EXPECT_THROW(merge_runs(std::vector{shard(1, 4), shard(2, 4), shard(1, 4)}), MergeError);
+  EXPECT_THROW(merge_runs(std::vector{shard(1, 4, "r1"), shard(2, 4, "r2")}), MergeError);
+  EXPECT_THROW(merge_runs(std::vector{shard(1, 4), shard(2, 3)}), MergeError);
+  EXPECT_THROW(merge_runs(std::vector{shard(1, 4), run(100s, 2, 10, 1ms)}), MergeError);
+  EXPECT_THROW(merge_runs(std::vector{run(100s, 2, 10, 1ms), shard(1, 4)}), MergeError);
+}
+
+TEST(MergeRuns, KnowsAnInterruptedShard) {
+  auto stopped = shard(1, 2);
+  stopped.sharding->shards[0].stop_reason = StopReason::interrupted;
+  const auto merged = merge_runs(std::vector{shard(0, 2), stopped});
+  EXPECT_TRUE(merged.sharding->missing().empty());
+  EXPECT_TRUE(merged.sharding->any_interrupted());
+}
+
 }  // namespace
 }  // namespace stampede::statistics

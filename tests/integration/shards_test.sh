@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# A run sharded over three "hosts" (network namespaces, each its own address) against nginx in a
+# fourth: each shard takes its slice and starts at the same --start-at; `stampede report` merges
+# their saved runs into the counts nginx logged, with the percentiles of one process sending the
+# same load, and names a shard that was killed or interrupted (exit 5).
+source "$(dirname "$0")/lib.sh" "$@"
+source "$(dirname "$0")/netns.sh"
+
+netns_lab 3
+T=$TARGET_NS
+PORT=8080
+
+# The target: nginx (its access log counts every request, by source address) in front of
+# stampede serve's /delay/50, so that each request takes about 50 ms and percentiles compare.
+SERVE_NAME=serve
+in_ns "$T" timeout -k 5 300 "$STAMPEDE" serve --port 8081 --threads 1 >"$TEST_TMP/serve.out" 2>&1 &
+_PIDS+=("$!")
+NGINX_DIR=$TEST_TMP/nginx
+mkdir -p "$NGINX_DIR/tmp"
+cat >"$NGINX_DIR/nginx.conf" <<EOF
+worker_processes 1;
+daemon off;
+pid $NGINX_DIR/nginx.pid;
+error_log $NGINX_DIR/error.log warn;
+events { worker_connections 4096; }
+http {
+    log_format shards '\$remote_addr \$status "\$request"';
+    access_log $NGINX_DIR/access.log shards;
+    keepalive_requests 100000;
+    client_body_temp_path $NGINX_DIR/tmp/body;
+    proxy_temp_path $NGINX_DIR/tmp/proxy;
+    upstream serve { server 127.0.0.1:8081; keepalive 64; }
+    server {
+        listen $TARGET_ADDR:$PORT;
+        location / {
+            proxy_pass http://serve;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+        }
+    }
+}
+EOF
+in_ns "$T" nginx -p "$NGINX_DIR" -c "$NGINX_DIR/nginx.conf" -e "$NGINX_DIR/error.log" &
+_PIDS+=("$!")
+ACCESS_LOG=$NGINX_DIR/access.log
+for host in "${HOST_NS[@]}"; do
+  wait_for_port_in "$host" "$TARGET_ADDR" "$PORT" 10 || fail "nginx is not reachable from $host"
+done
+wait_for_port_in "$T" 127.0.0.1 8081 10 || fail "serve did not start: $(head -c 500 "$TEST_TMP/serve.out")"
+URL=http://$TARGET_ADDR:$PORT/delay/50
+
+# in_host I NAME ARGS...: stampede in host I's namespace, in the background; sets PIDS[I].
+PIDS=()
+in_host() {
+  local i=$1 name=$2
+  shift 2
+  # ip execs timeout, which runs stampede as its child: PIDS[I] is that timeout.
+  ip netns exec "${HOST_NS[i]}" timeout -k 5 60 "$STAMPEDE" "$@" >"$TEST_TMP/$name.out" 2>"$TEST_TMP/$name.err" &
+  PIDS[i]=$!
+  _PIDS+=("$!")
+}
+
+# wait_hosts NAME: waits for the shards started by in_host; sets RCS[I].
+RCS=()
+wait_hosts() {
+  local i
+  for i in "${!PIDS[@]}"; do
+    set +e
+    wait "${PIDS[i]}"
+    RCS[i]=$?
+    set -e
+    log "$1: shard $i on ${HOST_ADDR[i]} -> exit ${RCS[i]}"
+  done
+  PIDS=()
+}
+
+# in_lines FILTER: the access log's lines containing FILTER.
+in_lines() { count_requests "$ACCESS_LOG" "$1"; }
+
+# --- One process, for the percentiles the shards should match.
+in_host 0 single -c 30 -n 40 -k -cpuNumber 1 -u "$URL?run=single" --output json
+wait_hosts single
+assert_eq 0 "${RCS[0]}" "one process's exit status"
+
+# --- The same load in three shards, started together.
+START=$(date -u -d '+3 seconds' +%Y-%m-%dT%H:%M:%S.%3NZ)
+for i in 0 1 2; do
+  in_host "$i" "shard$i" -c 30 -n 40 -k -cpuNumber 1 -u "$URL?run=sharded" --shard "$i/3" \
+    --start-at "$START" --save "$TEST_TMP/shard$i.stampede"
+done
+wait_hosts sharded
+for i in 0 1 2; do
+  assert_eq 0 "${RCS[i]}" "shard $i's exit status ($(head -c 500 "$TEST_TMP/shard$i.err"))"
+  grep -q "^Shards: *shard $i of 3 (run " "$TEST_TMP/shard$i.out" || fail "shard $i's report does not say which shard it is"
+done
+run_stampede merged report "$TEST_TMP"/shard{0,1,2}.stampede --output json
+expect_rc 0
+assert_eq 1200 "$(in_lines 'run=sharded')" "requests nginx saw from the shards"
+# 10 users a shard, the remainder (none here) to the first: 400 requests from each host.
+for i in 0 1 2; do
+  assert_eq 400 "$(in_lines "${HOST_ADDR[i]} 200 \"GET /delay/50?run=sharded")" "requests from host $i"
+done
+json_check "$OUT" <<EOF
+g("requests.total") == 1200 and g("requests.succeeded") == 1200 ## every request of every shard
+g("status_codes") == {"200": 1200}
+g("users") == 30
+g("shards.count") == 3 and g("shards.missing") == [] and [s["index"] for s in g("shards.held")] == [0, 1, 2]
+all(0 <= s["skew_ms"] < 100 for s in g("shards.held")) ## each started within 100 ms of --start-at
+g("shards.start_spread_ms") < 100
+EOF
+# The merged percentiles against one process's: the same load, the same 50 ms answers.
+"$PYTHON" - "$TEST_TMP/single.out" "$OUT" <<'EOF' || fail "the merged percentiles differ from one process's"
+import json, sys
+one, merged = (json.load(open(p))["latency_ms"] for p in sys.argv[1:])
+for key, bound in (("p50", 0.03), ("p90", 0.05), ("mean", 0.03)):
+    a, b = one[key], merged[key]
+    print(f"  {key}: one process {a} ms, merged shards {b} ms", file=sys.stderr)
+    assert abs(a - b) <= bound * a, f"{key} {a} vs {b}"
+EOF
+# The verdict is the merged run's: one exit status.
+run_stampede judged report "$TEST_TMP"/shard{0,1,2}.stampede --threshold 'p99<5s' --threshold 'rps>1'
+expect_rc 0
+run_stampede failed report "$TEST_TMP"/shard{0,1,2}.stampede --threshold 'p50<1ms'
+expect_rc 3
+grep -q "^Shards: *3 of 3 (run [0-9a-f]\{12\}); starts [0-9.]* ms apart; the latest [0-9.]* ms after --start-at" "$OUT" ||
+  fail "the merged report has no Shards line: $(grep -m1 Shards "$OUT")"
+
+# --- Refused: the same shard twice, shards of another run, a shard with a run that is none.
+run_stampede twice report "$TEST_TMP"/shard{0,1,0}.stampede
+expect_rc 2
+grep -q "shard 0/3 of run [0-9a-f]* is given twice" "$ERR" || fail "no message for a shard given twice: $(cat "$ERR")"
+in_host 1 other -c 3 -n 1 -u "$URL?run=sharded" --shard 1/3 --save "$TEST_TMP/other1.stampede"
+wait_hosts other
+run_stampede other report "$TEST_TMP"/shard0.stampede "$TEST_TMP"/other1.stampede
+expect_rc 2
+grep -q "shards of different runs cannot merge" "$ERR" || fail "no message for shards of two runs: $(cat "$ERR")"
+
+# --- A Kubernetes Indexed Job's way (--shards N, the index from JOB_COMPLETION_INDEX), with
+# shard 1 killed and shard 2 stopped by SIGTERM before their -z is up.
+START=$(date -u -d '+2 seconds' +%Y-%m-%dT%H:%M:%S.%3NZ)
+for i in 0 1 2; do
+  JOB_COMPLETION_INDEX=$i in_host "$i" "job$i" -c 6 -z 5s -k -cpuNumber 1 -u "$URL?run=job" \
+    --shards 3 --start-at "$START" --save "$TEST_TMP/job$i.stampede"
+done
+sleep 4
+# The stampede under each `timeout` (which would not pass SIGKILL on).
+kill -KILL "$(pgrep -P "${PIDS[1]}")"
+kill -TERM "$(pgrep -P "${PIDS[2]}")"
+wait_hosts job
+assert_eq 0 "${RCS[0]}" "the whole shard's exit status"
+assert_eq 137 "${RCS[1]}" "the killed shard's exit status"
+assert_eq 0 "${RCS[2]}" "the interrupted shard's exit status (it printed its report)"
+[[ ! -s $TEST_TMP/job1.stampede ]] || fail "the killed shard left a saved run: $(ls -la "$TEST_TMP"/job*; head -c 300 "$TEST_TMP/job1.err")"
+# As `stampede report shard-*.stampede` would: the killed shard's file is there, and empty.
+run_stampede incomplete report "$TEST_TMP"/job{0,1,2}.stampede --output json
+expect_rc 5
+grep -q "job1.stampede is empty: its run did not end" "$ERR" || fail "the empty file is not named: $(cat "$ERR")"
+grep -q "shard 1 of 3 (run [0-9a-f]*) is missing" "$ERR" || fail "the missing shard is not named: $(cat "$ERR")"
+grep -q "shard 2 of 3 (run [0-9a-f]*) was interrupted" "$ERR" || fail "the interrupted shard is not named: $(cat "$ERR")"
+json_check "$OUT" <<EOF
+g("shards.missing") == [1] and [s["stop_reason"] for s in g("shards.held")] == ["duration", "interrupted"]
+EOF
+done_requests=$(json_eval "$OUT" 'g("requests.total")')
+abandoned=$(json_eval "$OUT" 'g("requests.abandoned")')
+# Any status from host 2: nginx logs a request whose client went away as 499.
+seen=$(($(in_lines "${HOST_ADDR[0]} 200 \"GET /delay/50?run=job") +
+  $(grep -F "${HOST_ADDR[2]} " "$ACCESS_LOG" | grep -cF "/delay/50?run=job")))
+# Requests abandoned at SIGTERM may or may not have reached nginx; none is lost either way.
+assert_le "$done_requests" "$seen" "requests the held shards counted against nginx's"
+assert_le "$seen" "$((done_requests + abandoned))" "nginx's against the requests the held shards started"
+run_stampede incomplete_text report "$TEST_TMP"/job{0,2}.stampede --threshold 'p99<5s'
+expect_rc 5
+grep -q "^Shards: *2 of 3 (run [0-9a-f]*); MISSING 1; INTERRUPTED 2;" "$OUT" || fail "the text report does not name them: $(grep Shards "$OUT")"
+
+# --- --shards outside an Indexed Job.
+run_stampede no_index -c 2 -n 1 -u "$URL" --shards 3
+expect_rc 2
+grep -q "JOB_COMPLETION_INDEX" "$ERR" || fail "no word of JOB_COMPLETION_INDEX: $(cat "$ERR")"
+
+pass
