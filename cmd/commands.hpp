@@ -31,6 +31,11 @@ int run_serve(std::span<const char* const> args);
 /// saved run (or of a newer format); exit_incomplete for shards of a run without all of them.
 int run_report(std::span<const char* const> args);
 
+/// `stampede shards --hosts ... -- LOAD` (shards_options.hpp): the load split over the hosts by
+/// ssh, their runs merged and judged as run_report() does; returns its status. Throws
+/// UsageError, or std::runtime_error (exit 1) when no shard ran.
+int run_shards(std::span<const char* const> args);
+
 /// `stampede compare A B`: B beside the baseline A; returns 0, or exit_regressed when a bound
 /// broke.
 int run_compare(std::span<const char* const> args);

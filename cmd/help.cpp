@@ -56,6 +56,8 @@ Usage:
   stampede report FILE... [--output FORMAT] [--threshold EXPR]... [--save FILE] [-e FILE]
                   [--html FILE]
   stampede compare A B [--max-p99-regress 10%] [--max-rps-drop 5%] [--output text|json]
+  stampede shards --hosts H1,H2,... [--ssh 'ssh -p 2222'] [--stampede PATH] [--lead 5s]
+                  [--wait D] [--dir DIR] [report's flags] -- LOAD FLAGS
 
 Examples:
   stampede -c 100 -n 1000 -k -u http://127.0.0.1:8080/api
@@ -70,6 +72,8 @@ Examples:
   stampede -c 50 -n 200 -u grpc://127.0.0.1:50051/helloworld.Greeter/SayHello --proto hello.proto -data '{"name":"x"}'
   stampede -c 50 -z 30s -k -u http://127.0.0.1:8080/ --save today.stampede   (keep the run)
   stampede report a.stampede b.stampede     (re-render saved runs; several merge into one)
+  stampede shards --hosts h1,h2,h3 --threshold 'p99<200ms' -- -c 3000 -z 60s -k -u http://a/
+                                  (a shard a host over ssh, started together, merged, judged)
   stampede compare yesterday.stampede today.stampede --max-p99-regress 10% --max-rps-drop 5%
                                   (exit 4 past a bound; also --max-p50/p90/mean/max-regress,
                                   --max-errors-rise in percentage points)

@@ -22,6 +22,9 @@ int main(int argc, char** argv) {
     if (!args.empty() && std::string_view(args[0]) == "report") {
       return stampede::cmd::run_report(args.subspan(1));
     }
+    if (!args.empty() && std::string_view(args[0]) == "shards") {
+      return stampede::cmd::run_shards(args.subspan(1));
+    }
     if (!args.empty() && std::string_view(args[0]) == "compare") {
       return stampede::cmd::run_compare(args.subspan(1));
     }

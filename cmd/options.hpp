@@ -120,6 +120,14 @@ struct Options {
 /// one-line message naming the flag and how to fix it.
 Options parse_options(std::span<const char* const> args);
 
+/// `words` as an argv's pointers, for the parsers (valid while `words` is unchanged).
+inline std::vector<const char*> argv_of(const std::vector<std::string>& words) {
+  std::vector<const char*> argv;
+  argv.reserve(words.size());
+  for (const auto& word : words) argv.push_back(word.c_str());
+  return argv;
+}
+
 /// The --help text: grouped flags with examples.
 std::string help_text();
 

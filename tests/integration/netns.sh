@@ -72,3 +72,88 @@ wait_for_port_in() {
   done
   return 1
 }
+
+# start_lab_target: in TARGET_NS, nginx on $TARGET_ADDR:8080 (its access log, ACCESS_LOG, has
+# each request's source address) in front of stampede serve (its /delay/MS answers after MS
+# ms); sets LAB_URL.
+start_lab_target() {
+  local host
+  ip netns exec "$TARGET_NS" timeout -k 5 600 "$STAMPEDE" serve --port 8081 --threads 1 \
+    >"$TEST_TMP/serve.out" 2>&1 &
+  _PIDS+=("$!")
+  NGINX_DIR=$TEST_TMP/nginx
+  mkdir -p "$NGINX_DIR/tmp"
+  cat >"$NGINX_DIR/nginx.conf" <<EOF
+worker_processes 1;
+daemon off;
+pid $NGINX_DIR/nginx.pid;
+error_log $NGINX_DIR/error.log warn;
+events { worker_connections 4096; }
+http {
+    log_format lab '\$remote_addr \$status "\$request"';
+    access_log $NGINX_DIR/access.log lab;
+    keepalive_requests 100000;
+    client_body_temp_path $NGINX_DIR/tmp/body;
+    proxy_temp_path $NGINX_DIR/tmp/proxy;
+    upstream serve { server 127.0.0.1:8081; keepalive 64; }
+    server {
+        listen $TARGET_ADDR:8080;
+        location / {
+            proxy_pass http://serve;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+        }
+    }
+}
+EOF
+  ip netns exec "$TARGET_NS" nginx -p "$NGINX_DIR" -c "$NGINX_DIR/nginx.conf" -e "$NGINX_DIR/error.log" &
+  _PIDS+=("$!")
+  ACCESS_LOG=$NGINX_DIR/access.log
+  for host in "${HOST_NS[@]}"; do
+    wait_for_port_in "$host" "$TARGET_ADDR" 8080 10 || fail "nginx is not reachable from $host"
+  done
+  wait_for_port_in "$TARGET_NS" 127.0.0.1 8081 10 || fail "serve did not start: $(head -c 500 "$TEST_TMP/serve.out")"
+  LAB_URL=http://$TARGET_ADDR:8080
+}
+
+# start_lab_sshd: an sshd in each host's namespace on its address, port 22, that takes a key
+# made here; sets SSH_CONFIG (for `ssh -F`: that key, root, no host key checks) and SSHD_PID[i].
+start_lab_sshd() {
+  local i dir=$TEST_TMP/ssh
+  command -v sshd >/dev/null || PATH=$PATH:/usr/sbin
+  command -v sshd >/dev/null || fail "'sshd' is not installed (apt-get install openssh-server)"
+  mkdir -p "$dir" /run/sshd  # sshd's privilege separation needs /run/sshd
+  chmod 700 "$dir"
+  ssh-keygen -q -t ed25519 -N '' -f "$dir/host_key"
+  ssh-keygen -q -t ed25519 -N '' -f "$dir/id"
+  cp "$dir/id.pub" "$dir/authorized_keys"
+  SSH_CONFIG=$dir/config
+  cat >"$SSH_CONFIG" <<EOF
+Host *
+  User root
+  IdentityFile $dir/id
+  IdentitiesOnly yes
+  UserKnownHostsFile /dev/null
+  StrictHostKeyChecking no
+  LogLevel ERROR
+EOF
+  SSHD_PID=()
+  for ((i = 0; i < ${#HOST_NS[@]}; i++)); do
+    cat >"$dir/sshd$i.conf" <<EOF
+ListenAddress ${HOST_ADDR[i]}
+Port 22
+HostKey $dir/host_key
+AuthorizedKeysFile $dir/authorized_keys
+PidFile $dir/sshd$i.pid
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+EOF
+    ip netns exec "${HOST_NS[i]}" "$(command -v sshd)" -D -e -f "$dir/sshd$i.conf" 2>"$dir/sshd$i.log" &
+    SSHD_PID[i]=$!
+    _PIDS+=("$!")
+    wait_for_port_in "$TARGET_NS" "${HOST_ADDR[i]}" 22 10 "$!" || fail "sshd $i did not start: $(head -c 500 "$dir/sshd$i.log")"
+  done
+}

@@ -7,47 +7,8 @@ source "$(dirname "$0")/lib.sh" "$@"
 source "$(dirname "$0")/netns.sh"
 
 netns_lab 3
-T=$TARGET_NS
-PORT=8080
-
-# The target: nginx (its access log counts every request, by source address) in front of
-# stampede serve's /delay/50, so that each request takes about 50 ms and percentiles compare.
-SERVE_NAME=serve
-in_ns "$T" timeout -k 5 300 "$STAMPEDE" serve --port 8081 --threads 1 >"$TEST_TMP/serve.out" 2>&1 &
-_PIDS+=("$!")
-NGINX_DIR=$TEST_TMP/nginx
-mkdir -p "$NGINX_DIR/tmp"
-cat >"$NGINX_DIR/nginx.conf" <<EOF
-worker_processes 1;
-daemon off;
-pid $NGINX_DIR/nginx.pid;
-error_log $NGINX_DIR/error.log warn;
-events { worker_connections 4096; }
-http {
-    log_format shards '\$remote_addr \$status "\$request"';
-    access_log $NGINX_DIR/access.log shards;
-    keepalive_requests 100000;
-    client_body_temp_path $NGINX_DIR/tmp/body;
-    proxy_temp_path $NGINX_DIR/tmp/proxy;
-    upstream serve { server 127.0.0.1:8081; keepalive 64; }
-    server {
-        listen $TARGET_ADDR:$PORT;
-        location / {
-            proxy_pass http://serve;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-        }
-    }
-}
-EOF
-in_ns "$T" nginx -p "$NGINX_DIR" -c "$NGINX_DIR/nginx.conf" -e "$NGINX_DIR/error.log" &
-_PIDS+=("$!")
-ACCESS_LOG=$NGINX_DIR/access.log
-for host in "${HOST_NS[@]}"; do
-  wait_for_port_in "$host" "$TARGET_ADDR" "$PORT" 10 || fail "nginx is not reachable from $host"
-done
-wait_for_port_in "$T" 127.0.0.1 8081 10 || fail "serve did not start: $(head -c 500 "$TEST_TMP/serve.out")"
-URL=http://$TARGET_ADDR:$PORT/delay/50
+start_lab_target
+URL=$LAB_URL/delay/50
 
 # in_host I NAME ARGS...: stampede in host I's namespace, in the background; sets PIDS[I].
 PIDS=()

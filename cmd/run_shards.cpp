@@ -1,0 +1,144 @@
+// run_shards(): `stampede shards`: start each host's shard over ssh with one --start-at, wait,
+// bring their saved runs back, and merge and judge them as `stampede report` does.
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cmd/child_process.hpp"
+#include "cmd/commands.hpp"
+#include "cmd/options.hpp"
+#include "cmd/shard_flags.hpp"
+#include "cmd/shards_options.hpp"
+
+namespace stampede::cmd {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::system_clock;
+
+/// `word` quoted for a POSIX shell: the remote side runs ssh's command through one.
+std::string shell_quoted(const std::string& word) {
+  std::string quoted = "'";
+  for (const char c : word) quoted += c == '\'' ? std::string(R"('\'')") : std::string(1, c);
+  return quoted + "'";
+}
+
+/// A fresh run id: the shards of this run, and no other, carry it.
+std::string random_run_id() {
+  std::random_device random;
+  std::string id;
+  for (int i = 0; i < 3; ++i) {
+    std::array<char, 9> hex{};
+    std::snprintf(hex.data(), hex.size(), "%08x", random());
+    id += std::string(hex.data()).substr(0, 4);
+  }
+  return id;
+}
+
+/// `at` as RFC 3339 in UTC, to the millisecond.
+std::string rfc3339(system_clock::time_point at) {
+  const auto seconds = system_clock::to_time_t(at);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  std::array<char, 32> text{};
+  std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%S", &utc);
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch()) %
+                  std::chrono::seconds(1);
+  std::array<char, 8> fraction{};
+  std::snprintf(fraction.data(), fraction.size(), ".%03dZ", static_cast<int>(ms.count()));
+  return std::string(text.data()) + fraction.data();
+}
+
+/// The ssh command that runs shard `index` on `host` and prints its saved run on stdout (its
+/// report goes nowhere: the merged one is printed here; its errors come back on stderr).
+std::vector<std::string> shard_command(const ShardsCommand& command, std::size_t index,
+                                       const std::string& run, const std::string& start_at) {
+  const auto count = std::to_string(command.hosts.size());
+  std::string remote = "f=\"${TMPDIR:-/tmp}/stampede-" + run + "-" + std::to_string(index) +
+                       ".stampede\"; " + shell_quoted(command.remote_stampede);
+  for (const auto& word : command.load_args) remote += " " + shell_quoted(word);
+  remote += " --shard " + std::to_string(index) + "/" + count + " --start-at " + start_at +
+            " --run-id " + run + R"( --save "$f" >/dev/null; rc=$?; cat "$f" 2>/dev/null; )" +
+            R"(rm -f "$f"; exit $rc)";
+  auto argv = command.ssh;
+  argv.insert(argv.end(), {"-o", "BatchMode=yes", command.hosts[index], remote});
+  return argv;
+}
+
+/// The last line of a shard's stderr, to name why it failed.
+std::string last_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::string last;
+  while (std::getline(in, line)) {
+    if (!line.empty()) last = line;
+  }
+  return last.empty() ? "no message" : last;
+}
+
+/// The file `path` holds something: a shard's run came back.
+bool holds_a_run(const std::string& path) {
+  std::error_code error;
+  return std::filesystem::file_size(path, error) > 0 && !error;
+}
+
+}  // namespace
+
+int run_shards(std::span<const char* const> args) {
+  if (std::any_of(args.begin(), args.end(), [](const char* arg) {
+        return std::string_view(arg) == "--help" || std::string_view(arg) == "-h";
+      })) {
+    std::printf("usage: %s\n", shards_usage().c_str());
+    return 0;
+  }
+  const auto command = parse_shards_options(args);
+  if (command.hosts.size() > max_shards) {
+    throw UsageError("--hosts names more than " + std::to_string(max_shards) + " hosts");
+  }
+  const auto run = random_run_id();
+  const auto dir = command.dir.empty() ? "stampede-shards-" + run : command.dir;
+  std::filesystem::create_directories(dir);
+  const auto start_at = rfc3339(system_clock::now() + command.lead);
+  std::fprintf(stderr, "stampede: run %s: %zu shards starting at %s; their runs go to %s/\n",
+               run.c_str(), command.hosts.size(), start_at.c_str(), dir.c_str());
+  std::vector<std::unique_ptr<ChildProcess>> shards;
+  for (std::size_t i = 0; i < command.hosts.size(); ++i) {
+    const auto base = dir + "/shard-" + std::to_string(i);
+    shards.push_back(std::make_unique<ChildProcess>(shard_command(command, i, run, start_at),
+                                                    base + ".stampede", base + ".err"));
+  }
+  const auto deadline =
+      command.wait ? Clock::now() + command.lead + *command.wait : Clock::time_point::max();
+  std::vector<std::string> report_args = command.report_args;
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    const auto base = dir + "/shard-" + std::to_string(i);
+    const auto& host = command.hosts[i];
+    const auto status = shards[i]->wait_until(deadline);
+    if (!status) {
+      shards[i]->stop();
+      std::fprintf(stderr, "stampede: host %s (shard %zu) did not end within --wait: stopped\n",
+                   host.c_str(), i);
+    } else if ((*status == 0 || *status == exit_threshold_failed) &&
+               holds_a_run(base + ".stampede")) {
+      report_args.push_back(base + ".stampede");
+      continue;
+    } else {
+      std::fprintf(stderr, "stampede: host %s (shard %zu) failed (exit %d): %s\n", host.c_str(), i,
+                   *status, last_line(base + ".err").c_str());
+    }
+  }
+  if (report_args.size() == command.report_args.size()) {
+    throw std::runtime_error("no shard ran (see each host's error above)");
+  }
+  return run_report(argv_of(report_args));
+}
+
+}  // namespace stampede::cmd

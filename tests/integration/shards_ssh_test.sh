@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# `stampede shards` over ssh: three "hosts" (network namespaces with sshd) run one load's shards
+# from a shared --start-at; their runs come back and merge into the counts nginx logged, judged
+# once; a host whose sshd is gone, or hangs, is named and the verdict says the run is incomplete.
+source "$(dirname "$0")/lib.sh" "$@"
+source "$(dirname "$0")/netns.sh"
+
+netns_lab 3
+start_lab_target
+start_lab_sshd
+URL=$LAB_URL/delay/20
+HOSTS=$(IFS=,; echo "${HOST_ADDR[*]}")
+
+# coordinate NAME ARGS...: `stampede shards ARGS` from the target's namespace (which reaches every
+# host), bounded; sets RC, OUT, ERR.
+coordinate() {
+  local name=$1
+  shift
+  _LAST_RUN=$name
+  OUT=$TEST_TMP/$name.out
+  ERR=$TEST_TMP/$name.err
+  set +e
+  ip netns exec "$TARGET_NS" timeout -k 5 90 "$STAMPEDE" shards --ssh "ssh -F $SSH_CONFIG" \
+    --stampede "$STAMPEDE" --lead 2s --dir "$TEST_TMP/$name" "$@" >"$OUT" 2>"$ERR"
+  RC=$?
+  set -e
+  log "$name: stampede shards $* -> exit $RC"
+}
+
+# --- Every host runs its shard; the merged report is the whole load's.
+coordinate whole --hosts "$HOSTS" --output json -- -c 31 -n 20 -k -cpuNumber 1 -u "$URL?run=whole"
+expect_rc 0
+assert_eq 620 "$(count_requests "$ACCESS_LOG" 'run=whole')" "requests nginx saw"
+# 31 users over 3 shards: 11, 10, 10.
+assert_eq 220 "$(count_requests "$ACCESS_LOG" "${HOST_ADDR[0]} 200 \"GET /delay/20?run=whole")" "requests from host 0"
+assert_eq 200 "$(count_requests "$ACCESS_LOG" "${HOST_ADDR[2]} 200 \"GET /delay/20?run=whole")" "requests from host 2"
+json_check "$OUT" <<EOF
+g("requests.total") == 620 and g("status_codes") == {"200": 620} and g("users") == 31
+g("shards.missing") == [] and [s["index"] for s in g("shards.held")] == [0, 1, 2]
+all(0 <= s["skew_ms"] < 100 for s in g("shards.held")) and g("shards.start_spread_ms") < 100
+EOF
+[[ -s $TEST_TMP/whole/shard-1.stampede ]] || fail "the shards' runs are not kept in --dir"
+grep -q "^stampede: run [0-9a-f]\{12\}: 3 shards starting at " "$ERR" || fail "no word of the run: $(cat "$ERR")"
+
+# --- One verdict: a threshold judged on the merged run.
+coordinate judged --hosts "$HOSTS" --threshold 'p50<1ms' -- -c 3 -n 5 -k -u "$URL?run=judged"
+expect_rc 3
+grep -q "^Shards: *3 of 3 (run " "$OUT" || fail "no Shards line: $(head -c 1500 "$OUT")"
+
+# --- A host whose sshd is gone fails to start its shard: named, and the run is incomplete.
+kill -STOP "${SSHD_PID[1]}"  # the next host hangs: its ssh never gets a banner
+_stop_pid "${SSHD_PID[2]}"
+coordinate broken --hosts "$HOSTS" --wait 4s -- -c 3 -z 1s -k -u "$URL?run=broken"
+kill -CONT "${SSHD_PID[1]}"
+expect_rc 5
+grep -q "host ${HOST_ADDR[2]} (shard 2) failed (exit 255): .*onnection refused" "$ERR" || fail "the failed host is not named: $(cat "$ERR")"
+grep -q "host ${HOST_ADDR[1]} (shard 1) did not end within --wait: stopped" "$ERR" || fail "the hung host is not named: $(cat "$ERR")"
+grep -q "shard 1 of 3 (run [0-9a-f]*) is missing" "$ERR" || fail "shard 1 is not reported missing: $(cat "$ERR")"
+grep -q "^Shards: *shard 0 of 3 " "$OUT" || fail "the report is not shard 0's: $(grep Shards "$OUT")"
+assert_eq "$(text_field "$OUT" 'Complete requests')" "$(count_requests "$ACCESS_LOG" "${HOST_ADDR[0]} 200 \"GET /delay/20?run=broken")" "shard 0's requests against nginx's"
+assert_eq 0 "$(count_requests "$ACCESS_LOG" "${HOST_ADDR[2]} 200 \"GET /delay/20?run=broken")" "requests from the host that failed"
+
+# --- Refused before any host is reached.
+coordinate no_load --hosts "$HOSTS"
+expect_rc 2
+coordinate own_save --hosts "$HOSTS" -- -c 3 -n 1 -u "$URL" --save x.stampede
+expect_rc 2
+grep -q "sets --shard, --start-at, --run-id and --save itself" "$ERR" || fail "no reason: $(cat "$ERR")"
+
+pass
