@@ -20,6 +20,7 @@ chmod 755 "$TEST_TMP"  # nginx workers run as `nobody` when the master is root: 
 
 _PIDS=()       # processes we started and must stop: nginx master, stall server, watchdog
 _NETNS=()      # network namespaces we made (netns.sh), deleted once the processes are stopped
+_AT_EXIT=()    # commands a script adds, run first on exit (podman pods, an image)
 _LAST_RUN=""   # name of the last run_stampede, for the failure post-mortem
 NGINX_DIR=""
 
@@ -69,6 +70,7 @@ _cleanup() {
   local rc=$? i
   set +e
   trap - EXIT INT TERM HUP
+  for i in "${_AT_EXIT[@]}"; do eval "$i"; done
   for ((i = ${#_PIDS[@]} - 1; i >= 0; i--)); do _stop_pid "${_PIDS[i]}"; done
   for i in "${_NETNS[@]}"; do ip netns del "$i" 2>/dev/null; done
   if ((rc != 0)); then
