@@ -26,7 +26,13 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::stri
   words.reserve(argv.size() + 1);
   for (const auto& word : argv) words.push_back(const_cast<char*>(word.c_str()));
   words.push_back(nullptr);
-  const int error = posix_spawnp(&pid_, words[0], &actions, nullptr, words.data(), environ);
+  // Its own process group: a Ctrl-C at the terminal reaches only us, who decide what it stops.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  const int error = posix_spawnp(&pid_, words[0], &actions, &attributes, words.data(), environ);
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   if (error != 0) {
     throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(error));

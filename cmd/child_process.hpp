@@ -14,8 +14,9 @@ namespace stampede::cmd {
 /// One child: started at once, ended by wait_until() or stop(); never left running.
 class ChildProcess {
  public:
-  /// Starts `argv` (found in PATH), its stdin /dev/null, stdout and stderr into the files
-  /// `out` and `err` (created or emptied). Throws std::runtime_error when it cannot start.
+  /// Starts `argv` (found in PATH) in a process group of its own, its stdin /dev/null, stdout
+  /// and stderr into the files `out` and `err` (created or emptied). Throws std::runtime_error when
+  /// it cannot start.
   ChildProcess(const std::vector<std::string>& argv, const std::string& out,
                const std::string& err);
   ~ChildProcess();

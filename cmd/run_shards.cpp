@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cmd/child_process.hpp"
@@ -90,6 +92,60 @@ bool holds_a_run(const std::string& path) {
   return std::filesystem::file_size(path, error) > 0 && !error;
 }
 
+/// SIGINT or SIGTERM, once caught: the shards are to stop.
+volatile std::sig_atomic_t stop_signal = 0;
+extern "C" void note_stop(int signal) { stop_signal = signal; }
+
+/// Ctrl-C: each host's shard gets SIGINT, found by the run id on its command line (`[/]` so the
+/// pattern does not match the shell that runs pkill), and ends as a stopped run does: its
+/// report, and its saved run back on its ssh. Waits 10 s at most for the ssh's that send it.
+void interrupt_shards(const ShardsCommand& command, const std::string& run,
+                      const std::string& dir) {
+  std::vector<std::unique_ptr<ChildProcess>> senders;
+  for (std::size_t i = 0; i < command.hosts.size(); ++i) {
+    auto argv = command.ssh;
+    argv.insert(argv.end(),
+                {"-o", "BatchMode=yes", command.hosts[i],
+                 "pkill -INT -f -- " + shell_quoted("--run-id " + run + " --save [/]")});
+    senders.push_back(std::make_unique<ChildProcess>(
+        argv, "/dev/null", dir + "/interrupt-" + std::to_string(i) + ".err"));
+  }
+  const auto give_up = Clock::now() + std::chrono::seconds(10);
+  for (auto& sender : senders) (void)sender->wait_until(give_up);
+}
+
+/// Each shard's exit status, or nothing for one still running at --wait's end (then stopped).
+/// A first Ctrl-C (or SIGTERM) interrupts the shards and gives them 30 s more to bring their
+/// runs back; a second stops the waiting.
+std::vector<std::optional<int>> wait_for_shards(
+    const ShardsCommand& command, const std::string& run, const std::string& dir,
+    std::vector<std::unique_ptr<ChildProcess>>& shards) {
+  auto deadline =
+      command.wait ? Clock::now() + command.lead + *command.wait : Clock::time_point::max();
+  std::vector<std::optional<int>> statuses(shards.size());
+  bool interrupted = false;
+  while (Clock::now() < deadline) {
+    std::size_t running = 0;
+    for (std::size_t i = 0; i < shards.size(); ++i) {
+      statuses[i] = shards[i]->wait_until(Clock::now());
+      if (!statuses[i]) ++running;
+    }
+    if (running == 0) break;
+    if (stop_signal != 0 && !interrupted) {
+      std::fprintf(stderr, "stampede: stopping the shards (a second Ctrl-C stops waiting)\n");
+      interrupted = true;
+      stop_signal = 0;
+      interrupt_shards(command, run, dir);
+      deadline = std::min(deadline, Clock::now() + std::chrono::seconds(30));
+    } else if (stop_signal != 0) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  for (auto& shard : shards) shard->stop();  // those still running
+  return statuses;
+}
+
 }  // namespace
 
 int run_shards(std::span<const char* const> args) {
@@ -109,30 +165,28 @@ int run_shards(std::span<const char* const> args) {
   const auto start_at = rfc3339(system_clock::now() + command.lead);
   std::fprintf(stderr, "stampede: run %s: %zu shards starting at %s; their runs go to %s/\n",
                run.c_str(), command.hosts.size(), start_at.c_str(), dir.c_str());
+  std::signal(SIGINT, note_stop);
+  std::signal(SIGTERM, note_stop);
   std::vector<std::unique_ptr<ChildProcess>> shards;
   for (std::size_t i = 0; i < command.hosts.size(); ++i) {
     const auto base = dir + "/shard-" + std::to_string(i);
     shards.push_back(std::make_unique<ChildProcess>(shard_command(command, i, run, start_at),
                                                     base + ".stampede", base + ".err"));
   }
-  const auto deadline =
-      command.wait ? Clock::now() + command.lead + *command.wait : Clock::time_point::max();
-  std::vector<std::string> report_args = command.report_args;
+  const auto statuses = wait_for_shards(command, run, dir, shards);
+  auto report_args = command.report_args;
   for (std::size_t i = 0; i < shards.size(); ++i) {
     const auto base = dir + "/shard-" + std::to_string(i);
     const auto& host = command.hosts[i];
-    const auto status = shards[i]->wait_until(deadline);
-    if (!status) {
-      shards[i]->stop();
+    if (!statuses[i]) {
       std::fprintf(stderr, "stampede: host %s (shard %zu) did not end within --wait: stopped\n",
                    host.c_str(), i);
-    } else if ((*status == 0 || *status == exit_threshold_failed) &&
+    } else if ((*statuses[i] == 0 || *statuses[i] == exit_threshold_failed) &&
                holds_a_run(base + ".stampede")) {
       report_args.push_back(base + ".stampede");
-      continue;
     } else {
       std::fprintf(stderr, "stampede: host %s (shard %zu) failed (exit %d): %s\n", host.c_str(), i,
-                   *status, last_line(base + ".err").c_str());
+                   *statuses[i], last_line(base + ".err").c_str());
     }
   }
   if (report_args.size() == command.report_args.size()) {

@@ -47,6 +47,35 @@ coordinate judged --hosts "$HOSTS" --threshold 'p50<1ms' -- -c 3 -n 5 -k -u "$UR
 expect_rc 3
 grep -q "^Shards: *3 of 3 (run " "$OUT" || fail "no Shards line: $(head -c 1500 "$OUT")"
 
+# --- Ctrl-C (here SIGTERM) on the coordinator: every shard is stopped on its host, and their
+# runs, interrupted, come back and merge; the run is incomplete (exit 5).
+ip netns exec "$TARGET_NS" timeout -k 5 90 "$STAMPEDE" shards --ssh "ssh -F $SSH_CONFIG" \
+  --stampede "$STAMPEDE" --lead 1s --dir "$TEST_TMP/stopped" --output json --hosts "$HOSTS" \
+  -- -c 3 -z 60s -k -u "$URL?run=stopped" >"$TEST_TMP/stopped.out" 2>"$TEST_TMP/stopped.err" &
+COORDINATOR=$!
+_PIDS+=("$COORDINATOR")
+sleep 4
+t0=$SECONDS
+kill -TERM "$(pgrep -P "$COORDINATOR")"
+set +e
+wait "$COORDINATOR"
+RC=$?
+set -e
+_LAST_RUN=stopped OUT=$TEST_TMP/stopped.out ERR=$TEST_TMP/stopped.err
+log "stopped: exit $RC, $((SECONDS - t0)) s after the SIGTERM"
+expect_rc 5
+assert_le "$((SECONDS - t0))" 15 "seconds from the SIGTERM to the report"
+grep -q "stopping the shards" "$ERR" || fail "no word of stopping: $(cat "$ERR")"
+for i in 0 1 2; do
+  grep -q "shard $i of 3 (run [0-9a-f]*) was interrupted" "$ERR" || fail "shard $i is not named interrupted: $(cat "$ERR")"
+done
+done_requests=$(json_eval "$OUT" 'g("requests.total")')
+abandoned=$(json_eval "$OUT" 'g("requests.abandoned")')
+seen=$(count_requests "$ACCESS_LOG" 'run=stopped')
+assert_le "$done_requests" "$seen" "requests the stopped shards counted against nginx's"
+assert_le "$seen" "$((done_requests + abandoned))" "nginx's against the requests the shards started"
+assert_le 1 "$done_requests" "requests done before the stop"
+
 # --- A host whose sshd is gone fails to start its shard: named, and the run is incomplete.
 kill -STOP "${SSHD_PID[1]}"  # the next host hangs: its ssh never gets a banner
 _stop_pid "${SSHD_PID[2]}"
