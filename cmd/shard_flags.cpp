@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <memory>
 
+#include "cmd/limits.hpp"
+
 namespace stampede::cmd {
 namespace {
 
@@ -75,6 +77,18 @@ std::chrono::minutes offset_of(std::string_view text, std::size_t at, bool& ok) 
   const auto minutes = std::chrono::hours(field(text, at + 1, 2, 0, 23, ok)) +
                        std::chrono::minutes(field(text, at + 4, 2, 0, 59, ok));
   return text[at] == '-' ? -minutes : minutes;
+}
+
+/// A rate's users, started as its schedule needs them up to the cap: numbered on from the caps of
+/// the shards before, or, when the cap is sized later from the shard's rate (no -c), from a
+/// block of limits::max_users of the shard's own, so no two shards' users share a seed.
+void split_rate_users(model::Plan& plan, const ShardPosition& shard, bool users_given) {
+  if (!users_given) {
+    plan.first_user = std::uint64_t{shard.index} * limits::max_users;
+    return;
+  }
+  plan.first_user = first_of(plan.users, shard.index, shard.count);
+  plan.users = split(plan.users, shard, "-c (the requests in flight)");
 }
 
 }  // namespace
@@ -161,9 +175,11 @@ std::string derived_run_id(const std::vector<std::string>& words) {
 void slice_plan(model::Plan& plan, const ShardPosition& shard, bool users_given) {
   const bool rate = plan.rate > 0;
   if (plan.stages.empty()) {
-    if (!rate || users_given) {
+    if (rate) {
+      split_rate_users(plan, shard, users_given);
+    } else {
       plan.first_user = first_of(plan.users, shard.index, shard.count);
-      plan.users = split(plan.users, shard, rate ? "-c (the requests in flight)" : "-c");
+      plan.users = split(plan.users, shard, "-c");
     }
     plan.rate /= shard.count;
     plan.rate_rounds = split(plan.rate_rounds, shard, "--rate's -n");
@@ -181,7 +197,7 @@ void slice_plan(model::Plan& plan, const ShardPosition& shard, bool users_given)
     }
     if (rate) {
       plan.rate = static_cast<double>(peak);
-      if (users_given) plan.users = split(plan.users, shard, "-c (the requests in flight)");
+      split_rate_users(plan, shard, users_given);
     } else {
       plan.first_user = first;
       plan.users = peak;

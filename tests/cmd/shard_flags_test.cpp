@@ -117,8 +117,10 @@ TEST(SlicePlan, SplitsTheRateAndItsCount) {
   }
   EXPECT_EQ(rounds, 10'001U);
   // Without -c the cap is sized later, from the shard's rate.
+  EXPECT_EQ(plans[3].first_user, 75U);
   plan.users = 1;
   EXPECT_EQ(slices(plan, 4, false)[3].users, 1U);
+  EXPECT_EQ(slices(plan, 4, false)[3].first_user, 30'000'000U);  // a block of its own
 }
 
 TEST(SlicePlan, ScalesEachStage) {
