@@ -2,7 +2,8 @@
 # The container image (deploy/build-image.sh: nothing pulled) runs a load, and the Indexed Job's
 # pod template runs as deploy/k8s has it: three pods by `podman kube play`, each a shard with its
 # JOB_COMPLETION_INDEX and the ConfigMaps' load and start, their logs collected as run.sh does
-# and merged into exactly what nginx logged.
+# and merged into exactly what nginx logged; then run.sh itself, against a kubectl stand-in that
+# plays the Job's pods the same way.
 source "$(dirname "$0")/lib.sh" "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 DEPLOY=$(cd "$HERE/../../deploy" && pwd)
@@ -41,7 +42,7 @@ cp "$HERE/k8s/package.json" "$HERE/k8s/package-lock.json" "$HERE/k8s/render.mjs"
 (cd "$K8S" && timeout 300 npm ci --no-audit --no-fund --silent) || fail "npm ci of the YAML reader failed"
 printf '%s\n' -c 7 -n 30 -k -cpuNumber 1 -u "$HTTP_URL/?run=pods" >"$K8S/args.txt"
 START_AT=$(date -u -d '+8 seconds' +%Y-%m-%dT%H:%M:%S.%3NZ)
-node "$K8S/pods.mjs" "$DEPLOY/k8s" "$K8S" "$TAG" 3 "$START_AT" "$RUN" "$K8S/args.txt"
+node "$K8S/pods.mjs" "$DEPLOY/k8s" "$K8S" "$TAG" 3 "$START_AT" "$RUN" "$K8S/args.txt" >/dev/null
 for i in 0 1 2; do
   timeout 60 podman kube play --configmap "$K8S/stampede-load.yaml" --configmap "$K8S/stampede-start.yaml" \
     "$K8S/pod-$i.yaml" >"$TEST_TMP/play$i.out" 2>&1 || fail "kube play of pod $i: $(tail -n 3 "$TEST_TMP/play$i.out")"
@@ -59,4 +60,36 @@ json_check "$OUT" <<EOF
 g("requests.total") == 210 and g("users") == 7 and g("shards.run") == "$RUN"
 g("shards.missing") == [] and all(0 <= s["skew_ms"] < 100 for s in g("shards.held"))
 EOF
+# --- run.sh as a user runs it, against a kubectl stand-in that plays the Job's pods with podman
+# (tests/integration/k8s/kubectl): N checked, start.env written, the pods' logs collected.
+cp -r "$DEPLOY/k8s" "$TEST_TMP/deploy"
+printf '%s\n' -c 5 -n 20 -k -cpuNumber 1 -u "$HTTP_URL/?run=runsh" >"$TEST_TMP/deploy/args.txt"
+sed -i -e 's/^  completions: 8/  completions: 3/' -e 's/^  parallelism: 8/  parallelism: 3/' \
+  -e 's/^              value: "8"/              value: "3"/' "$TEST_TMP/deploy/job.yaml"
+mkdir -p "$TEST_TMP/fake"
+cp "$HERE/k8s/kubectl" "$TEST_TMP/fake/"
+_AT_EXIT+=("PATH=$TEST_TMP/fake:\$PATH FAKE_K8S=$TEST_TMP/fake kubectl delete job stampede --ignore-not-found --wait=true >/dev/null 2>&1")
+set +e
+PATH=$TEST_TMP/fake:$(dirname "$STAMPEDE"):$PATH FAKE_K8S=$TEST_TMP/fake FAKE_K8S_TOOLS=$K8S FAKE_K8S_IMAGE=$TAG \
+  timeout -k 5 120 bash "$TEST_TMP/deploy/run.sh" --lead 8 --timeout 60 --dir "$TEST_TMP/runsh" --output json \
+  >"$TEST_TMP/runsh.out" 2>"$TEST_TMP/runsh.err"
+RC=$?
+set -e
+_LAST_RUN=runsh OUT=$TEST_TMP/runsh.out ERR=$TEST_TMP/runsh.err
+log "runsh: deploy/k8s/run.sh -> exit $RC"
+expect_rc 0
+grep -q "^START_AT=20[0-9-]*T[0-9:]*Z$" "$TEST_TMP/deploy/start.env" || fail "run.sh wrote no START_AT: $(cat "$TEST_TMP/deploy/start.env")"
+assert_eq 100 "$(count_requests "$ACCESS_LOG" 'GET /?run=runsh ')" "requests nginx saw from run.sh's pods"
+json_check "$OUT" <<EOF
+g("requests.total") == 100 and g("users") == 5 and g("shards.count") == 3 and g("shards.missing") == []
+all(0 <= s["skew_ms"] < 100 for s in g("shards.held"))
+EOF
+# A Job whose N disagrees is refused before anything is applied.
+sed -i 's/^  parallelism: 3/  parallelism: 2/' "$TEST_TMP/deploy/job.yaml"
+set +e
+PATH=$TEST_TMP/fake:$(dirname "$STAMPEDE"):$PATH FAKE_K8S=$TEST_TMP/fake bash "$TEST_TMP/deploy/run.sh" >"$OUT" 2>"$ERR"
+RC=$?
+set -e
+expect_rc 2
+grep -q "completions (3), parallelism (2) and SHARDS (3) differ" "$ERR" || fail "no reason: $(cat "$ERR")"
 pass
