@@ -38,8 +38,9 @@ wait_hosts() {
 # in_lines FILTER: the access log's lines containing FILTER.
 in_lines() { count_requests "$ACCESS_LOG" "$1"; }
 
-# --- One process, for the percentiles the shards should match.
-in_host 0 single -c 30 -n 40 -k -cpuNumber 1 -u "$URL?run=single" --output json
+# --- One process, for the percentiles the shards should match: three threads of 10 users, as
+# the shards are three processes of 10 (so a busy machine gives both the same share of CPU).
+in_host 0 single -c 30 -n 40 -k -cpuNumber 3 -u "$URL?run=single" --output json
 wait_hosts single
 assert_eq 0 "${RCS[0]}" "one process's exit status"
 
@@ -73,7 +74,7 @@ EOF
 "$PYTHON" - "$TEST_TMP/single.out" "$OUT" <<'EOF' || fail "the merged percentiles differ from one process's"
 import json, sys
 one, merged = (json.load(open(p))["latency_ms"] for p in sys.argv[1:])
-for key, bound in (("p50", 0.03), ("p90", 0.05), ("mean", 0.03)):
+for key, bound in (("p50", 0.05), ("p90", 0.08), ("mean", 0.05)):
     a, b = one[key], merged[key]
     print(f"  {key}: one process {a} ms, merged shards {b} ms", file=sys.stderr)
     assert abs(a - b) <= bound * a, f"{key} {a} vs {b}"
@@ -132,6 +133,14 @@ assert_le "$seen" "$((done_requests + abandoned))" "nginx's against the requests
 run_stampede incomplete_text report "$TEST_TMP"/job{0,2}.stampede --threshold 'p99<5s'
 expect_rc 5
 grep -q "^Shards: *2 of 3 (run [0-9a-f]*); MISSING 1; INTERRUPTED 2;" "$OUT" || fail "the text report does not name them: $(grep Shards "$OUT")"
+
+# --- Ctrl-C while a shard waits for --start-at: it ends at once, its report says so.
+interrupt_run waiting 1 -c 2 -n 5 -u "$URL?run=waiting" --shard 0/2 --start-at "$(date -u -d '+30 seconds' +%Y-%m-%dT%H:%M:%SZ)"
+expect_rc 0
+assert_le "${ELAPSED%.*}" 5 "seconds from the SIGINT to the end"
+grep -q "^-- waiting [0-9.]* s for --start-at --" "$OUT" || fail "no word of the wait: $(head -3 "$OUT")"
+grep -q "^Stopped early: *interrupted" "$OUT" || fail "the report does not say interrupted: $(grep -m1 Stopped "$OUT")"
+assert_eq 0 "$(in_lines 'run=waiting')" "requests sent before the start"
 
 # --- --shards outside an Indexed Job.
 run_stampede no_index -c 2 -n 1 -u "$URL" --shards 3
