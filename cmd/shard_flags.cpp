@@ -69,6 +69,10 @@ int field(std::string_view text, std::size_t at, std::size_t digits, int low, in
 
 /// The offset at the end of an RFC 3339 time (Z, +HH:MM, -HH:MM) from `at`.
 std::chrono::minutes offset_of(std::string_view text, std::size_t at, bool& ok) {
+  if (at >= text.size()) {  // no offset at all
+    ok = false;
+    return {};
+  }
   if (at < text.size() && (text[at] == 'Z' || text[at] == 'z')) {
     ok = ok && at + 1 == text.size();
     return {};

@@ -50,11 +50,12 @@ grep -q "^Shards: *3 of 3 (run " "$OUT" || fail "no Shards line: $(head -c 1500 
 # --- Ctrl-C (here SIGTERM) on the coordinator: every shard is stopped on its host, and their
 # runs, interrupted, come back and merge; the run is incomplete (exit 5).
 ip netns exec "$TARGET_NS" timeout -k 5 90 "$STAMPEDE" shards --ssh "ssh -F $SSH_CONFIG" \
-  --stampede "$STAMPEDE" --lead 1s --dir "$TEST_TMP/stopped" --output json --hosts "$HOSTS" \
+  --stampede "$STAMPEDE" --lead 3s --dir "$TEST_TMP/stopped" --output json --hosts "$HOSTS" \
   -- -c 3 -z 60s -k -u "$URL?run=stopped" >"$TEST_TMP/stopped.out" 2>"$TEST_TMP/stopped.err" &
 COORDINATOR=$!
 _PIDS+=("$COORDINATOR")
-sleep 4
+# Well past the start: a shard (an ASan build is slow to start) catches SIGINT once it runs.
+sleep 10
 t0=$SECONDS
 kill -TERM "$(pgrep -P "$COORDINATOR")"
 set +e
