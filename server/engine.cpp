@@ -31,7 +31,7 @@ constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
 struct Supervision {
   Collector* collector;
   ThreadPool* pool;
-  std::vector<Shard>* shards;
+  std::vector<ThreadTally>* tallies;
   net::steady_timer* users_done;
   const std::atomic<std::uint64_t>* users_left;
   net::signal_set* signals;    ///< SIGINT and SIGTERM, caught from before the first user starts
@@ -48,18 +48,18 @@ net::awaitable<StopReason> tick_every_second(Supervision s) {
     timer.expires_at(s.start + std::chrono::seconds(second));
     if (auto [error] = co_await timer.async_wait(as_tuple); error) break;
     const auto elapsed = Clock::now() - s.start;
-    for (std::size_t i = 0; i < s.shards->size(); ++i) {
-      net::post(s.pool->context(i), [shard = &(*s.shards)[i], collector = s.collector, elapsed,
+    for (std::size_t i = 0; i < s.tallies->size(); ++i) {
+      net::post(s.pool->context(i), [tally = &(*s.tallies)[i], collector = s.collector, elapsed,
                                      source = i, second] {
-        auto tick = shard->take();
+        auto tick = tally->take();
         tick.elapsed = elapsed;
         tick.source = source;
         tick.second = static_cast<std::uint64_t>(second);
         // The channel holds two ticks a thread; if a slow tick handler (a blocked terminal)
-        // lets it fill, the metrics go back to the shard for the next tick. Asio's try_send
+        // lets it fill, the metrics go back to the tally for the next tick. Asio's try_send
         // leaves its argument untouched when it refuses.
         if (!collector->channel().try_send(boost::system::error_code{}, std::move(tick))) {
-          shard->give_back(std::move(tick));
+          tally->give_back(std::move(tick));
         }
       });
     }
@@ -99,14 +99,14 @@ net::awaitable<StopReason> supervise(Supervision s) {
 /// A stopped run with long-lived or shared connections closes them as their protocol would (a
 /// WebSocket close frame, an HTTP/2 GOAWAY) before the threads stop: users send nothing more,
 /// held connections say goodbye, and all of it gets a second at most.
-void let_users_say_goodbye(ThreadPool& pool, std::vector<Shard>& shards,
+void let_users_say_goodbye(ThreadPool& pool, std::vector<ThreadTally>& tallies,
                            const std::vector<std::unique_ptr<client::Watchdog>>& watchdogs,
                            std::vector<ThreadStarter>& starters,
                            const std::atomic<std::uint64_t>& users_left, net::io_context& main) {
-  for (std::size_t i = 0; i < shards.size(); ++i) {
+  for (std::size_t i = 0; i < tallies.size(); ++i) {
     net::post(pool.context(i),
-              [shard = &shards[i], watchdog = watchdogs[i].get(), starter = &starters[i]] {
-                shard->stopping = true;
+              [tally = &tallies[i], watchdog = watchdogs[i].get(), starter = &starters[i]] {
+                tally->stopping = true;
                 watchdog->end_holds();
                 starter->stop();
               });
@@ -168,11 +168,11 @@ statistics::Summary Engine::run(const TickHandler& on_tick, const RequestSink& o
   const auto shared = std::min(plan_.connections, plan_.users);
   const auto threads = static_cast<unsigned>(std::max<std::uint64_t>(
       1, std::min({std::uint64_t{plan_.threads}, plan_.users, shared > 0 ? shared : plan_.users})));
-  std::vector<Shard> shards(threads);
+  std::vector<ThreadTally> tallies(threads);
   const auto steps = flow_.steps().size();
-  for (auto& shard : shards) {
-    shard.steps.resize(steps > 1 ? steps : 0);
-    shard.keep_requests = static_cast<bool>(on_requests);
+  for (auto& tally : tallies) {
+    tally.steps.resize(steps > 1 ? steps : 0);
+    tally.keep_requests = static_cast<bool>(on_requests);
   }
   net::io_context main(1);
   // Caught from here on (a signal before the wait is kept for it), not from when the supervisor
@@ -215,9 +215,9 @@ statistics::Summary Engine::run(const TickHandler& on_tick, const RequestSink& o
   const auto start = Clock::now();
   const auto window_end =
       plan_.duration.count() > 0 ? start + plan_.duration : Clock::time_point::max();
-  for (auto& shard : shards) {
-    shard.run_start = start;
-    shard.window_end = window_end;
+  for (auto& tally : tallies) {
+    tally.run_start = start;
+    tally.window_end = window_end;
   }
   // --think har: some step waits its recorded pause, so the users' paces need a timer.
   const bool step_pauses =
@@ -228,7 +228,7 @@ statistics::Summary Engine::run(const TickHandler& on_tick, const RequestSink& o
   for (unsigned i = 0; i < threads; ++i) {
     const auto users = plan_.users / threads + (i < plan_.users % threads ? 1 : 0);
     UserTask task;
-    task.shard = &shards[i];
+    task.tally = &tallies[i];
     task.flow = &flow_;
     task.verifier = verifier_.get();
     task.thread = &contexts[i];
@@ -255,8 +255,8 @@ statistics::Summary Engine::run(const TickHandler& on_tick, const RequestSink& o
   net::co_spawn(main, collector.run(), net::detached);
   std::optional<StopReason> reason;
   net::co_spawn(main,
-                supervise({&collector, &pool, &shards, &users_done, &users_left, &signals, &aborted,
-                           start, plan_.run_timeout}),
+                supervise({&collector, &pool, &tallies, &users_done, &users_left, &signals,
+                           &aborted, start, plan_.run_timeout}),
                 [&](const std::exception_ptr& error, StopReason first) {
                   if (error) std::rethrow_exception(error);
                   reason = first;
@@ -266,7 +266,7 @@ statistics::Summary Engine::run(const TickHandler& on_tick, const RequestSink& o
   signals.clear();  // a second Ctrl-C kills at once
   // Shared HTTP/2 connections (-m) too: their waiting streams are reset and a GOAWAY ends each.
   if (*reason != StopReason::completed && (flow_.long_lived() || plan_.connections > 0)) {
-    let_users_say_goodbye(pool, shards, watchdogs, starters, users_left, main);
+    let_users_say_goodbye(pool, tallies, watchdogs, starters, users_left, main);
   }
   // -z: the users ended once the time was up and their requests were over.
   if (*reason == StopReason::completed && plan_.duration.count() > 0) reason = StopReason::duration;
@@ -279,9 +279,9 @@ statistics::Summary Engine::run(const TickHandler& on_tick, const RequestSink& o
 
   std::vector<Tick> remainders;
   std::uint64_t users_started = 0;
-  for (auto& shard : shards) {
-    remainders.push_back(shard.take());
-    users_started += shard.users_started;
+  for (auto& tally : tallies) {
+    remainders.push_back(tally.take());
+    users_started += tally.users_started;
   }
   auto summary = collector.finish(std::move(remainders), elapsed, *reason);
   summary.users_started = users_started;

@@ -10,36 +10,36 @@ namespace stampede::server {
 namespace net = boost::asio;
 
 RatePacer::RatePacer(const net::any_io_executor& executor, pacing::RateSchedule schedule,
-                     std::uint32_t cap, Shard& shard, SpawnUser spawn,
+                     std::uint32_t cap, ThreadTally& tally, SpawnUser spawn,
                      std::function<void()> on_finish)
     : schedule_(schedule),
       dispatch_(cap),
-      shard_(shard),
+      tally_(tally),
       spawn_(std::move(spawn)),
       on_finish_(std::move(on_finish)),
       clock_(executor),
       slots_(cap) {}
 
 bool RatePacer::over() const {
-  return shard_.stopping ||
-         (shard_.window_end != Clock::time_point::max() && Clock::now() >= shard_.window_end);
+  return tally_.stopping ||
+         (tally_.window_end != Clock::time_point::max() && Clock::now() >= tally_.window_end);
 }
 
 net::awaitable<void> RatePacer::run() {
   for (std::uint64_t k = 0;; ++k) {
     const auto offset = schedule_.due(k);
     if (!offset) break;
-    const auto due = shard_.run_start + *offset;
+    const auto due = tally_.run_start + *offset;
     if (due > Clock::now()) {  // late (a busy thread): at once, its lag will say by how much
       clock_.expires_at(due);
       co_await clock_.async_wait(net::as_tuple(net::use_awaitable));
     }
-    if (shard_.stopping) break;
+    if (tally_.stopping) break;
     hand_out(k, due);
   }
   // -z: the run lasts the window, and requests still waiting for a user may start until then.
-  if (!shard_.stopping && shard_.window_end != Clock::time_point::max()) {
-    clock_.expires_at(shard_.window_end);
+  if (!tally_.stopping && tally_.window_end != Clock::time_point::max()) {
+    clock_.expires_at(tally_.window_end);
     co_await clock_.async_wait(net::as_tuple(net::use_awaitable));
   }
   finish();
@@ -49,7 +49,7 @@ void RatePacer::hand_out(std::uint64_t k, Clock::time_point due) {
   const auto handout = dispatch_.due(k);
   using To = pacing::Dispatch::Handout::To;
   if (handout.to == To::queue) {
-    ++shard_.metrics.rate.capped;
+    ++tally_.metrics.rate.capped;
     return;
   }
   const RateStart start{due, due};
@@ -67,7 +67,7 @@ void RatePacer::finish() {
   // Past -z's end or at a stop, what still waits for a user is missed; with -n's total, the
   // users go on through it (next() takes the waiting first).
   if (over()) {
-    shard_.metrics.rate.missed += dispatch_.waiting();
+    tally_.metrics.rate.missed += dispatch_.waiting();
     dispatch_.drop_waiting();
   }
   for (const auto user : dispatch_.take_idle()) slots_[user].wake->cancel();  // start: nullopt
@@ -79,7 +79,7 @@ net::awaitable<std::optional<RateStart>> RatePacer::next(std::uint32_t local,
                                                          net::steady_timer& wake) {
   if (over()) co_return std::nullopt;
   if (const auto k = dispatch_.release(local)) {  // a request waited for a free user
-    co_return RateStart{shard_.run_start + *schedule_.due(*k), Clock::now()};
+    co_return RateStart{tally_.run_start + *schedule_.due(*k), Clock::now()};
   }
   if (finished_) co_return std::nullopt;
   auto& slot = slots_[local];

@@ -12,7 +12,7 @@
 
 #include "server/pacing/dispatch.hpp"
 #include "server/pacing/rate_schedule.hpp"
-#include "server/shard.hpp"
+#include "server/thread_tally.hpp"
 
 namespace stampede::server {
 
@@ -36,7 +36,8 @@ class RatePacer {
   using SpawnUser = std::function<void(RatePacer& pacer, std::uint32_t local, RateStart first)>;
 
   RatePacer(const boost::asio::any_io_executor& executor, pacing::RateSchedule schedule,
-            std::uint32_t cap, Shard& shard, SpawnUser spawn, std::function<void()> on_finish);
+            std::uint32_t cap, ThreadTally& tally, SpawnUser spawn,
+            std::function<void()> on_finish);
 
   /// The clock: hands out each request as it comes due, until the schedule is over (with -z,
   /// at the window's end) or the run stops; then ends the idle users, the users that never
@@ -65,7 +66,7 @@ class RatePacer {
 
   pacing::RateSchedule schedule_;
   pacing::Dispatch dispatch_;
-  Shard& shard_;
+  ThreadTally& tally_;
   SpawnUser spawn_;
   std::function<void()> on_finish_;
   boost::asio::steady_timer clock_;

@@ -9,12 +9,12 @@
 #include <vector>
 
 #include "server/pacing/stages.hpp"
-#include "server/shard.hpp"
+#include "server/thread_tally.hpp"
 
 namespace stampede::server {
 
 /// Follows the Stages on one thread: at each step of the level it sets the thread's share
-/// (Shard::user_limit; a user past it stops once its current request is over) and starts each
+/// (ThreadTally::user_limit; a user past it stops once its current request is over) and starts each
 /// user under it that is not running. `spawn(driver, local)` starts the thread's user `local`
 /// (the run's user local x threads + index), which calls driver.ended(local) when it is done.
 /// `on_finish` counts the driver itself done, once the stages are over or the run stops.
@@ -23,7 +23,7 @@ class StageDriver {
   using SpawnUser = std::function<void(StageDriver& driver, std::uint32_t local)>;
 
   StageDriver(const boost::asio::any_io_executor& executor, pacing::Stages stages, unsigned threads,
-              unsigned index, Shard& shard, SpawnUser spawn, std::function<void()> on_finish);
+              unsigned index, ThreadTally& tally, SpawnUser spawn, std::function<void()> on_finish);
 
   /// Moves the thread's users along the stages until their end (or -z's, or a stop).
   boost::asio::awaitable<void> run();
@@ -42,7 +42,7 @@ class StageDriver {
   pacing::Stages stages_;
   unsigned threads_;
   unsigned index_;
-  Shard& shard_;
+  ThreadTally& tally_;
   SpawnUser spawn_;
   std::function<void()> on_finish_;
   boost::asio::steady_timer clock_;

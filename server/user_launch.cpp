@@ -31,16 +31,16 @@ void end_crashed_user(const UserTask& task, const std::exception_ptr& error) {
       spdlog::error("a user stopped early");
     }
   }
-  --task.shard->users_running;
+  --task.tally->users_running;
   task.on_finish();
 }
 
 /// Starts `task`'s user on its thread. A user counts as running once started: one the stop
 /// came before sent nothing.
 void spawn_user(const UserTask& task) {
-  ++task.shard->users_running;
-  ++task.shard->users_started;
-  if (task.counted_starting) ++task.shard->users_starting;
+  ++task.tally->users_running;
+  ++task.tally->users_started;
+  if (task.counted_starting) ++task.tally->users_starting;
   net::co_spawn(task.thread->executor, run_user(task), [task](const std::exception_ptr& error) {
     if (error) end_crashed_user(task, error);
   });
@@ -55,7 +55,7 @@ std::unique_ptr<RatePacer> start_rate_pacer(const model::Plan& plan, ThreadSlot 
                                       plan.duration);
   const auto executor = task.thread->executor;
   auto pacer = std::make_unique<RatePacer>(
-      executor, schedule, static_cast<std::uint32_t>(users), *task.shard,
+      executor, schedule, static_cast<std::uint32_t>(users), *task.tally,
       [task, first_user](RatePacer& pacer, std::uint32_t local, RateStart first) mutable {
         task.user = first_user + local;
         task.pace.rate = &pacer;
@@ -79,7 +79,7 @@ std::unique_ptr<StageDriver> start_stage_driver(const model::Plan& plan, ThreadS
   for (const auto& stage : plan.stages) stages.push_back({stage.duration, stage.target});
   const auto executor = task.thread->executor;
   auto driver = std::make_unique<StageDriver>(
-      executor, pacing::Stages(std::move(stages)), slot.count, slot.index, *task.shard,
+      executor, pacing::Stages(std::move(stages)), slot.count, slot.index, *task.tally,
       [task, slot, first = plan.first_user, &users_left](StageDriver& driver,
                                                          std::uint32_t local) mutable {
         users_left.fetch_add(1);
@@ -145,10 +145,10 @@ ThreadStarter launch_users(const model::Plan& plan, ThreadSlot slot, const UserT
   } else if (plan.ramp.count() > 0) {
     gap = std::chrono::nanoseconds(plan.ramp) / static_cast<std::int64_t>(plan.users);
   }
-  const auto* starting = task.counted_starting ? &task.shard->users_starting : nullptr;
+  const auto* starting = task.counted_starting ? &task.tally->users_starting : nullptr;
   net::co_spawn(task.thread->executor,
                 start_users(users, std::move(start_one), gap * slot.count, starting,
-                            task.shard->window_end, gap * slot.index),
+                            task.tally->window_end, gap * slot.index),
                 net::detached);
   return {};
 }

@@ -11,9 +11,9 @@ namespace stampede::server {
 namespace net = boost::asio;
 using Clock = std::chrono::steady_clock;
 
-UserPace::UserPace(const PaceSetup& setup, Shard& shard, const net::any_io_executor& executor)
+UserPace::UserPace(const PaceSetup& setup, ThreadTally& tally, const net::any_io_executor& executor)
     : setup_(setup),
-      shard_(shard),
+      tally_(tally),
       think_(setup.think_min, setup.think_max, setup.seed),
       next_send_(Clock::now()) {
   if (setup.interval.count() > 0 || !think_.none() || setup.step_pauses || setup.rate != nullptr) {
@@ -22,8 +22,8 @@ UserPace::UserPace(const PaceSetup& setup, Shard& shard, const net::any_io_execu
 }
 
 bool UserPace::going() const {
-  return !shard_.stopping && setup_.local < shard_.user_limit &&
-         (shard_.window_end == Clock::time_point::max() || setup_.now() < shard_.window_end);
+  return !tally_.stopping && setup_.local < tally_.user_limit &&
+         (tally_.window_end == Clock::time_point::max() || setup_.now() < tally_.window_end);
 }
 
 net::awaitable<bool> UserPace::wait(bool round_start, std::chrono::milliseconds pause) {
@@ -52,7 +52,7 @@ net::awaitable<bool> UserPace::wait(bool round_start, std::chrono::milliseconds 
 }
 
 net::awaitable<bool> UserPace::wait_until(Clock::time_point at) {
-  timer_->expires_at(std::min(at, shard_.window_end));  // -z's end comes first
+  timer_->expires_at(std::min(at, tally_.window_end));  // -z's end comes first
   co_await timer_->async_wait(net::as_tuple(net::use_awaitable));
   co_return going();
 }

@@ -9,8 +9,8 @@
 #include <optional>
 
 #include "server/rate_pacer.hpp"
-#include "server/shard.hpp"
 #include "server/think_time.hpp"
+#include "server/thread_tally.hpp"
 
 namespace stampede::server {
 
@@ -29,7 +29,7 @@ struct PaceSetup {
   /// --rate: the thread's pacer and the user's first request.
   RatePacer* rate = nullptr;
   RateStart first{};
-  /// The user's number on its thread (--rate, --stages: a user past Shard::user_limit stops).
+  /// The user's number on its thread (--rate, --stages: a user past ThreadTally::user_limit stops).
   std::uint32_t local = 0;
   std::uint64_t seed = 0;                          ///< --think's: the user's number in the run
   ClockNow now = &std::chrono::steady_clock::now;  ///< for -z's window
@@ -39,7 +39,8 @@ struct PaceSetup {
 /// it before each request), so every protocol's users follow the same models.
 class UserPace {
  public:
-  UserPace(const PaceSetup& setup, Shard& shard, const boost::asio::any_io_executor& executor);
+  UserPace(const PaceSetup& setup, ThreadTally& tally,
+           const boost::asio::any_io_executor& executor);
 
   /// Waits until the user's next request may start; `round_start`: the first step of a round
   /// (--rate paces rounds, a flow's steps follow one another); `pause`: the step's own pause
@@ -59,7 +60,7 @@ class UserPace {
   [[nodiscard]] bool going() const;
 
   PaceSetup setup_;
-  Shard& shard_;
+  ThreadTally& tally_;
   ThinkTime think_;
   std::optional<boost::asio::steady_timer> timer_;  // only for a pace that waits
   bool first_ = true;

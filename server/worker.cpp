@@ -45,9 +45,9 @@ void log_first_missed_capture(const client::ClientSetup& setup, const FlowStep& 
 /// After an exchange or a hold on a long-lived connection that ended as `how`: if it is no
 /// longer open, it ended, closed by the server or lost (a message that timed out drops its
 /// connection too).
-void note_if_ended(Shard& shard, const client::Client& client, model::ErrorKind how) {
+void note_if_ended(ThreadTally& tally, const client::Client& client, model::ErrorKind how) {
   if (!client.holds_connections() || client.is_open()) return;
-  auto& connections = shard.metrics.long_lived;
+  auto& connections = tally.metrics.long_lived;
   ++connections.ended;
   if (how == model::ErrorKind::closed) {
     ++connections.closed_by_server;
@@ -60,10 +60,10 @@ void note_if_ended(Shard& shard, const client::Client& client, model::ErrorKind 
 /// (HTTP/2 with --hold), given whether one was open before: counts the connection it opened,
 /// the one it replaced (the server had closed it or sent GOAWAY) and one it could not open.
 /// True when there was a connection to end, for note_if_ended().
-bool note_opened_within(Shard& shard, const model::Response& response, bool was_open) {
-  auto& connections = shard.metrics.long_lived;
+bool note_opened_within(ThreadTally& tally, const model::Response& response, bool was_open) {
+  auto& connections = tally.metrics.long_lived;
   if (response.new_connection) {
-    connections.open(shard.since_start());
+    connections.open(tally.since_start());
     if (was_open) {
       ++connections.ended;
       ++connections.closed_by_server;
@@ -76,27 +76,27 @@ bool note_opened_within(Shard& shard, const model::Response& response, bool was_
 
 /// When the user's long-lived connections are held (--hold) until: -z's end at the latest.
 std::chrono::steady_clock::time_point hold_until(std::chrono::milliseconds hold,
-                                                 const Shard& shard) {
-  if (hold == std::chrono::milliseconds::max()) return shard.window_end;
-  return std::min(std::chrono::steady_clock::now() + hold, shard.window_end);
+                                                 const ThreadTally& tally) {
+  if (hold == std::chrono::milliseconds::max()) return tally.window_end;
+  return std::min(std::chrono::steady_clock::now() + hold, tally.window_end);
 }
 
 /// -z: the time is up, so the user starts no more requests (those in flight are counted).
 bool window_over(const UserTask& task) {
-  const auto end = task.shard->window_end;
+  const auto end = task.tally->window_end;
   return end != std::chrono::steady_clock::time_point::max() && task.now() >= end;
 }
 
 /// Opens `client`'s connection for `request` and counts the connection, or its failure (which
 /// is also the failure of the request that needed it). True when it is open.
 net::awaitable<bool> open_connection(client::Client& client, const client::PreparedRequest& request,
-                                     model::Response& response, Shard& shard) {
+                                     model::Response& response, ThreadTally& tally) {
   co_await client.open(request, response);
   const bool ready = response.error == model::ErrorKind::none;
   if (ready) {
-    shard.record_connection(response);
+    tally.record_connection(response);
   } else {
-    shard.metrics.long_lived.fail(response.error);
+    tally.metrics.long_lived.fail(response.error);
   }
   co_return ready;
 }
@@ -108,37 +108,37 @@ net::awaitable<void> open_to_listen(std::vector<std::unique_ptr<client::Client>>
   for (const auto& step : task.flow->steps()) {
     auto& client = *clients[step.destination];
     if (!client.opens_apart() || client.is_open()) continue;
-    const bool opened = co_await open_connection(client, step.prepared, response, *task.shard);
-    if (!opened) task.shard->record(0, to_result(response, {}, *task.verifier));
+    const bool opened = co_await open_connection(client, step.prepared, response, *task.tally);
+    if (!opened) task.tally->record(0, to_result(response, {}, *task.verifier));
   }
 }
 
-/// A user in its thread's Shard::users_starting, until done() or its end.
+/// A user in its thread's ThreadTally::users_starting, until done() or its end.
 class StartingUser {
  public:
-  StartingUser(Shard& shard, bool counted) : shard_(counted ? &shard : nullptr) {}
+  StartingUser(ThreadTally& tally, bool counted) : tally_(counted ? &tally : nullptr) {}
   ~StartingUser() { done(); }
   StartingUser(const StartingUser&) = delete;
   StartingUser& operator=(const StartingUser&) = delete;
 
   void done() {
-    if (shard_ != nullptr) --shard_->users_starting;
-    shard_ = nullptr;
+    if (tally_ != nullptr) --tally_->users_starting;
+    tally_ = nullptr;
   }
 
  private:
-  Shard* shard_;
+  ThreadTally* tally_;
 };
 
 /// Each client says goodbye (a WebSocket close frame), then the user is done.
 net::awaitable<void> say_goodbyes(std::vector<std::unique_ptr<client::Client>>& clients,
-                                  Shard& shard, const std::function<void()>& on_finish) {
+                                  ThreadTally& tally, const std::function<void()>& on_finish) {
   for (auto& client : clients) {
     const bool open = client->holds_connections() && client->is_open();
     co_await client->finish();
-    if (open) ++shard.metrics.long_lived.ended;
+    if (open) ++tally.metrics.long_lived.ended;
   }
-  --shard.users_running;
+  --tally.users_running;
   on_finish();
 }
 
@@ -151,7 +151,7 @@ class HeldUser final : public client::HoldOwner, public std::enable_shared_from_
  public:
   HeldUser(std::vector<std::unique_ptr<client::Client>> clients, const UserTask& task)
       : clients_(std::move(clients)),
-        shard_(*task.shard),
+        tally_(*task.tally),
         executor_(task.thread->executor),
         on_finish_(task.on_finish) {}
 
@@ -168,7 +168,7 @@ class HeldUser final : public client::HoldOwner, public std::enable_shared_from_
   }
 
   void hold_ended(client::Client& client, model::ErrorKind how) override {
-    note_if_ended(shard_, client, how);
+    note_if_ended(tally_, client, how);
     if (--holding_ == 0) finish_later();
   }
 
@@ -185,11 +185,11 @@ class HeldUser final : public client::HoldOwner, public std::enable_shared_from_
   void finish_later() { net::co_spawn(executor_, finish(shared_from_this()), net::detached); }
 
   static net::awaitable<void> finish(std::shared_ptr<HeldUser> self) {
-    co_await say_goodbyes(self->clients_, self->shard_, self->on_finish_);
+    co_await say_goodbyes(self->clients_, self->tally_, self->on_finish_);
   }
 
   std::vector<std::unique_ptr<client::Client>> clients_;
-  Shard& shard_;
+  ThreadTally& tally_;
   const net::any_io_executor& executor_;  ///< the user's thread's
   std::function<void()> on_finish_;
   std::size_t holding_ = 0;  ///< clients whose hold is not over
@@ -200,21 +200,21 @@ class HeldUser final : public client::HoldOwner, public std::enable_shared_from_
 /// until their holds are over.
 net::awaitable<void> listen(std::vector<std::unique_ptr<client::Client>>& clients,
                             const UserTask& task, model::Response& response) {
-  Shard& shard = *task.shard;
+  ThreadTally& tally = *task.tally;
   const auto until =
-      hold_until(task.hold.count() == 0 ? std::chrono::milliseconds::max() : task.hold, shard);
+      hold_until(task.hold.count() == 0 ? std::chrono::milliseconds::max() : task.hold, tally);
   for (auto& client : clients) {
     // A stop during an earlier hold ends this one before it starts: only the goodbye is left.
-    if (!client->is_open() || shard.stopping) continue;
+    if (!client->is_open() || tally.stopping) continue;
     auto last = task.now();
     while (client->is_open()) {
       co_await client->receive(until, response);
       if (!client->is_open()) break;
       const auto now = task.now();
-      shard.record(0, to_result(response, now - last, *task.verifier));
+      tally.record(0, to_result(response, now - last, *task.verifier));
       last = now;
     }
-    note_if_ended(shard, *client, response.error);
+    note_if_ended(tally, *client, response.error);
   }
 }
 
@@ -229,18 +229,18 @@ void share_cookies(std::vector<std::unique_ptr<client::Client>>& clients,
 net::awaitable<void> end_user(std::vector<std::unique_ptr<client::Client>>& clients,
                               const UserTask& task, model::Response& response,
                               StartingUser& starting) {
-  Shard& shard = *task.shard;
-  if (task.listen && !shard.stopping) {
+  ThreadTally& tally = *task.tally;
+  if (task.listen && !tally.stopping) {
     co_await open_to_listen(clients, task, response);
     starting.done();  // --listen without -data opens here, in the start window
-    if (!shard.stopping) co_await listen(clients, task, response);
+    if (!tally.stopping) co_await listen(clients, task, response);
   }
   starting.done();
-  if (task.hold.count() > 0 && !task.listen && !shard.stopping) {
-    std::make_shared<HeldUser>(std::move(clients), task)->start(hold_until(task.hold, shard));
+  if (task.hold.count() > 0 && !task.listen && !tally.stopping) {
+    std::make_shared<HeldUser>(std::move(clients), task)->start(hold_until(task.hold, tally));
     co_return;  // the HeldUser ends the user
   }
-  co_await say_goodbyes(clients, shard, task.on_finish);
+  co_await say_goodbyes(clients, tally, task.on_finish);
 }
 
 }  // namespace
@@ -270,17 +270,17 @@ net::awaitable<void> run_user(UserTask task) {
   UserSession session(task.cookies, task.user, *task.flow);
   session.want_headers(response);
   if (task.cookies) share_cookies(clients, &session);
-  Shard& shard = *task.shard;
-  StartingUser starting(shard, task.counted_starting);
+  ThreadTally& tally = *task.tally;
+  StartingUser starting(tally, task.counted_starting);
   PaceSetup setup = task.pace;
   setup.seed = task.user;
   setup.now = task.now;
-  UserPace pace(setup, shard, co_await net::this_coro::executor);
+  UserPace pace(setup, tally, co_await net::this_coro::executor);
   bool paced = true;  // false once the pace has no request left for the user
   const auto& steps = task.flow->steps();
   // With --listen, -n 0 sends nothing: the listening is what lasts until the run stops.
   const bool endless = task.rounds == 0 && !task.listen;
-  const auto going = [&] { return paced && !shard.stopping && !window_over(task); };
+  const auto going = [&] { return paced && !tally.stopping && !window_over(task); };
   for (std::uint64_t round = 0; (endless || round < task.rounds) && going(); ++round) {
     const StepRange round_steps = session.start_round(round);  // a mix's flow, or every step
     const auto first = round_steps.first;
@@ -291,27 +291,27 @@ net::awaitable<void> run_user(UserTask task) {
       // Not in the if: GCC 12 miscompiles co_await there.
       paced = co_await pace.wait(step == first, steps[step].request.pause);
       if (!paced) break;
-      ++shard.in_flight;
+      ++tally.in_flight;
       const bool was_open = client.is_open();
       bool ready = true;
       if (client.opens_apart() && !client.is_open()) {
         // A failed open is this request's failure.
-        ready = co_await open_connection(client, prepared, response, shard);
+        ready = co_await open_connection(client, prepared, response, tally);
       }
       const auto start = task.now();
       if (ready) co_await client.exchange(prepared, response);
       const auto end = task.now();  // the clock stops before verification
       if (response.cut_short) {     // abandoned: in_flight keeps it, and the stop ends the loops
-        note_if_ended(shard, client, model::ErrorKind::none);
+        note_if_ended(tally, client, model::ErrorKind::none);
         continue;
       }
       session.keep(steps[step], response);
       if (ready && client.holds_connections() && !client.opens_apart()) {
-        ready = note_opened_within(shard, response, was_open);
+        ready = note_opened_within(tally, response, was_open);
       }
-      if (ready) note_if_ended(shard, client, response.error);
+      if (ready) note_if_ended(tally, client, response.error);
       starting.done();
-      --shard.in_flight;
+      --tally.in_flight;
       auto result = to_result(response, end - start, *task.verifier);
       if (const auto& due = pace.scheduled()) {  // --rate: counted from when it was due
         result.scheduled = true;
@@ -330,7 +330,7 @@ net::awaitable<void> run_user(UserTask task) {
                                    response);
         }
       }
-      shard.record(step, result);
+      tally.record(step, result);
       // A step that failed before its captures were all taken ends the round: later steps
       // would send what an earlier round kept, or nothing.
       if (captures && result.error != model::ErrorKind::none) break;

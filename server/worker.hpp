@@ -9,7 +9,7 @@
 
 #include "server/client/client.hpp"
 #include "server/flow.hpp"
-#include "server/shard.hpp"
+#include "server/thread_tally.hpp"
 #include "server/user_pace.hpp"
 #include "verify/verifier.hpp"
 
@@ -22,7 +22,7 @@ using ClientFactory = std::function<std::unique_ptr<client::Client>(
 
 /// Everything a user needs; the engine owns all of it for longer than any user runs.
 struct UserTask {
-  Shard* shard = nullptr;
+  ThreadTally* tally = nullptr;
   const Flow* flow = nullptr;
   const verify::Verifier* verifier = nullptr;
   client::ThreadContext* thread = nullptr;  ///< the user's thread's
@@ -40,7 +40,7 @@ struct UserTask {
 
   /// Rounds of the flow's steps; 0: until the run is stopped or the pace ends it (--rate).
   std::uint64_t rounds = 0;
-  /// The user counts in Shard::users_starting until its first exchange is over.
+  /// The user counts in ThreadTally::users_starting until its first exchange is over.
   bool counted_starting = false;
   std::function<void()> on_finish;  ///< called on the user's thread when it is done
 };

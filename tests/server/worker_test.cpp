@@ -27,18 +27,18 @@ model::Request request(std::string target, unsigned short port = 8080) {
   return r;
 }
 
-/// Runs one user over `flow` for `rounds` rounds on the fake server; returns its shard.
+/// Runs one user over `flow` for `rounds` rounds on the fake server; returns its tally.
 /// `adjust` sets what a test varies in the task (--hold, a stop on the way) before it starts.
 struct UserRun {
   UserRun(const Flow& flow, FakeServer& server, std::uint64_t rounds,
           std::unique_ptr<verify::Verifier> verifier = verify::make_verifier("statusCode", 200),
           const std::function<void(UserTask&)>& adjust = {})
       : verifier_(std::move(verifier)), factory_(testing::fake_factory(server)) {
-    shard.steps.resize(flow.steps().size() > 1 ? flow.steps().size() : 0);
-    shard.users_running = 1;
+    tally.steps.resize(flow.steps().size() > 1 ? flow.steps().size() : 0);
+    tally.users_running = 1;
     client::ThreadContext thread{context_.get_executor(), &watchdog_, 0, {}, {}};
     UserTask task;
-    task.shard = &shard;
+    task.tally = &tally;
     task.flow = &flow;
     task.verifier = verifier_.get();
     task.thread = &thread;
@@ -51,7 +51,7 @@ struct UserRun {
     context_.run();
   }
 
-  Shard shard;
+  ThreadTally tally;
   int finished = 0;
 
  private:
@@ -74,10 +74,10 @@ TEST(UserLoop, SendsEveryStepInOrderEachRoundWithAClientPerDestination) {
   EXPECT_EQ(server.clients[0], &flow.destinations()[0]->setup);
   EXPECT_EQ(server.clients[1], &flow.destinations()[1]->setup);
   EXPECT_EQ(run.finished, 1);
-  EXPECT_EQ(run.shard.users_running, 0U);
-  EXPECT_EQ(run.shard.in_flight, 0U);
-  EXPECT_EQ(run.shard.metrics.completed(), 6U);
-  EXPECT_EQ(run.shard.steps[1].completed(), 2U);
+  EXPECT_EQ(run.tally.users_running, 0U);
+  EXPECT_EQ(run.tally.in_flight, 0U);
+  EXPECT_EQ(run.tally.metrics.completed(), 6U);
+  EXPECT_EQ(run.tally.steps[1].completed(), 2U);
 }
 
 TEST(UserLoop, LatencyIsTheExchangeAndTheVerifierDecidesSuccess) {
@@ -87,7 +87,7 @@ TEST(UserLoop, LatencyIsTheExchangeAndTheVerifierDecidesSuccess) {
     return i == 0 ? Answer{5ms, model::ErrorKind::none, 200} : Answer{7ms, {}, 404};
   };
   const UserRun run(flow, server, 2);
-  const auto& metrics = run.shard.metrics;
+  const auto& metrics = run.tally.metrics;
   EXPECT_EQ(metrics.succeeded, 1U);
   EXPECT_EQ(metrics.errors_of(model::ErrorKind::verify), 1U);
   EXPECT_EQ(metrics.status_codes, (std::map<int, std::uint64_t>{{200, 1}, {404, 1}}));
@@ -102,10 +102,10 @@ TEST(UserLoop, AFailedExchangeCountsByKindWithoutLatency) {
     return i % 2 == 0 ? Answer{3ms, model::ErrorKind::timeout, 0} : Answer{2ms, {}, 200};
   };
   const UserRun run(flow, server, 4);
-  EXPECT_EQ(run.shard.metrics.errors_of(model::ErrorKind::timeout), 2U);
-  EXPECT_EQ(run.shard.metrics.succeeded, 2U);
-  EXPECT_EQ(run.shard.metrics.latency.count(), 2U);
-  EXPECT_EQ(run.shard.metrics.latency.max(), 2'000'000U);
+  EXPECT_EQ(run.tally.metrics.errors_of(model::ErrorKind::timeout), 2U);
+  EXPECT_EQ(run.tally.metrics.succeeded, 2U);
+  EXPECT_EQ(run.tally.metrics.latency.count(), 2U);
+  EXPECT_EQ(run.tally.metrics.latency.max(), 2'000'000U);
 }
 
 // -z: no request starts once the time is up; the one in flight then is counted.
@@ -114,11 +114,11 @@ TEST(UserLoop, ATimedUserStartsNoRequestPastTheWindowAndCountsTheLastOne) {
   FakeServer server;
   server.script = [](std::size_t) { return Answer{5ms, model::ErrorKind::none, 200}; };
   const UserRun run(flow, server, 0, verify::make_verifier("statusCode", 200), [](UserTask& task) {
-    task.shard->window_end = FakeClock::now_ + 12ms;  // starts at 0, 5 and 10 ms; not at 15
+    task.tally->window_end = FakeClock::now_ + 12ms;  // starts at 0, 5 and 10 ms; not at 15
   });
   EXPECT_EQ(server.sent.size(), 3U);
-  EXPECT_EQ(run.shard.metrics.succeeded, 3U);
-  EXPECT_EQ(run.shard.in_flight, 0U);
+  EXPECT_EQ(run.tally.metrics.succeeded, 3U);
+  EXPECT_EQ(run.tally.in_flight, 0U);
   EXPECT_EQ(run.finished, 1);
 }
 
@@ -153,7 +153,7 @@ TEST(LongLivedUser, OpensBeforeTheFirstMessageAndAgainAfterTheServerClosed) {
   const std::vector<Call> expected{Call::open,     Call::exchange, Call::exchange, Call::open,
                                    Call::exchange, Call::exchange, Call::finish};
   EXPECT_EQ(server.calls, expected);
-  const auto& metrics = run.shard.metrics;
+  const auto& metrics = run.tally.metrics;
   EXPECT_EQ(metrics.succeeded, 3U);
   EXPECT_EQ(metrics.errors_of(model::ErrorKind::closed), 1U);  // the message's failure
   EXPECT_EQ(metrics.connections_opened, 2U);
@@ -161,7 +161,7 @@ TEST(LongLivedUser, OpensBeforeTheFirstMessageAndAgainAfterTheServerClosed) {
   EXPECT_EQ(metrics.long_lived.ended, 2U);  // one closed by the server, one by the goodbye
   EXPECT_EQ(metrics.long_lived.closed_by_server, 1U);
   EXPECT_EQ(metrics.long_lived.failures(), 0U);  // a close frame is no lost connection
-  EXPECT_EQ(run.shard.in_flight, 0U);
+  EXPECT_EQ(run.tally.in_flight, 0U);
 }
 
 TEST(LongLivedUser, LatencyIsTheMessageAloneAndTheOpenIsItsConnectTime) {
@@ -169,7 +169,7 @@ TEST(LongLivedUser, LatencyIsTheMessageAloneAndTheOpenIsItsConnectTime) {
   LongLivedServer server;
   server.open_script = [](std::size_t) { return Answer{50ms, model::ErrorKind::none, 101}; };
   const UserRun run(flow, server, 2);
-  const auto& metrics = run.shard.metrics;
+  const auto& metrics = run.tally.metrics;
   EXPECT_EQ(metrics.latency.count(), 2U);
   EXPECT_EQ(metrics.latency.max(), 5'000'000U);  // not 55 ms: the open moved the clock before
   EXPECT_EQ(metrics.connect.count(), 1U);
@@ -187,7 +187,7 @@ TEST(LongLivedUser, AFailedOpenIsThatRequestsFailureWithItsStatus) {
   const std::vector<Call> expected{Call::open, Call::open, Call::exchange, Call::exchange,
                                    Call::finish};
   EXPECT_EQ(server.calls, expected);
-  const auto& metrics = run.shard.metrics;
+  const auto& metrics = run.tally.metrics;
   EXPECT_EQ(metrics.completed(), 3U);
   EXPECT_EQ(metrics.errors_of(model::ErrorKind::handshake), 1U);
   EXPECT_EQ(metrics.status_codes, (std::map<int, std::uint64_t>{{200, 2}, {403, 1}}));
@@ -205,7 +205,7 @@ TEST(LongLivedUser, ALostConnectionCountsAsAFailureOfItsKind) {
     return i == 0 ? Answer{30ms, model::ErrorKind::timeout, 0} : Answer{5ms, {}, 200};
   };
   const UserRun run(flow, server, 2);
-  const auto& counts = run.shard.metrics.long_lived;
+  const auto& counts = run.tally.metrics.long_lived;
   EXPECT_EQ(counts.opened, 2U);
   EXPECT_EQ(counts.ended, 2U);
   EXPECT_EQ(counts.closed_by_server, 0U);
@@ -224,7 +224,7 @@ TEST(LongLivedUser, HoldKeepsEachOpenConnectionThenSaysGoodbye) {
   ASSERT_EQ(server.held_until.size(), 2U);
   EXPECT_EQ(server.held_until[0], server.held_until[1]);  // one deadline for the user
   EXPECT_NE(server.held_until[0], std::chrono::steady_clock::time_point::max());
-  const auto& counts = run.shard.metrics.long_lived;
+  const auto& counts = run.tally.metrics.long_lived;
   EXPECT_EQ(counts.opened, 2U);
   EXPECT_EQ(counts.ended, 2U);  // by the hold's end; the goodbye after it counts nothing more
   EXPECT_EQ(counts.closed_by_server, 0U);
@@ -245,11 +245,11 @@ TEST(LongLivedUser, AHoldApartEndsTheUserWhenTheLastOfItsConnectionsIsOver) {
   EXPECT_EQ(server.calls, expected);
   ASSERT_EQ(server.held_until.size(), 2U);
   EXPECT_EQ(server.held_until[0], server.held_until[1]);
-  const auto& counts = run.shard.metrics.long_lived;
+  const auto& counts = run.tally.metrics.long_lived;
   EXPECT_EQ(counts.opened, 2U);
   EXPECT_EQ(counts.ended, 2U);
   EXPECT_EQ(counts.closed_by_server, 2U);
-  EXPECT_EQ(run.shard.users_running, 0U);
+  EXPECT_EQ(run.tally.users_running, 0U);
   EXPECT_EQ(run.finished, 1);
 }
 
@@ -259,7 +259,7 @@ TEST(LongLivedUser, AConnectionLostDuringAHoldApartCountsByItsKind) {
   server.holds_apart = true;
   server.hold_outcome = model::ErrorKind::timeout;  // an unanswered --ping
   const UserRun run(flow, server, 1, verify::make_verifier("statusCode", 200), hold_for(5s));
-  const auto& counts = run.shard.metrics.long_lived;
+  const auto& counts = run.tally.metrics.long_lived;
   EXPECT_EQ(counts.ended, 1U);
   EXPECT_EQ(counts.failed[static_cast<std::size_t>(model::ErrorKind::timeout)], 1U);
   EXPECT_EQ(run.finished, 1);
@@ -273,8 +273,8 @@ TEST(LongLivedUser, HoldWithoutSecondsLastsUntilTheRunStopsAndCountsHowItEnded) 
                     hold_for(std::chrono::milliseconds::max()));
   ASSERT_EQ(server.held_until.size(), 1U);
   EXPECT_EQ(server.held_until[0], std::chrono::steady_clock::time_point::max());
-  EXPECT_EQ(run.shard.metrics.long_lived.ended, 1U);
-  EXPECT_EQ(run.shard.metrics.long_lived.closed_by_server, 1U);
+  EXPECT_EQ(run.tally.metrics.long_lived.ended, 1U);
+  EXPECT_EQ(run.tally.metrics.long_lived.closed_by_server, 1U);
 }
 
 TEST(LongLivedUser, AConnectionThatIsNoLongerOpenIsNotHeld) {
@@ -283,7 +283,7 @@ TEST(LongLivedUser, AConnectionThatIsNoLongerOpenIsNotHeld) {
   server.script = [](std::size_t) { return Answer{1ms, model::ErrorKind::closed, 0}; };
   const UserRun run(flow, server, 1, verify::make_verifier("statusCode", 200), hold_for(5s));
   EXPECT_EQ(server.calls, (std::vector<Call>{Call::open, Call::exchange, Call::finish}));
-  EXPECT_EQ(run.shard.metrics.long_lived.ended, 1U);
+  EXPECT_EQ(run.tally.metrics.long_lived.ended, 1U);
 }
 
 TEST(LongLivedUser, AStoppingRunSendsNothingMoreAndDoesNotHold) {
@@ -292,16 +292,16 @@ TEST(LongLivedUser, AStoppingRunSendsNothingMoreAndDoesNotHold) {
   // The stop (Ctrl-C, -timeout) arrives while the second message is out.
   const auto stop_during_second = [&server](UserTask& task) {
     task.hold = 5s;
-    server.script = [shard = task.shard](std::size_t i) {
-      if (i == 1) shard->stopping = true;
+    server.script = [tally = task.tally](std::size_t i) {
+      if (i == 1) tally->stopping = true;
       return Answer{5ms, model::ErrorKind::none, 200};
     };
   };
   const UserRun run(flow, server, 10, verify::make_verifier("statusCode", 200), stop_during_second);
   EXPECT_EQ(server.calls,
             (std::vector<Call>{Call::open, Call::exchange, Call::exchange, Call::finish}));
-  EXPECT_EQ(run.shard.metrics.completed(), 2U);  // the message out when the stop came counts
-  EXPECT_EQ(run.shard.metrics.long_lived.ended, 1U);
+  EXPECT_EQ(run.tally.metrics.completed(), 2U);  // the message out when the stop came counts
+  EXPECT_EQ(run.tally.metrics.long_lived.ended, 1U);
   EXPECT_EQ(run.finished, 1);
 }
 
@@ -312,13 +312,13 @@ TEST(LongLivedUser, AStopDuringAHoldEndsTheOtherHoldsToo) {
   LongLivedServer server;
   const auto stop_while_held = [&server](UserTask& task) {
     task.hold = std::chrono::milliseconds::max();
-    server.while_held = [shard = task.shard] { shard->stopping = true; };
+    server.while_held = [tally = task.tally] { tally->stopping = true; };
   };
   const UserRun run(flow, server, 1, verify::make_verifier("statusCode", 200), stop_while_held);
   const std::vector<Call> expected{Call::open, Call::exchange, Call::open,   Call::exchange,
                                    Call::hold, Call::hold,     Call::finish, Call::finish};
   EXPECT_EQ(server.calls, expected);
-  EXPECT_EQ(run.shard.metrics.long_lived.ended, 2U);
+  EXPECT_EQ(run.tally.metrics.long_lived.ended, 2U);
   EXPECT_EQ(run.finished, 1);
 }
 
@@ -327,11 +327,11 @@ TEST(LongLivedUser, ARunStoppedBeforeTheUserStartedOpensNothing) {
   LongLivedServer server;
   const UserRun run(flow, server, 10, verify::make_verifier("statusCode", 200), [](UserTask& task) {
     task.hold = 5s;
-    task.shard->stopping = true;
+    task.tally->stopping = true;
   });
   EXPECT_EQ(server.calls, std::vector<Call>{Call::finish});
-  EXPECT_EQ(run.shard.metrics.completed(), 0U);
-  EXPECT_EQ(run.shard.metrics.long_lived, statistics::ConnectionCounts{});
+  EXPECT_EQ(run.tally.metrics.completed(), 0U);
+  EXPECT_EQ(run.tally.metrics.long_lived, statistics::ConnectionCounts{});
 }
 
 TEST(LongLivedUser, RequestResponseClientsAreNeitherOpenedApartNorHeld) {
@@ -339,7 +339,7 @@ TEST(LongLivedUser, RequestResponseClientsAreNeitherOpenedApartNorHeld) {
   FakeServer server;  // not long-lived: HTTP's clients open inside exchange()
   const UserRun run(flow, server, 2, verify::make_verifier("statusCode", 200), hold_for(5s));
   EXPECT_EQ(server.calls, (std::vector<Call>{Call::exchange, Call::exchange, Call::finish}));
-  EXPECT_EQ(run.shard.metrics.long_lived, statistics::ConnectionCounts{});
+  EXPECT_EQ(run.tally.metrics.long_lived, statistics::ConnectionCounts{});
 }
 
 TEST(LongLivedUser, ListenOpensWithoutSendingAndRecordsEachPushWithItsGap) {
@@ -353,7 +353,7 @@ TEST(LongLivedUser, ListenOpensWithoutSendingAndRecordsEachPushWithItsGap) {
                     [](UserTask& task) { task.listen = true; });
   const std::vector<Call> expected{Call::open, Call::hold, Call::finish};
   EXPECT_EQ(server.calls, expected);
-  const auto& metrics = run.shard.metrics;
+  const auto& metrics = run.tally.metrics;
   EXPECT_EQ(metrics.succeeded, 3U);
   EXPECT_EQ(metrics.failed, 0U);
   EXPECT_EQ(metrics.latency.min(), 100'000'000U);
@@ -369,18 +369,18 @@ TEST(LongLivedUser, ListenWithoutDataOpensInTheStartWindow) {
   // nothing is starting until its connection is open, as one that sends is until its reply.
   const Flow flow({ws_request("/feed")}, model::Plan{}, false);
   LongLivedServer server;
-  Shard* shard = nullptr;
+  ThreadTally* tally = nullptr;
   std::vector<std::uint64_t> starting_while_opening;
-  server.while_opening = [&] { starting_while_opening.push_back(shard->users_starting); };
+  server.while_opening = [&] { starting_while_opening.push_back(tally->users_starting); };
   const UserRun run(flow, server, 0, verify::make_verifier("statusCode", 200), [&](UserTask& task) {
     task.listen = true;
     task.counted_starting = true;
-    shard = task.shard;
-    ++shard->users_starting;  // as start_users counts it
+    tally = task.tally;
+    ++tally->users_starting;  // as start_users counts it
   });
   EXPECT_EQ(starting_while_opening, std::vector<std::uint64_t>{1});
-  EXPECT_EQ(run.shard.users_starting, 0U);
-  EXPECT_EQ(run.shard.metrics.long_lived.opened, 1U);
+  EXPECT_EQ(run.tally.users_starting, 0U);
+  EXPECT_EQ(run.tally.metrics.long_lived.opened, 1U);
 }
 
 // An HTTP/2 user under --hold: its connection opens inside its first exchange (the latency
@@ -401,11 +401,11 @@ TEST(HeldHttp2User, CountsTheConnectionItsFirstExchangeOpenedThenHoldsIt) {
   const std::vector<Call> expected{Call::exchange, Call::exchange, Call::exchange, Call::hold,
                                    Call::finish};
   EXPECT_EQ(server.calls, expected);
-  EXPECT_EQ(run.shard.metrics.completed(), 3U);
-  EXPECT_EQ(run.shard.metrics.long_lived.opened, 1U);
-  EXPECT_EQ(run.shard.metrics.long_lived.ended, 1U);  // by the hold's end
-  EXPECT_EQ(run.shard.metrics.long_lived.closed_by_server, 0U);
-  EXPECT_EQ(run.shard.metrics.long_lived.failures(), 0U);
+  EXPECT_EQ(run.tally.metrics.completed(), 3U);
+  EXPECT_EQ(run.tally.metrics.long_lived.opened, 1U);
+  EXPECT_EQ(run.tally.metrics.long_lived.ended, 1U);  // by the hold's end
+  EXPECT_EQ(run.tally.metrics.long_lived.closed_by_server, 0U);
+  EXPECT_EQ(run.tally.metrics.long_lived.failures(), 0U);
 }
 
 TEST(HeldHttp2User, AConnectionReplacedWithinAnExchangeWasEndedByTheServer) {
@@ -414,7 +414,7 @@ TEST(HeldHttp2User, AConnectionReplacedWithinAnExchangeWasEndedByTheServer) {
   HeldHttp2Server server;
   server.replaces = [](std::size_t i) { return i == 1; };
   const UserRun run(flow, server, 3, verify::make_verifier("statusCode", 200), hold_for(5s));
-  const auto& counts = run.shard.metrics.long_lived;
+  const auto& counts = run.tally.metrics.long_lived;
   EXPECT_EQ(counts.opened, 2U);
   EXPECT_EQ(counts.ended, 2U);  // the replaced one, and the held one at the hold's end
   EXPECT_EQ(counts.closed_by_server, 1U);
@@ -428,7 +428,7 @@ TEST(HeldHttp2User, AFailedExchangeLosesItsConnectionAndTheNextOpensAnother) {
     return i == 1 ? Answer{30ms, model::ErrorKind::timeout, 0} : Answer{5ms, {}, 200};
   };
   const UserRun run(flow, server, 3, verify::make_verifier("statusCode", 200), hold_for(5s));
-  const auto& counts = run.shard.metrics.long_lived;
+  const auto& counts = run.tally.metrics.long_lived;
   EXPECT_EQ(counts.opened, 2U);
   EXPECT_EQ(counts.ended, 2U);  // the lost one and the held one
   EXPECT_EQ(counts.failed[static_cast<std::size_t>(model::ErrorKind::timeout)], 1U);
@@ -443,7 +443,7 @@ TEST(HeldHttp2User, AConnectionThatCouldNotOpenFailedButNeverEnded) {
     return i == 0 ? Answer{1ms, model::ErrorKind::connect, 0} : Answer{5ms, {}, 200};
   };
   const UserRun run(flow, server, 2, verify::make_verifier("statusCode", 200), hold_for(5s));
-  const auto& counts = run.shard.metrics.long_lived;
+  const auto& counts = run.tally.metrics.long_lived;
   EXPECT_EQ(counts.opened, 1U);
   EXPECT_EQ(counts.ended, 1U);
   EXPECT_EQ(counts.closed_by_server, 1U);
@@ -456,15 +456,15 @@ TEST(HeldHttp2User, AStoppingRunSaysGoodbyeToTheConnectionWithoutHolding) {
   HeldHttp2Server server;
   const auto stop_during_second = [&server](UserTask& task) {
     task.hold = std::chrono::milliseconds::max();
-    server.script = [shard = task.shard](std::size_t i) {
-      if (i == 1) shard->stopping = true;
+    server.script = [tally = task.tally](std::size_t i) {
+      if (i == 1) tally->stopping = true;
       return Answer{5ms, model::ErrorKind::none, 200};
     };
   };
   const UserRun run(flow, server, 10, verify::make_verifier("statusCode", 200), stop_during_second);
   EXPECT_EQ(server.calls, (std::vector<Call>{Call::exchange, Call::exchange, Call::finish}));
-  EXPECT_EQ(run.shard.metrics.long_lived.opened, 1U);
-  EXPECT_EQ(run.shard.metrics.long_lived.ended, 1U);  // by the goodbye
+  EXPECT_EQ(run.tally.metrics.long_lived.opened, 1U);
+  EXPECT_EQ(run.tally.metrics.long_lived.ended, 1U);  // by the goodbye
 }
 
 }  // namespace

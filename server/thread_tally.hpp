@@ -11,7 +11,7 @@ namespace stampede::server {
 
 /// Per-thread state. Only the owning thread reads or writes it while the run is on, so
 /// recording a request costs no lock and no atomic.
-struct Shard {
+struct ThreadTally {
   statistics::Metrics metrics;             ///< since the last tick
   std::vector<statistics::Metrics> steps;  ///< per step of a flow, since the last tick
   std::uint64_t users_running = 0;
