@@ -1,5 +1,5 @@
-// ChildProcess: a program started with its output in files, waited for with a deadline
-// (`stampede shards` runs one ssh a host).
+// ChildProcess: a program started with its output in files, waited for with a deadline, and
+// told a line on its stdin once it asks (`stampede shards` runs one ssh a host).
 #pragma once
 
 #include <sys/types.h>
@@ -7,6 +7,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace stampede::cmd {
@@ -14,11 +15,12 @@ namespace stampede::cmd {
 /// One child: started at once, ended by wait_until() or stop(); never left running.
 class ChildProcess {
  public:
-  /// Starts `argv` (found in PATH) in a process group of its own, its stdin /dev/null, stdout
-  /// and stderr into the files `out` and `err` (created or emptied). Throws std::runtime_error when
-  /// it cannot start.
-  ChildProcess(const std::vector<std::string>& argv, const std::string& out,
-               const std::string& err);
+  /// Starts `argv` (found in PATH) in a process group of its own, its stdout and stderr into
+  /// the files `out` and `err` (created or emptied). Its stdin is /dev/null, or with `talk` a
+  /// pipe for tell(), and its stderr then passes through us (pump()) on its way to `err`.
+  /// Throws std::runtime_error when it cannot start.
+  ChildProcess(const std::vector<std::string>& argv, const std::string& out, const std::string& err,
+               bool talk = false);
   ~ChildProcess();
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
@@ -29,9 +31,20 @@ class ChildProcess {
   /// SIGTERM, then SIGKILL after a second; returns when it has ended.
   void stop();
 
+  /// With `talk`: writes `line` to its stdin and closes it (an empty `line` only closes it).
+  /// A child that has ended gives EPIPE, and SIGPIPE, which the caller ignores.
+  void tell(std::string_view line);
+  /// With `talk`: what its stderr said since the last pump(), now also in `err`; never blocks.
+  std::string pump();
+  /// With `talk`, while its stderr is open: the descriptor to poll() for pump(); else -1.
+  [[nodiscard]] int stderr_fd() const { return stderr_; }
+
  private:
   pid_t pid_ = -1;
   std::optional<int> status_;
+  int stdin_ = -1;     ///< talk: the pipe's end we write
+  int stderr_ = -1;    ///< talk: the pipe's end we read
+  int err_file_ = -1;  ///< talk: `err`, where pump() puts what it read
 };
 
 }  // namespace stampede::cmd

@@ -208,6 +208,8 @@ Over several machines (then: stampede report shard-*.stampede):
                            every shard starts together; each records how late it started
   --run-id ID              what the shards of one run share (default: made from the command
                            line, --start-at included, without --shard and the output files)
+  --told-at TIME           when this shard was told to start, by the teller's clock (stampede
+                           shards gives it): the shard records how far its clock is off
 
 What counts as success:
   -v, --verify NAME        how a response is judged (default statusCode):

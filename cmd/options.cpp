@@ -98,6 +98,7 @@ po::options_description describe(Options& o) {
   add("shards", po::value(&o.shards));
   add("start-at", po::value(&o.start_at));
   add("run-id", po::value(&o.run_id));
+  add("told-at", po::value(&o.told_at));
   return d;
 }
 
@@ -359,7 +360,7 @@ void check_har(const Options& o) {
 void check_shards(const Options& o) {
   const auto shard = shard_position(o, std::getenv("JOB_COMPLETION_INDEX"));
   if (!o.start_at.empty()) {
-    const auto at = parse_start_at(o.start_at);
+    const auto at = parse_instant(o.start_at);
     if (at > std::chrono::system_clock::now() + std::chrono::hours(24)) {
       throw UsageError("--start-at is more than a day away (is its time zone right? Z is UTC)");
     }
@@ -371,9 +372,12 @@ void check_shards(const Options& o) {
        }))) {
     throw UsageError("--run-id takes up to 64 letters, digits, '-', '_' and '.'");
   }
+  if (!o.told_at.empty()) (void)parse_instant(o.told_at, "--told-at");
   if (!shard) {
     if (!o.run_id.empty())
       throw UsageError("--run-id names the run that shards share: add --shard");
+    if (!o.told_at.empty())
+      throw UsageError("--told-at is when a shard was told to start: add --shard");
     return;
   }
   if (!o.sweep.empty() || !o.sweep_rate.empty()) {

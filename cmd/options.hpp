@@ -114,6 +114,9 @@ struct Options {
   /// --run-id ID: what the shards of one run share; empty: made from the command line (with
   /// --shard or --shards).
   std::string run_id;
+  /// --told-at TIME: when whoever started the shard told it to (by that one's clock: `stampede
+  /// shards` gives it), so the shard records how far its clock is off; empty: not told.
+  std::string told_at;
 };
 
 /// Parses a load run's arguments (argv without the program name). Throws UsageError with a

@@ -261,8 +261,12 @@ RunConfig make_run_config(const Options& options) {
     throw UsageError("--data-mode chooses the rows of a --data-file FILE.csv; there is none");
   }
   config.shard = shard_position(options, std::getenv("JOB_COMPLETION_INDEX"));
-  if (config.shard) slice_plan(config.plan, *config.shard, options.has_users);
-  if (!options.start_at.empty()) config.plan.start_at = parse_start_at(options.start_at);
+  if (config.shard) {
+    slice_plan(config.plan, *config.shard, options.has_users);
+    if (!options.told_at.empty())
+      config.shard->told_at = parse_instant(options.told_at, "--told-at");
+  }
+  if (!options.start_at.empty()) config.plan.start_at = parse_instant(options.start_at);
   // A step's --max-time bounds its exchanges, unless -t on the command line says otherwise.
   if (options.has_request_timeout) {
     for (auto& step : config.steps) step.max_time = {};

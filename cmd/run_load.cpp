@@ -51,6 +51,8 @@ void tell_start(std::chrono::system_clock::time_point at, std::FILE* rows) {
 }  // namespace
 
 int run_load(std::span<const char* const> args) {
+  // --told-at is compared with this: the shard's clock when it was told, as near as it can know.
+  const auto received = std::chrono::system_clock::now();
   const auto options = parse_options(args);
   if (options.help) {
     std::fputs(help_text().c_str(), stdout);
@@ -95,10 +97,10 @@ int run_load(std::span<const char* const> args) {
                                    summary.successes_per_second()});
   }
   if (shard) {
-    summary.sharding = statistics::Sharding{
-        shard->run,
-        shard->count,
-        {{shard->index, summary.info.started_at, start_at, summary.stop_reason}}};
+    statistics::ShardRecord record{shard->index, summary.info.started_at, start_at,
+                                   summary.stop_reason, std::nullopt};
+    if (shard->told_at) record.clock_offset = received - *shard->told_at;
+    summary.sharding = statistics::Sharding{shard->run, shard->count, {record}};
   }
   for (const auto& threshold : thresholds) {
     summary.thresholds.push_back(statistics::judge(threshold, summary));

@@ -1,6 +1,8 @@
 // run_report(), run_compare(): saved runs read back, merged or set side by side, and judged.
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -98,6 +100,23 @@ bool incomplete(const statistics::Sharding& sharding) {
   return !missing.empty() || sharding.any_interrupted();
 }
 
+/// A shard's clock a second or more off the teller's (--told-at) is named: the shards then
+/// started --start-at apart by that much, though each reports a small skew by its own clock.
+void warn_of_clocks(const statistics::Sharding& sharding) {
+  for (const auto& shard : sharding.shards) {
+    if (!shard.clock_offset || std::chrono::abs(*shard.clock_offset) < std::chrono::seconds(1)) {
+      continue;
+    }
+    const std::chrono::duration<double> offset = *shard.clock_offset;
+    std::fprintf(stderr,
+                 "stampede: warning: shard %u of %u (run %s): its clock read %.3f s %s the one "
+                 "that told it to start (%s): --start-at needs clocks in step (NTP)\n",
+                 shard.index, sharding.count, sharding.run.c_str(), std::abs(offset.count()),
+                 offset.count() > 0 ? "ahead of" : "behind",
+                 offset.count() > 0 ? "or the telling took that long" : "the telling included");
+  }
+}
+
 }  // namespace
 
 int run_report(std::span<const char* const> args) {
@@ -128,6 +147,7 @@ int run_report(std::span<const char* const> args) {
     if (run.sources.size() == 1) origin.command = run.sources.front().arguments;
     html->write(report::html_report(summary, origin));
   }
+  if (summary.sharding) warn_of_clocks(*summary.sharding);
   if (summary.sharding && incomplete(*summary.sharding)) return exit_incomplete;
   const bool failed = std::any_of(summary.thresholds.begin(), summary.thresholds.end(),
                                   [](const auto& verdict) { return !verdict.passed; });

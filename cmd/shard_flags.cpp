@@ -54,7 +54,7 @@ ShardPosition position_of(std::string_view text) {
     throw UsageError("--shard takes I/N: this process is shard I (0 to N-1) of N shards, N up to " +
                      std::to_string(max_shards) + " (as in --shard 0/4)");
   }
-  return {*index, *count, {}};
+  return {*index, *count, {}, {}};
 }
 
 /// `text` from `at` as `digits` digits, within [low, high].
@@ -118,13 +118,13 @@ std::optional<ShardPosition> shard_position(const Options& options, const char* 
                      : std::string("not set")) +
           ": give --shard I/" + std::to_string(count) + " instead");
     }
-    position = ShardPosition{*index, count, {}};
+    position = ShardPosition{*index, count, {}, {}};
   }
   if (position) position->run = options.run_id;
   return position;
 }
 
-std::chrono::system_clock::time_point parse_start_at(std::string_view text) {
+std::chrono::system_clock::time_point parse_instant(std::string_view text, std::string_view flag) {
   using namespace std::chrono;
   bool ok = text.size() >= 20 && text[4] == '-' && text[7] == '-' &&
             (text[10] == 'T' || text[10] == 't') && text[13] == ':' && text[16] == ':';
@@ -145,17 +145,17 @@ std::chrono::system_clock::time_point parse_start_at(std::string_view text) {
   }
   const auto offset = offset_of(text, end, ok);
   if (!ok || !date.ok()) {
-    throw UsageError(
-        "--start-at takes a time as RFC 3339 writes it: 2026-12-01T10:00:00Z (UTC) or "
-        "2026-12-01T11:00:00+01:00");
+    throw UsageError(std::string(flag) +
+                     " takes a time as RFC 3339 writes it: 2026-12-01T10:00:00Z (UTC) or "
+                     "2026-12-01T11:00:00+01:00");
   }
   return time_point_cast<system_clock::duration>(at + fraction - offset);
 }
 
 std::string derived_run_id(const std::vector<std::string>& words) {
   static constexpr std::array apart{
-      "--shard=",   "--shards=", "--save=",       "--html=",  "--percentiles-csv=",
-      "--gnuplot=", "--output=", "--prometheus=", "--run-id="};
+      "--shard=",   "--shards=", "--save=",       "--html=",   "--percentiles-csv=",
+      "--gnuplot=", "--output=", "--prometheus=", "--run-id=", "--told-at="};
   std::string text;
   for (const auto& word : words) {
     if (std::none_of(apart.begin(), apart.end(),

@@ -19,6 +19,8 @@ struct ShardPosition {
   unsigned index = 0;
   unsigned count = 1;
   std::string run;  ///< --run-id, or one made from the command line (derived_run_id)
+  /// --told-at: when the shard was told to start, by the clock of whoever told it.
+  std::optional<std::chrono::system_clock::time_point> told_at;
 };
 
 /// The most shards a run splits into: a large cluster's worth; more is a typo.
@@ -29,9 +31,10 @@ inline constexpr unsigned max_shards = 10'000;
 /// UsageError for a malformed or out-of-range I/N, both flags, or --shards without the index.
 std::optional<ShardPosition> shard_position(const Options& options, const char* job_index);
 
-/// --start-at TIME: RFC 3339, `2026-12-01T10:00:00Z` (a fraction of a second and an offset such
-/// as +01:00 too). Throws UsageError naming the flag for anything else.
-std::chrono::system_clock::time_point parse_start_at(std::string_view text);
+/// --start-at or --told-at TIME: RFC 3339, `2026-12-01T10:00:00Z` (a fraction of a second and an
+/// offset such as +01:00 too). Throws UsageError naming `flag` for anything else.
+std::chrono::system_clock::time_point parse_instant(std::string_view text,
+                                                    std::string_view flag = "--start-at");
 
 /// The id every shard of one run shares when --run-id names none: a digest of `words` (the
 /// canonical command line) without what differs between shards (--shard, --save and the other

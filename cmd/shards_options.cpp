@@ -47,9 +47,10 @@ void check_load(ShardsCommand& command) {
   }
   const auto load = parse_options(argv_of(command.load_args));
   if (!load.shard.empty() || load.shards != 0 || !load.start_at.empty() || !load.run_id.empty() ||
-      !load.save_file.empty()) {
+      !load.told_at.empty() || !load.save_file.empty()) {
     throw UsageError(
-        "stampede shards sets --shard, --start-at, --run-id and --save itself: drop them after "
+        "stampede shards sets --shard, --start-at, --told-at, --run-id and --save itself: drop "
+        "them after "
         "-- (--save before -- keeps the merged run)");
   }
   if (!load.sweep.empty() || !load.sweep_rate.empty()) {

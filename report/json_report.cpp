@@ -200,7 +200,10 @@ Json shards_json(const statistics::Sharding& sharding) {
                     {"skew_ms", shard.start_at ? Json(ms(static_cast<double>(
                                                      (shard.started_at - *shard.start_at).count())))
                                                : Json(nullptr)},
-                    {"stop_reason", to_string(shard.stop_reason)}});
+                    {"stop_reason", to_string(shard.stop_reason)},
+                    {"clock_offset_ms",
+                     shard.clock_offset ? Json(ms(static_cast<double>(shard.clock_offset->count())))
+                                        : Json(nullptr)}});
   }
   return {{"run", sharding.run},
           {"count", sharding.count},

@@ -157,13 +157,22 @@ SavedJson sharding_to_json(const std::optional<statistics::Sharding>& sharding) 
   if (!sharding) return nullptr;
   SavedJson shards = SavedJson::array();
   for (const auto& shard : sharding->shards) {
-    shards.push_back({{"index", shard.index},
-                      {"started_at_ns", since_epoch_ns(shard.started_at)},
-                      {"start_at_ns", shard.start_at ? SavedJson(since_epoch_ns(*shard.start_at))
-                                                     : SavedJson(nullptr)},
-                      {"stop_reason", statistics::to_string(shard.stop_reason)}});
+    shards.push_back(
+        {{"index", shard.index},
+         {"started_at_ns", since_epoch_ns(shard.started_at)},
+         {"start_at_ns",
+          shard.start_at ? SavedJson(since_epoch_ns(*shard.start_at)) : SavedJson(nullptr)},
+         {"stop_reason", statistics::to_string(shard.stop_reason)},
+         {"clock_offset_ns",
+          shard.clock_offset ? SavedJson(shard.clock_offset->count()) : SavedJson(nullptr)}});
   }
   return {{"run", sharding->run}, {"count", sharding->count}, {"shards", shards}};
+}
+
+/// A shard told when to start (--told-at) has its clock offset; runs saved before it, none.
+std::optional<std::chrono::nanoseconds> clock_offset_of(const SavedJson& shard) {
+  if (!shard.contains("clock_offset_ns") || shard.at("clock_offset_ns").is_null()) return {};
+  return std::chrono::nanoseconds(shard.at("clock_offset_ns").get<std::int64_t>());
 }
 
 /// Runs saved before --shard have none.
@@ -174,12 +183,12 @@ std::optional<statistics::Sharding> sharding_from_json(const SavedJson& run) {
       json.at("run").get<std::string>(), json.at("count").get<unsigned>(), {}};
   for (const auto& shard : json.at("shards")) {
     const auto& start_at = shard.at("start_at_ns");
-    sharding.shards.push_back({shard.at("index").get<unsigned>(),
-                               from_epoch_ns(shard.at("started_at_ns").get<std::int64_t>()),
-                               start_at.is_null()
-                                   ? std::nullopt
-                                   : std::optional(from_epoch_ns(start_at.get<std::int64_t>())),
-                               stop_reason_named(shard.at("stop_reason").get<std::string>())});
+    sharding.shards.push_back(
+        {shard.at("index").get<unsigned>(),
+         from_epoch_ns(shard.at("started_at_ns").get<std::int64_t>()),
+         start_at.is_null() ? std::nullopt
+                            : std::optional(from_epoch_ns(start_at.get<std::int64_t>())),
+         stop_reason_named(shard.at("stop_reason").get<std::string>()), clock_offset_of(shard)});
   }
   return sharding;
 }

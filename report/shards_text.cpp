@@ -38,6 +38,12 @@ std::string shards_text(const statistics::Sharding& sharding) {
   if (!interrupted.empty()) text += "; INTERRUPTED " + index_list(interrupted);
   if (sharding.shards.size() > 1) text += "; starts " + ms1(sharding.start_spread()) + " apart";
   if (told) text += "; the latest " + ms1(sharding.worst_skew()) + " after --start-at";
+  if (const auto offsets = sharding.clock_offsets()) {
+    text += offsets->first == offsets->second
+                ? "; clock offset " + ms1(offsets->first)
+                : "; clock offsets " + ms1(offsets->first) + " to " + ms1(offsets->second);
+    text += " (with the time to tell)";
+  }
   return text;
 }
 

@@ -101,6 +101,18 @@ std::chrono::nanoseconds Sharding::start_spread() const {
   return last->started_at - first->started_at;
 }
 
+std::optional<std::pair<std::chrono::nanoseconds, std::chrono::nanoseconds>>
+Sharding::clock_offsets() const {
+  std::optional<std::pair<std::chrono::nanoseconds, std::chrono::nanoseconds>> range;
+  for (const auto& shard : shards) {
+    if (!shard.clock_offset) continue;
+    const auto offset = *shard.clock_offset;
+    range = range ? std::pair(std::min(range->first, offset), std::max(range->second, offset))
+                  : std::pair(offset, offset);
+  }
+  return range;
+}
+
 const char* to_string(StopReason reason) {
   switch (reason) {
     case StopReason::completed:

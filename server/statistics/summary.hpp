@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/flow_mix.hpp"
@@ -83,6 +84,10 @@ struct ShardRecord {
   /// --start-at: when it was to start (its skew is started_at - start_at); empty: at once.
   std::optional<std::chrono::system_clock::time_point> start_at;
   StopReason stop_reason = StopReason::completed;  ///< how its own run ended
+  /// --told-at: its clock when it was told to start minus the teller's clock when it told, so
+  /// how far its clock is ahead plus how long the telling took (an ssh connection's setup);
+  /// empty: not told.
+  std::optional<std::chrono::nanoseconds> clock_offset;
   friend bool operator==(const ShardRecord&, const ShardRecord&) = default;
 };
 
@@ -99,6 +104,9 @@ struct Sharding {
   /// shards' starts were; zero without shards.
   [[nodiscard]] std::chrono::nanoseconds worst_skew() const;
   [[nodiscard]] std::chrono::nanoseconds start_spread() const;
+  /// The least and the most clock_offset of the shards told (--told-at); empty if none was.
+  [[nodiscard]] std::optional<std::pair<std::chrono::nanoseconds, std::chrono::nanoseconds>>
+  clock_offsets() const;
   friend bool operator==(const Sharding&, const Sharding&) = default;
 };
 

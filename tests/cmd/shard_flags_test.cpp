@@ -51,19 +51,26 @@ TEST(ShardPosition, TakesTheIndexOfAnIndexedJob) {
 
 TEST(StartAt, ReadsRfc3339) {
   using std::chrono::system_clock;
-  const auto at = parse_start_at("2026-12-01T10:00:00Z");
+  const auto at = parse_instant("2026-12-01T10:00:00Z");
   EXPECT_EQ(std::chrono::duration_cast<std::chrono::seconds>(at.time_since_epoch()).count(),
             1796119200);
-  EXPECT_EQ(parse_start_at("2026-12-01T11:30:00+01:30"), at);
-  EXPECT_EQ(parse_start_at("2026-12-01T09:00:00-01:00"), at);
-  EXPECT_EQ(parse_start_at("2026-12-01T10:00:00.25Z") - at, 250ms);
+  EXPECT_EQ(parse_instant("2026-12-01T11:30:00+01:30"), at);
+  EXPECT_EQ(parse_instant("2026-12-01T09:00:00-01:00"), at);
+  EXPECT_EQ(parse_instant("2026-12-01T10:00:00.25Z") - at, 250ms);
 }
 
 TEST(StartAt, RefusesOtherForms) {
   for (const char* text : {"2026-12-01 10:00:00Z", "2026-12-01T10:00:00", "2026-13-01T10:00:00Z",
                            "2026-02-30T10:00:00Z", "2026-12-01T24:00:00Z", "2026-12-01T10:00Z",
                            "2026-12-01T10:00:00.Z", "2026-12-01T10:00:00+0100", "tomorrow"}) {
-    EXPECT_THROW((void)parse_start_at(text), UsageError) << text;
+    EXPECT_THROW((void)parse_instant(text), UsageError) << text;
+  }
+  try {
+    (void)parse_instant("now", "--told-at");
+    FAIL() << "read 'now'";
+  } catch (const UsageError& error) {
+    EXPECT_TRUE(std::string_view(error.what()).starts_with("--told-at takes a time"))
+        << error.what();
   }
 }
 
@@ -71,7 +78,7 @@ TEST(RunId, LeavesOutWhatDiffersBetweenShards) {
   const auto id = derived_run_id({"--concurrency=10", "--shard=0/4", "--save=a.stampede", "URL"});
   EXPECT_EQ(id.size(), 12U);
   EXPECT_EQ(id, derived_run_id({"--concurrency=10", "--shard=3/4", "--save=b.stampede",
-                                "--output=json", "URL"}));
+                                "--output=json", "--told-at=2026-12-01T09:59:55.021Z", "URL"}));
   EXPECT_NE(id, derived_run_id(
                     {"--concurrency=10", "--shard=0/4", "--start-at=2026-12-01T10:00:00Z", "URL"}));
   EXPECT_NE(id, derived_run_id({"--concurrency=11", "--shard=0/4", "URL"}));
@@ -82,7 +89,7 @@ std::vector<model::Plan> slices(const model::Plan& plan, unsigned count, bool us
   std::vector<model::Plan> plans;
   for (unsigned i = 0; i < count; ++i) {
     plans.push_back(plan);
-    slice_plan(plans.back(), {i, count, "run"}, users_given);
+    slice_plan(plans.back(), {i, count, "run", {}}, users_given);
   }
   return plans;
 }

@@ -45,6 +45,8 @@ usage_error start_at_local -c 1 -n 1 --start-at 2026-12-01T10:00:00 -u "$HTTP_UR
 usage_error start_at_far -c 1 -n 1 --start-at 2099-01-01T00:00:00Z -u "$HTTP_URL/?run=start_at_far"
 usage_error run_id_alone -c 1 -n 1 --run-id nightly -u "$HTTP_URL/?run=run_id_alone"
 usage_error run_id_bad -c 2 -n 1 --shard 0/2 --run-id 'a b' -u "$HTTP_URL/?run=run_id_bad"
+usage_error told_at_alone -c 1 -n 1 --told-at 2026-12-01T10:00:00Z -u "$HTTP_URL/?run=told_at_alone"
+usage_error told_at_bad -c 2 -n 1 --shard 0/2 --told-at now -u "$HTTP_URL/?run=told_at_bad"
 # A sweep's levels and bounds, and what it cannot go with; the last -u is checked before the first
 # is sent anything.
 usage_error sweep_with_count --sweep 1,2 -n 5 -u "$HTTP_URL/?run=sweep_with_count"

@@ -305,6 +305,29 @@ TEST(JsonReport, LongLivedConnectionsSayWhatBecameOfThem) {
   EXPECT_EQ(connections, expected) << connections.dump(2);
 }
 
+TEST(JsonReport, ShardsHeldMissingAndHowTheyStarted) {
+  auto s = sample();
+  const std::chrono::system_clock::time_point at(1'764'640'000s);
+  s.sharding =
+      statistics::Sharding{"3fa1c2d9e0b4",
+                           3,
+                           {{0, at + 2ms, at, StopReason::duration, 41500us},
+                            {2, at + 500us, std::nullopt, StopReason::interrupted, std::nullopt}}};
+  const json shards = json::parse(json_report(s))["shards"];
+  const json expected = {
+      {"run", "3fa1c2d9e0b4"},
+      {"count", 3},
+      {"held",
+       {{{"index", 0}, {"skew_ms", 2.0}, {"stop_reason", "duration"}, {"clock_offset_ms", 41.5}},
+        {{"index", 2},
+         {"skew_ms", nullptr},
+         {"stop_reason", "interrupted"},
+         {"clock_offset_ms", nullptr}}}},
+      {"missing", {1}},
+      {"start_spread_ms", 1.5}};
+  EXPECT_EQ(shards, expected) << shards.dump(2);
+}
+
 TEST(JsonReport, NonFiniteSecondsBecomeZero) {
   Summary s;
   Second broken;

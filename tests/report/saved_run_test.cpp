@@ -108,11 +108,11 @@ TEST(SavedRun, ReadsBackExactly) {
 TEST(SavedRun, KeepsItsShards) {
   auto summary = sample_summary();
   const std::chrono::system_clock::time_point at(1'764'640'000s);
-  summary.sharding =
-      statistics::Sharding{"3fa1c2d9e0b4",
-                           8,
-                           {{2, at + 1500us, at, statistics::StopReason::duration},
-                            {5, at + 700us, std::nullopt, statistics::StopReason::interrupted}}};
+  summary.sharding = statistics::Sharding{
+      "3fa1c2d9e0b4",
+      8,
+      {{2, at + 1500us, at, statistics::StopReason::duration, -2300us},
+       {5, at + 700us, std::nullopt, statistics::StopReason::interrupted, std::nullopt}}};
   const auto back = read_saved_run(saved_run_text({summary, {}}));
   EXPECT_EQ(back.summary.sharding, summary.sharding);
 }

@@ -361,10 +361,11 @@ TEST(TextReport, AMixGivesEachFlowItsShareAndItsOwnSteps) {
 TEST(TextReport, NamesTheShardsMissingAndInterrupted) {
   auto s = thousand_in_two_seconds();
   const std::chrono::system_clock::time_point at(1'764'640'000s);
-  s.sharding = statistics::Sharding{"3fa1c2d9e0b4",
-                                    4,
-                                    {{0, at + 2ms, at, statistics::StopReason::duration},
-                                     {2, at + 500us, at, statistics::StopReason::interrupted}}};
+  s.sharding = statistics::Sharding{
+      "3fa1c2d9e0b4",
+      4,
+      {{0, at + 2ms, at, statistics::StopReason::duration, std::nullopt},
+       {2, at + 500us, at, statistics::StopReason::interrupted, std::nullopt}}};
   EXPECT_TRUE(contains(text_report(s),
                        "Shards:                 2 of 4 (run 3fa1c2d9e0b4); MISSING 1, 3; "
                        "INTERRUPTED 2; starts 1.5 ms apart; the latest 2.0 ms after --start-at\n"));
@@ -372,6 +373,22 @@ TEST(TextReport, NamesTheShardsMissingAndInterrupted) {
   EXPECT_TRUE(contains(text_report(s),
                        "Shards:                 shard 0 of 4 (run 3fa1c2d9e0b4); "
                        "the latest 2.0 ms after --start-at\n"));
+}
+
+TEST(TextReport, ShowsHowFarTheShardsClocksWereOff) {
+  auto s = thousand_in_two_seconds();
+  const std::chrono::system_clock::time_point at(1'764'640'000s);
+  s.sharding = statistics::Sharding{"3fa1c2d9e0b4",
+                                    3,
+                                    {{0, at, at, statistics::StopReason::duration, -4ms},
+                                     {1, at, at, statistics::StopReason::duration, std::nullopt},
+                                     {2, at, at, statistics::StopReason::duration, 61500us}}};
+  EXPECT_TRUE(contains(text_report(s),
+                       "after --start-at; clock offsets -4.0 ms to 61.5 ms (with "
+                       "the time to tell)\n"))
+      << text_report(s);
+  s.sharding->shards.resize(1);
+  EXPECT_TRUE(contains(text_report(s), "; clock offset -4.0 ms (with the time to tell)\n"));
 }
 
 }  // namespace

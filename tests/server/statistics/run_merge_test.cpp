@@ -70,8 +70,10 @@ Summary shard(unsigned index, unsigned count, std::string id = "r1",
               std::chrono::nanoseconds skew = 1ms) {
   auto summary = run(100s + skew, 2, 10, 1ms);
   const std::chrono::system_clock::time_point start_at(100s);
-  summary.sharding = Sharding{
-      std::move(id), count, {{index, summary.info.started_at, start_at, StopReason::completed}}};
+  summary.sharding =
+      Sharding{std::move(id),
+               count,
+               {{index, summary.info.started_at, start_at, StopReason::completed, std::nullopt}}};
   return summary;
 }
 
