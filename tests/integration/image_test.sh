@@ -44,11 +44,11 @@ printf '%s\n' -c 7 -n 30 -k -cpuNumber 1 -u "$HTTP_URL/?run=pods" >"$K8S/args.tx
 START_AT=$(date -u -d '+8 seconds' +%Y-%m-%dT%H:%M:%S.%3NZ)
 node "$K8S/pods.mjs" "$DEPLOY/k8s" "$K8S" "$TAG" 3 "$START_AT" "$RUN" "$K8S/args.txt" >/dev/null
 for i in 0 1 2; do
-  timeout 60 podman kube play --configmap "$K8S/stampede-load.yaml" --configmap "$K8S/stampede-start.yaml" \
+  timeout -k 5 60 podman kube play --configmap "$K8S/stampede-load.yaml" --configmap "$K8S/stampede-start.yaml" \
     "$K8S/pod-$i.yaml" >"$TEST_TMP/play$i.out" 2>&1 || fail "kube play of pod $i: $(tail -n 3 "$TEST_TMP/play$i.out")"
 done
 for i in 0 1 2; do
-  status=$(timeout 60 podman wait "$RUN-$i-stampede") || fail "pod $i did not end"
+  status=$(timeout -k 5 60 podman wait "$RUN-$i-stampede") || fail "pod $i did not end"
   podman logs "$RUN-$i-stampede" >"$TEST_TMP/pod$i.log" 2>&1
   assert_eq 0 "$status" "pod $i's exit status ($(tail -n 3 "$TEST_TMP/pod$i.log"))"
   sed -n 's/^stampede-run: //p' "$TEST_TMP/pod$i.log" | base64 -d >"$TEST_TMP/shard-$i.stampede"
