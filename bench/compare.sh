@@ -4,7 +4,9 @@
 #
 #   bash bench/compare.sh [--quick]        # Markdown on stdout, progress on stderr
 #   env: STAMPEDE (binary, default build/stampede; use a Release build), DURATION (s, default 5),
-#        REPEATS (default 3), KEEP=1 keeps the raw outputs (path printed at the end), PIN=1 (below).
+#        REPEATS (default 3), KEEP=1 keeps the raw outputs (path printed at the end), PIN=1 (below),
+#        ONLY=REGEX runs only the scenarios whose names match (and no memory runs unless it
+#        matches "memory"): for measuring one lever at a time.
 #   --quick = 1 s, 1 repeat, a 10x smaller "flat RSS" run: a smoke test of the script, not a result.
 #
 # Why this shape: on a small machine the server is the bottleneck, so req/s mostly measures nginx.
@@ -77,16 +79,17 @@ def report(path):
     for line in open(path):
         sc, tool, req, cpu, rps, p50, p99, rss, errs = line.rstrip("\n").split("\t")
         rows.setdefault(sc, {}).setdefault(tool, []).append(
-            (float(rps), float(cpu), float(req) / max(float(cpu), 0.01), float(p50), float(p99), int(errs)))
-    print("| scenario | tool | req/s | CPU s | req per CPU-s | ratio vs wrk or h2load | p50 ms | p99 ms |")
-    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+            (float(rps), float(cpu), float(req) / max(float(cpu), 0.01), float(p50), float(p99), int(errs),
+             int(rss) / 1024))
+    print("| scenario | tool | req/s | CPU s | req per CPU-s | ratio vs wrk or h2load | p50 ms | p99 ms | max RSS MB |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     notes = []
     for sc, tools in rows.items():
         med = {t: [st.median(col) for col in zip(*runs)] for t, runs in tools.items()}
         ref = next((r for r in ("wrk", "h2load") if r in med), None)  # the scenario's reference tool
-        for t, (rps, cpu, rpc, p50, p99, _) in med.items():
+        for t, (rps, cpu, rpc, p50, p99, _, rss) in med.items():
             ratio = f"{rpc / med[ref][2]:.2f}" if ref else "—"
-            print(f"| {sc} | {t} | {rps:,.0f} | {cpu:.2f} | {rpc:,.0f} | {ratio} | {p50:.3f} | {p99:.3f} |")
+            print(f"| {sc} | {t} | {rps:,.0f} | {cpu:.2f} | {rpc:,.0f} | {ratio} | {p50:.3f} | {p99:.3f} | {rss:.1f} |")
             if (e := sum(r[5] for r in tools[t])): notes.append(f"{t} in '{sc}': {e} failed requests over {len(tools[t])} runs")
             if ref and rps < 0.2 * med[ref][0]:  # same server, same connections: a broken run
                 notes.append(f"{t} in '{sc}': under a fifth of {ref}'s req/s; check its raw output (KEEP=1)")
@@ -123,14 +126,17 @@ RUN=0
 # h2 (HTTP/2: h2c or TLS by the URL's scheme; one stream at a time per connection, as h2load -m 1).
 run_wrk() {
     local p=$WORK/run$((++RUN)) hdr=()
-    [[ $2 != close ]] || hdr=(-H 'Connection: close')
+    [[ $2 != close && $2 != tlsclose ]] || hdr=(-H 'Connection: close')
     timed "$p" wrk -t1 -c "$3" -d "${DURATION}s" --latency "${hdr[@]}" "$4"
     python3 "$PY" record "$1" wrk "$p" >>"$RESULTS"
     [[ $1 != "keep-alive -c 10" ]] || AB_RATE=$(python3 "$PY" rps wrk "$p")
 }
 run_stampede() {
     local p=$WORK/run$((++RUN)) flags=()
-    case $2 in ka) flags=(-k) ;; tls) flags=(-k --insecure) ;; h2) flags=(-k -http2 --insecure) ;; esac
+    case $2 in
+    ka) flags=(-k) ;; tls) flags=(-k --insecure) ;; tlsclose) flags=(--insecure) ;;
+    h2) flags=(-k -http2 --insecure) ;;
+    esac
     timed "$p" "$STAMPEDE" -c "$3" -n 0 -timeout "$DURATION" "${flags[@]}" -cpuNumber 1 --output json -u "$4"
     python3 "$PY" record "$1" stampede "$p" >>"$RESULTS"
 }
@@ -152,6 +158,7 @@ run_ab() { # ab counts requests, not seconds: size -n from wrk's rate (measured 
 scenario() {
     local name=$1 mode=$2 conns=$3 url=$4 rep=$5; shift 5
     local tools=("$@") i
+    [[ -z ${ONLY:-} || $name =~ $ONLY ]] || return 0
     for ((i = 0; i < ${#tools[@]}; i++)); do
         local t=${tools[(i + rep) % ${#tools[@]}]}
         log "repeat $((rep + 1))/$REPEATS: $name: $t"
@@ -170,6 +177,11 @@ rss_stampede() { # VAR CONNS REQUESTS_PER_USER [URL FLAGS...]; stampede must com
 rss_wrk() { # VAR CONNS
     local p=$WORK/mem$((++RUN))
     timed "$p" wrk -t1 -c "$2" -d 2s "$PLAIN"
+    printf -v "$1" %s "$(python3 "$PY" rss "$p")"
+}
+rss_wrk_start() { # VAR: wrk's one connection for a second, as small as its run gets
+    local p=$WORK/mem$((++RUN))
+    timed "$p" wrk -t1 -c 1 -d 1s "$PLAIN"
     printf -v "$1" %s "$(python3 "$PY" rss "$p")"
 }
 rss_h2load() { # VAR CONNS
@@ -191,26 +203,36 @@ for ((rep = 0; rep < REPEATS; rep++)); do
     scenario "keep-alive -c 1" ka 1 "$PLAIN" "$rep" wrk stampede
     scenario "keep-alive -c 10" ka 10 "$PLAIN" "$rep" wrk stampede ab
     scenario "keep-alive -c 100" ka 100 "$PLAIN" "$rep" wrk stampede
+    scenario "keep-alive -c 10000" ka 10000 "$PLAIN" "$rep" wrk stampede
     scenario "new connection per request -c 10" close 10 "$PLAIN" "$rep" wrk stampede
+    scenario "new connection per request -c 100" close 100 "$PLAIN" "$rep" wrk stampede
     scenario "HTTPS keep-alive -c 10" tls 10 "$TLS" "$rep" wrk stampede
+    scenario "HTTPS keep-alive -c 100" tls 100 "$TLS" "$rep" wrk stampede
+    scenario "HTTPS new connection per request -c 10" tlsclose 10 "$TLS" "$rep" wrk stampede
     scenario "HTTP/2 h2c -c 1" h2 1 "$H2C" "$rep" h2load stampede
     scenario "HTTP/2 h2c -c 10" h2 10 "$H2C" "$rep" h2load stampede
     scenario "HTTP/2 h2c -c 100" h2 100 "$H2C" "$rep" h2load stampede
     scenario "HTTP/2 TLS -c 10" h2 10 "$H2" "$rep" h2load stampede
 done
 
-log "memory runs"
-LIMIT=300 # these run by count, not time: 1M requests may take a while on a busy machine
-rss_stampede S_SMALL 10 1000
-rss_stampede S_BIG 10 "$MEM_BIG_N"
-rss_stampede S_100 100 200
-rss_stampede S_1000 1000 200
-rss_wrk W_100 100
-rss_wrk W_1000 1000
-rss_stampede S2_100 100 200 "$H2C" -http2
-rss_stampede S2_1000 1000 200 "$H2C" -http2
-rss_h2load H_100 100
-rss_h2load H_1000 1000
+MEMORY=1
+[[ -z ${ONLY:-} || memory =~ $ONLY ]] || MEMORY=0
+if ((MEMORY)); then
+    log "memory runs"
+    LIMIT=300 # these run by count, not time: 1M requests may take a while on a busy machine
+    rss_stampede S_START 1 1
+    rss_wrk_start W_START
+    rss_stampede S_SMALL 10 1000
+    rss_stampede S_BIG 10 "$MEM_BIG_N"
+    rss_stampede S_100 100 200
+    rss_stampede S_1000 1000 200
+    rss_wrk W_100 100
+    rss_wrk W_1000 1000
+    rss_stampede S2_100 100 200 "$H2C" -http2
+    rss_stampede S2_1000 1000 200 "$H2C" -http2
+    rss_h2load H_100 100
+    rss_h2load H_1000 1000
+fi
 
 cat <<EOF
 ### Results ($(date -u +%Y-%m-%d), $(machine))
@@ -222,15 +244,19 @@ with wrk (HTTP/1.1) or h2load (HTTP/2, \`-m 1\`: one request at a time per conne
 
 EOF
 python3 "$PY" report "$RESULTS"
-cat <<EOF
+if ((MEMORY)); then cat <<EOF
 
 Memory (max RSS, /usr/bin/time %M, one generator thread):
 
+- at start-up: stampede \`-c 1 -n 1 -k\` $S_START KB, wrk \`-t1 -c 1 -d 1s\` $W_START KB
 - stampede \`-k -c 10\`: \`-n 1000\` $S_SMALL KB, \`-n $MEM_BIG_N\` $S_BIG KB ($(growth "$S_SMALL" "$S_BIG"); flat is good)
 - stampede per connection: (\`-c 1000\` $S_1000 KB − \`-c 100\` $S_100 KB) / 900 = $(per_conn "$S_100" "$S_1000") KB (\`-k -n 200\`)
 - wrk per connection: (\`-c 1000\` $W_1000 KB − \`-c 100\` $W_100 KB) / 900 = $(per_conn "$W_100" "$W_1000") KB (\`-t1 -d 2s\`)
 - stampede per HTTP/2 connection (h2c): (\`-c 1000\` $S2_1000 KB − \`-c 100\` $S2_100 KB) / 900 = $(per_conn "$S2_100" "$S2_1000") KB (\`-k -http2 -n 200\`)
 - h2load per connection (h2c): (\`-c 1000\` $H_1000 KB − \`-c 100\` $H_100 KB) / 900 = $(per_conn "$H_100" "$H_1000") KB (\`-t1 -m1 -D 2\`)
+EOF
+fi
+cat <<EOF
 
 Commands (each run under \`/usr/bin/time -f '%U %S %M'\`$( ((${#PINNED[@]})) && echo " and \`${PINNED[*]}\` (nginx on CPU 0)"); nginx ports chosen free per run):
 

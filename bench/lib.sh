@@ -99,11 +99,11 @@ start_nginx() {
     cat >"$WORK/nginx.conf" <<EOF
 worker_processes 1;
 $main
-worker_rlimit_nofile 8192;
+worker_rlimit_nofile 20000;
 daemon off;
 pid $WORK/nginx.pid;
 error_log $WORK/error.log warn;
-events { worker_connections 4096; }
+events { worker_connections 12000; }
 http {
     access_log off;
     keepalive_requests 1000000;

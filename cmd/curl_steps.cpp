@@ -42,6 +42,7 @@ void override_step(const Options& options, bool flow, model::Request& step) {
   step.keep_alive = options.keep_alive;
   step.follow_redirects = step.follow_redirects || options.redirect;
   step.insecure = step.insecure || options.insecure;
+  step.tls_resume = step.tls_resume && !options.no_tls_resume;
   if (options.http2) step.http_version = model::HttpVersion::http2_prior_knowledge;
   apply_websocket_flags(options, step);
 }

@@ -134,6 +134,8 @@ What to send:
                            connection per user
   -redirect                follow redirects on the same host (up to 10)
   --insecure               do not verify TLS certificates (self-signed test servers)
+  --no-tls-resume          a full TLS handshake on every connection (default: each user
+                           resumes its last session, as a browser does)
 
 WebSocket (ws://, wss://): each user opens one connection, then sends -n messages, each
 awaiting one reply (latency: message to reply; the upgrade counts as the connect time):

@@ -53,6 +53,7 @@ po::options_description describe(Options& o) {
   add("redirect", po::value(&o.redirect));
   add("debug,d", po::value(&o.debug));
   add("insecure", po::value(&o.insecure));
+  add("no-tls-resume", po::value(&o.no_tls_resume));
   add("http2", po::value(&o.http2));
   add("output", po::value(&o.output));
   add("help,h", po::value(&o.help));

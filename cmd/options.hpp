@@ -49,6 +49,7 @@ struct Options {
   bool redirect = false;        ///< -redirect
   bool debug = false;           ///< -d
   bool insecure = false;        ///< --insecure
+  bool no_tls_resume = false;   ///< --no-tls-resume: every TLS handshake a full one
   bool http2 = false;           ///< -http2: HTTP/2 (ALPN over TLS, h2c over plain TCP)
   std::string output = "text";  ///< --output text|json
   /// -p, --curl: a "Copy as cURL" file (or HAR) to replay; several, each `FILE[:WEIGHT]`: a

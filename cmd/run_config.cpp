@@ -121,6 +121,7 @@ model::Request request_from_flags(const Options& options) {
   request.keep_alive = options.keep_alive;
   request.follow_redirects = options.redirect;
   request.insecure = options.insecure;
+  request.tls_resume = !options.no_tls_resume;
   if (options.http2) request.http_version = model::HttpVersion::http2_prior_knowledge;
   apply_websocket_flags(options, request);
   return request;

@@ -33,11 +33,14 @@ const std::map<std::string_view, List> lists{
     {"url", &CurlCommand::urls},         {"header", &CurlCommand::headers},
     {"cookie", &CurlCommand::cookies},   {"url-query", &CurlCommand::url_queries},
     {"resolve", &CurlCommand::resolves}, {"connect-to", &CurlCommand::connect_tos}};
-const std::map<std::string_view, Flag> flags{
-    {"get", &CurlCommand::get},           {"head", &CurlCommand::head},
-    {"insecure", &CurlCommand::insecure}, {"compressed", &CurlCommand::compressed},
-    {"location", &CurlCommand::location}, {"path-as-is", &CurlCommand::path_as_is},
-    {"digest", &CurlCommand::digest}};
+const std::map<std::string_view, Flag> flags{{"get", &CurlCommand::get},
+                                             {"head", &CurlCommand::head},
+                                             {"insecure", &CurlCommand::insecure},
+                                             {"compressed", &CurlCommand::compressed},
+                                             {"no-sessionid", &CurlCommand::no_sessionid},
+                                             {"location", &CurlCommand::location},
+                                             {"path-as-is", &CurlCommand::path_as_is},
+                                             {"digest", &CurlCommand::digest}};
 const std::map<std::string_view, DataKind> data_kinds{{"data", DataKind::ascii},
                                                       {"data-ascii", DataKind::ascii},
                                                       {"data-raw", DataKind::raw},

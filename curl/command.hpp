@@ -65,6 +65,7 @@ struct CurlCommand {
   bool get = false;                     ///< -G: data goes into the query string
   bool head = false;
   bool insecure = false;
+  bool no_sessionid = false;  ///< --no-sessionid: no TLS session resumed
   bool compressed = false;
   bool location = false;
   bool path_as_is = false;

@@ -135,7 +135,7 @@ constexpr std::array options{
     OptionSpec{"no-keepalive", '\0', false, H::ignored},
     OptionSpec{"no-npn", '\0', false, H::warned},
     OptionSpec{"no-progress-meter", '\0', false, H::ignored},
-    OptionSpec{"no-sessionid", '\0', false, H::ignored},
+    OptionSpec{"no-sessionid", '\0', false, H::applied},
     OptionSpec{"noproxy", '\0', true, H::warned},
     OptionSpec{"ntlm", '\0', false, H::warned},
     OptionSpec{"ntlm-wb", '\0', false, H::warned},

@@ -82,6 +82,7 @@ class Builder {
     r.omit_headers = headers.omitted();
     r.compressed = c_.compressed;
     r.insecure = c_.insecure;
+    r.tls_resume = !c_.no_sessionid;
     r.follow_redirects = c_.location;
     r.http_version = c_.http_version;
     if (c_.max_time) r.max_time = seconds(*c_.max_time, "--max-time");

@@ -62,6 +62,9 @@ struct Request {
   bool keep_alive = false;  ///< reuse one connection per user (-k)
   bool follow_redirects = false;
   bool insecure = false;  ///< skip TLS certificate verification
+  /// A user's next TLS connection resumes its last session (as a browser's); false: every
+  /// handshake is a full one (--no-tls-resume, curl's --no-sessionid).
+  bool tls_resume = true;
   /// Default headers not to send (curl's `-H 'Accept:'`), matched without regard to case.
   std::vector<std::string> omit_headers;
   bool compressed = false;  ///< Accept-Encoding was asked for (--compressed): bodies may be encoded

@@ -37,9 +37,10 @@ std::vector<net::ip::address> source_addresses(const model::Plan& plan) {
 }
 
 /// Steps share a user's connection when they go to the same origin by the same route and check
-/// its certificate alike (the TLS context is the connection's).
+/// its certificate and resume its sessions alike (the TLS context is the connection's).
 bool same_connection(const model::Request& a, const model::Request& b) {
-  return a.origin == b.origin && a.route == b.route && a.insecure == b.insecure;
+  return a.origin == b.origin && a.route == b.route && a.insecure == b.insecure &&
+         a.tls_resume == b.tls_resume;
 }
 
 std::string step_name(const model::Request& request) {
@@ -182,8 +183,8 @@ std::size_t Flow::destination_of(const model::Request& request, const model::Pla
   // connection.
   const auto protocol = model::protocol_of(request);
   if (request.origin.secure()) {
-    destination->tls.emplace(
-        client::make_tls_context(request.insecure, protocol == model::Protocol::http2));
+    destination->tls.emplace(client::make_tls_context(
+        request.insecure, protocol == model::Protocol::http2, request.tls_resume));
   }
   auto& setup = destination->setup;
   setup.unix_socket = request.route.unix_socket;

@@ -116,7 +116,7 @@ class ClientBase : public Client, public Watchdog::Guarded {
     const auto start = Clock::now();
     const auto whole = deadline_;
     if (connect_timeout.count() > 0) deadline_ = std::min(whole, start + connect_timeout);
-    auto failure = co_await open_stream(stream, executor_, setup_);
+    auto failure = co_await open_stream(stream, executor_, setup_, tls_session_);
     deadline_ = whole;
     if (!failure) {
       response.connect = Clock::now() - start;
@@ -195,6 +195,7 @@ class ClientBase : public Client, public Watchdog::Guarded {
   SessionCookies* cookies_ = nullptr;  ///< share_cookies()'s
   bool may_retry_ = true;              ///< a stale connection was not retried yet
   bool answered_ = false;              ///< --digest: this exchange answered its challenge
+  TlsSession tls_session_;  ///< the user's last TLS session, resumed by its next connection
 };
 
 /// `ClientFor<Stream>(setup, thread, more...)` over TLS when `setup.tls` is set, else over plain

@@ -24,6 +24,7 @@
 #include "server/client/classify.hpp"
 #include "server/client/client.hpp"
 #include "server/client/failure_log.hpp"
+#include "server/client/tls_session.hpp"
 
 namespace stampede::client {
 
@@ -199,13 +200,14 @@ inline net::awaitable<boost::system::error_code> connect_socket(TcpStream& socke
 }
 
 /// Makes `stream` and connects it to the first of `setup.endpoints` that answers (from the next
-/// of `setup.sources`, if any), then, over
-/// TLS, shakes hands checking the host name (SNI for names only, never an address literal:
-/// RFC 6066). Nullopt on success.
+/// of `setup.sources`, if any), then, over TLS, shakes hands checking the host name (SNI for
+/// names only, never an address literal: RFC 6066), resuming `session` when it holds one.
+/// Nullopt on success.
 template <class Stream>
 net::awaitable<std::optional<OpenFailure>> open_stream(std::optional<Stream>& stream,
                                                        net::any_io_executor executor,
-                                                       const ClientSetup& setup) {
+                                                       const ClientSetup& setup,
+                                                       TlsSession& session) {
   constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
   if constexpr (std::is_same_v<Stream, TlsStream>) {
     stream.emplace(executor, *setup.tls);
@@ -222,6 +224,7 @@ net::awaitable<std::optional<OpenFailure>> open_stream(std::optional<Stream>& st
       SSL_set_tlsext_host_name(stream->native_handle(), setup.host.c_str());
     }
     stream->set_verify_callback(net::ssl::host_name_verification(setup.host));
+    session.offer(stream->native_handle());
     const auto [shake_error] =
         co_await stream->async_handshake(net::ssl::stream_base::client, as_tuple);
     if (shake_error) co_return OpenFailure{Phase::handshake, shake_error};

@@ -70,7 +70,7 @@ net::awaitable<bool> H2Connection<Stream>::connect(std::chrono::nanoseconds conn
                          ? std::min<std::chrono::nanoseconds>(connect_timeout, setup_.timeout)
                          : setup_.timeout;
   deadline_ = start + limit;
-  const auto failure = co_await open_stream(stream_, thread_.executor, setup_);
+  const auto failure = co_await open_stream(stream_, thread_.executor, setup_, tls_session_);
   deadline_ = Clock::time_point::max();
   if (failure) {
     fail(failure->error, failure->phase);

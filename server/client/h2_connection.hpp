@@ -14,6 +14,7 @@
 
 #include "server/client/client.hpp"
 #include "server/client/h2_streams.hpp"
+#include "server/client/tls_session.hpp"
 
 namespace stampede::client {
 
@@ -90,6 +91,7 @@ class H2Connection final : public std::enable_shared_from_this<H2Connection<Stre
 
   const ClientSetup& setup_;
   ThreadContext& thread_;
+  TlsSession tls_session_;  ///< the last TLS session, resumed when the connection is made again
   std::optional<Stream> stream_;
   H2Streams streams_;
   H2Call* opener_ = nullptr;      ///< the call that made it connect, told the connect time

@@ -5,9 +5,11 @@
 
 #include <stdexcept>
 
+#include "server/client/tls_session.hpp"
+
 namespace stampede::client {
 
-boost::asio::ssl::context make_tls_context(bool insecure, bool http2) {
+boost::asio::ssl::context make_tls_context(bool insecure, bool http2, bool resume) {
   namespace ssl = boost::asio::ssl;
   ssl::context context(ssl::context::tls_client);
   context.set_default_verify_paths();
@@ -21,6 +23,13 @@ boost::asio::ssl::context make_tls_context(bool insecure, bool http2) {
     if (SSL_CTX_set_alpn_protos(context.native_handle(), protocols, sizeof protocols) != 0) {
       throw std::runtime_error("cannot offer HTTP/2 by TLS ALPN");
     }
+  }
+  if (resume) {
+    // Each user resumes its own sessions, as a browser (one profile) does: no cache shared
+    // between users, or threads, in the context.
+    SSL_CTX_set_session_cache_mode(context.native_handle(),
+                                   SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
+    SSL_CTX_sess_set_new_cb(context.native_handle(), &TlsSession::keep);
   }
   return context;
 }

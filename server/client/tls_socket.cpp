@@ -104,20 +104,23 @@ TlsSocket::~TlsSocket() {
   if (ssl_ != nullptr) SSL_free(ssl_);  // the socket, closed after it, owns the descriptor
 }
 
-net::awaitable<std::optional<OpenFailure>> TlsSocket::open(const ClientSetup& setup) {
+net::awaitable<std::optional<OpenFailure>> TlsSocket::open(const ClientSetup& setup,
+                                                           TlsSession& session) {
   const auto error = co_await connect_socket(socket_, setup);
   if (error) co_return OpenFailure{Phase::connect, error};
   boost::system::error_code ignored;
   socket_.set_option(net::ip::tcp::no_delay(true), ignored);
   socket_.non_blocking(true, ignored);
-  const auto shake_error = co_await shake_hands(setup);
+  const auto shake_error = co_await shake_hands(setup, session);
   if (shake_error) co_return OpenFailure{Phase::handshake, shake_error};
   co_return std::nullopt;
 }
 
 /// SSL_connect until it is done, waiting for the socket whenever it needs it.
-net::awaitable<boost::system::error_code> TlsSocket::shake_hands(const ClientSetup& setup) {
+net::awaitable<boost::system::error_code> TlsSocket::shake_hands(const ClientSetup& setup,
+                                                                 TlsSession& session) {
   if (const auto error = prepare(setup)) co_return error;
+  session.offer(ssl_);
   for (;;) {
     // Closed after the wait completed, before this resumed: as if closed under the wait.
     if (!socket_.is_open()) co_return net::error::operation_aborted;
@@ -276,9 +279,10 @@ boost::system::error_code TlsSocket::failure(int result, Socket::wait_type& wait
 
 net::awaitable<std::optional<OpenFailure>> open_stream(std::optional<TlsSocket>& stream,
                                                        net::any_io_executor executor,
-                                                       const ClientSetup& setup) {
+                                                       const ClientSetup& setup,
+                                                       TlsSession& session) {
   stream.emplace(executor);
-  co_return co_await stream->open(setup);
+  co_return co_await stream->open(setup, session);
 }
 
 }  // namespace stampede::client

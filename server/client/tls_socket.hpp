@@ -50,13 +50,16 @@ class TlsSocket {
 
   /// Connects to `setup`'s server as open_stream() does (source addresses, TCP_NODELAY), then
   /// shakes hands: SNI for a host name, the certificate checked against the host when the
-  /// context verifies, ALPN as the context offers it. Nullopt on success.
-  net::awaitable<std::optional<OpenFailure>> open(const ClientSetup& setup);
+  /// context verifies, ALPN as the context offers it, `session` resumed if it holds one.
+  /// Nullopt on success.
+  net::awaitable<std::optional<OpenFailure>> open(const ClientSetup& setup, TlsSession& session);
 
   /// The TCP socket, the one the watchdog closes; closing it ends every wait on it.
   Socket& socket() { return socket_; }
   /// The server selected "h2" by ALPN.
   [[nodiscard]] bool alpn_selected_h2() const;
+  /// The handshake resumed the session offered (an abbreviated handshake).
+  [[nodiscard]] bool resumed() const { return ssl_ != nullptr && SSL_session_reused(ssl_) == 1; }
 
   /// Decrypts what has arrived into `buffer`, record after record, until it is full or OpenSSL
   /// needs the socket: would_block (see read_wait()) only when nothing was read. Unlike a
@@ -75,7 +78,8 @@ class TlsSocket {
   void notify_close();
 
  private:
-  net::awaitable<boost::system::error_code> shake_hands(const ClientSetup& setup);
+  net::awaitable<boost::system::error_code> shake_hands(const ClientSetup& setup,
+                                                        TlsSession& session);
   boost::system::error_code prepare(const ClientSetup& setup);
   template <class Step>
   std::size_t transfer(std::size_t size, Socket::wait_type& wait, boost::system::error_code& error,
@@ -98,7 +102,8 @@ class TlsSocket {
 /// open_stream() for a TlsSocket: makes it, connects and shakes hands. Nullopt on success.
 net::awaitable<std::optional<OpenFailure>> open_stream(std::optional<TlsSocket>& stream,
                                                        net::any_io_executor executor,
-                                                       const ClientSetup& setup);
+                                                       const ClientSetup& setup,
+                                                       TlsSession& session);
 
 /// The TCP socket under `stream`, the one the watchdog closes.
 inline TcpStream& tcp_socket(TlsSocket& stream) { return stream.socket(); }

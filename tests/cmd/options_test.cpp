@@ -95,16 +95,33 @@ TEST(Options, GrpcFlagsAndItsCodes) {
 }
 
 TEST(Options, LongFormsAndGoBooleanValues) {
-  const auto o =
-      parse({"--concurrency", "5", "--requests=7", "--url", "http://h/", "--header", "A: 1",
-             "--data", "d", "--keepalive=false", "--request-timeout", "1.5", "--timeout", "3",
-             "--cpuNumber=2", "--insecure", "--output", "json", "-d=false"});
+  const auto o = parse({"--concurrency",
+                        "5",
+                        "--requests=7",
+                        "--url",
+                        "http://h/",
+                        "--header",
+                        "A: 1",
+                        "--data",
+                        "d",
+                        "--keepalive=false",
+                        "--request-timeout",
+                        "1.5",
+                        "--timeout",
+                        "3",
+                        "--cpuNumber=2",
+                        "--insecure",
+                        "--no-tls-resume",
+                        "--output",
+                        "json",
+                        "-d=false"});
   EXPECT_EQ(o.users, 5);
   EXPECT_EQ(o.requests, 7);
   EXPECT_FALSE(o.keep_alive);
   EXPECT_EQ(o.request_timeout_s, 1.5);
   EXPECT_EQ(o.threads, 2);
   EXPECT_TRUE(o.insecure);
+  EXPECT_TRUE(o.no_tls_resume);
   EXPECT_EQ(o.output, "json");
   EXPECT_FALSE(o.debug);
 }

@@ -169,11 +169,12 @@ TEST_F(ToRequest, UploadHeadAndFlags) {
   EXPECT_EQ(header(r, "Expect"), "100-continue");
   EXPECT_EQ(r.omit_headers, std::vector<std::string>{"Content-Type"});
   r = one("curl -k -L --compressed --http2 --max-time 2.5 --connect-timeout 1 https://h/");
-  EXPECT_TRUE(r.insecure && r.follow_redirects && r.compressed);
+  EXPECT_TRUE(r.insecure && r.follow_redirects && r.compressed && r.tls_resume);
   EXPECT_EQ(header(r, "Accept-Encoding"), "deflate, gzip, br, zstd");
   EXPECT_EQ(r.http_version, model::HttpVersion::http2);
   EXPECT_EQ(r.max_time, std::chrono::milliseconds(2500));
   EXPECT_EQ(r.connect_timeout, std::chrono::milliseconds(1000));
+  EXPECT_FALSE(one("curl --no-sessionid https://h/").tls_resume);  // full handshakes, as curl's
 }
 
 TEST_F(ToRequest, StandardInputFromHereStringsDocumentsAndFiles) {

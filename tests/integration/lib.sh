@@ -366,6 +366,8 @@ http {
     log_format upgrade '\$connection \$status "\$request" "\$http_connection" "\$http_upgrade" "\$http_http2_settings"';
     # For a location's own access_log (tests/integration/har/site.sh): one JSON object per request.
     log_format har escape=json '{"status":\$status,"method":"\$request_method","uri":"\$request_uri","body":"\$request_body","cookie":"\$http_cookie","x_trace":"\$http_x_trace","content_type":"\$content_type","set_cookie":"\$sent_http_set_cookie","request_id":"\$request_id","connection":\$connection}';
+    # For a location's own access_log: whether a TLS handshake resumed a session (r) or not (.).
+    log_format tls '\$connection \$status "\$request" \$ssl_session_reused \$ssl_protocol';
     access_log $dir/access.log stampede;
     keepalive_requests 100000;
     keepalive_timeout 75s;

@@ -72,7 +72,7 @@ struct Loopback {
   /// Opens the client; with it open, sends "ping" and reads until an error, into `received`;
   /// then closes (the server's close_notify waits for that).
   net::awaitable<void> talk() {
-    failure = co_await open_stream(client, context.get_executor(), setup);
+    failure = co_await open_stream(client, context.get_executor(), setup, session);
     if (!failure) co_await exchange();
     boost::system::error_code ignored;
     if (client) client->socket().close(ignored);
@@ -110,6 +110,7 @@ struct Loopback {
   net::ssl::context client_tls;
   ClientSetup setup;
   std::chrono::milliseconds pause{0};  ///< between "po" and "ng"; 0: "pong" in one write
+  TlsSession session;                  ///< the client's, resumed by its next connection
   std::optional<TlsSocket> client;
   std::optional<OpenFailure> failure;
   boost::system::error_code error;
@@ -184,6 +185,31 @@ TEST(TlsSocket, ATrustedCertificateMustNameTheHost) {
   }
 }
 
+TEST(TlsSocket, TheNextConnectionResumesTheSession) {
+  Loopback loopback(true);
+  loopback.run();
+  ASSERT_FALSE(loopback.failure) << loopback.failure->error.message();
+  EXPECT_FALSE(loopback.client->resumed());
+  loopback.received.clear();
+  loopback.context.restart();
+  loopback.run();  // the same server (its ticket keys) and the same TlsSession
+  ASSERT_FALSE(loopback.failure) << loopback.failure->error.message();
+  EXPECT_EQ(loopback.received, "pong");
+  EXPECT_TRUE(loopback.client->resumed());
+}
+
+TEST(TlsSocket, AContextWithoutResumptionShakesHandsInFull) {
+  Loopback loopback(true);
+  loopback.client_tls = make_tls_context(true, true, false);
+  loopback.run();
+  loopback.received.clear();
+  loopback.context.restart();
+  loopback.run();
+  ASSERT_FALSE(loopback.failure) << loopback.failure->error.message();
+  EXPECT_EQ(loopback.received, "pong");
+  EXPECT_FALSE(loopback.client->resumed());
+}
+
 TEST(TlsSocket, WithoutVerificationAnyHostGoes) {
   Loopback loopback(true);
   loopback.setup.host = "example.com";
@@ -193,15 +219,15 @@ TEST(TlsSocket, WithoutVerificationAnyHostGoes) {
 }
 
 net::awaitable<void> open_into(std::optional<TlsSocket>* client, const ClientSetup* setup,
-                               std::optional<OpenFailure>* failure) {
-  *failure = co_await open_stream(*client, co_await net::this_coro::executor, *setup);
+                               TlsSession* session, std::optional<OpenFailure>* failure) {
+  *failure = co_await open_stream(*client, co_await net::this_coro::executor, *setup, *session);
 }
 
 /// Opens `loopback`'s client, shuts its socket for sending and writes: a send that fails with
 /// EPIPE, which write(2) would answer with SIGPIPE as well.
 net::awaitable<void> write_after_shutdown(Loopback* loopback) {
-  loopback->failure =
-      co_await open_stream(loopback->client, loopback->context.get_executor(), loopback->setup);
+  loopback->failure = co_await open_stream(loopback->client, loopback->context.get_executor(),
+                                           loopback->setup, loopback->session);
   if (loopback->failure) co_return;
   std::signal(SIGPIPE, SIG_DFL);  // as a process has it, whatever open_stream() may have set
   auto& socket = loopback->client->socket();
@@ -229,9 +255,10 @@ TEST(TlsSocket, ClosingTheSocketEndsTheHandshakeWait) {
   setup.endpoints = {acceptor.local_endpoint()};
   setup.host = "127.0.0.1";
   setup.tls = &client_tls;
+  TlsSession session;
   std::optional<TlsSocket> client;
   std::optional<OpenFailure> failure;
-  net::co_spawn(context, open_into(&client, &setup, &failure), net::detached);
+  net::co_spawn(context, open_into(&client, &setup, &session, &failure), net::detached);
   net::steady_timer watchdog(context, std::chrono::milliseconds(100));
   watchdog.async_wait([&](auto) { tcp_socket(*client).close(); });
   context.run_for(std::chrono::seconds(5));
