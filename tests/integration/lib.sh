@@ -498,7 +498,7 @@ for line in sys.stdin:
         failures += 1
         print("  expected %s%s%s" % (expr, " (%s)" % what if what else "", why), file=sys.stderr)
 if failures:
-    brief = {k: d[k] for k in ("requests", "status_codes", "errors", "connections", "duration_s", "rps") if k in d}
+    brief = {k: d[k] for k in ("requests", "status_codes", "errors", "connections", "duration_s", "rps", "shards") if k in d}
     print("  the report said: %s" % json.dumps(brief), file=sys.stderr)
     sys.exit(1)
 '
