@@ -5,6 +5,7 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -20,7 +21,8 @@ namespace {
 /// A user whose coroutine threw (out of memory, say) ends as if it had finished, so the run
 /// does not wait for it forever; a request it had in flight is counted as abandoned. Named
 /// once per run on stderr.
-void end_crashed_user(const UserTask& task, const std::exception_ptr& error) {
+void end_crashed_user(ThreadTally& tally, const std::function<void()>& on_finish,
+                      const std::exception_ptr& error) {
   static std::atomic_flag logged;
   if (!logged.test_and_set()) {
     try {
@@ -31,8 +33,8 @@ void end_crashed_user(const UserTask& task, const std::exception_ptr& error) {
       spdlog::error("a user stopped early");
     }
   }
-  --task.tally->users_running;
-  task.on_finish();
+  --tally.users_running;
+  on_finish();
 }
 
 /// Starts `task`'s user on its thread. A user counts as running once started: one the stop
@@ -41,9 +43,11 @@ void spawn_user(const UserTask& task) {
   ++task.tally->users_running;
   ++task.tally->users_started;
   if (task.counted_starting) ++task.tally->users_starting;
-  net::co_spawn(task.thread->executor, run_user(task), [task](const std::exception_ptr& error) {
-    if (error) end_crashed_user(task, error);
-  });
+  // The handler keeps what a crash needs, not the task: it lives as long as the user.
+  net::co_spawn(task.thread->executor, run_user(task),
+                [tally = task.tally, on_finish = task.on_finish](const std::exception_ptr& error) {
+                  if (error) end_crashed_user(*tally, on_finish, error);
+                });
 }
 
 /// --rate: the thread's pacer, running: it starts the thread's `users` (numbered from

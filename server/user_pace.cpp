@@ -17,7 +17,7 @@ UserPace::UserPace(const PaceSetup& setup, ThreadTally& tally, const net::any_io
       think_(setup.think_min, setup.think_max, setup.seed),
       next_send_(Clock::now()) {
   if (setup.interval.count() > 0 || !think_.none() || setup.step_pauses || setup.rate != nullptr) {
-    timer_.emplace(executor);
+    timer_ = std::make_unique<boost::asio::steady_timer>(executor);
   }
 }
 

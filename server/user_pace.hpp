@@ -6,6 +6,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 #include "server/rate_pacer.hpp"
@@ -62,7 +63,8 @@ class UserPace {
   PaceSetup setup_;
   ThreadTally& tally_;
   ThinkTime think_;
-  std::optional<boost::asio::steady_timer> timer_;  // only for a pace that waits
+  std::unique_ptr<boost::asio::steady_timer>
+      timer_;  // only for a pace that waits: not in the frame
   bool first_ = true;
   std::chrono::steady_clock::time_point next_send_;  // --interval's ticker
   std::optional<RateStart> scheduled_;

@@ -42,23 +42,30 @@ void UserSession::want_headers(model::Response& response) const {
 const client::PreparedRequest& UserSession::request_for(const FlowStep& step) {
   const auto& request = rendered(step);
   if (jar_.empty()) return request;
-  cookie_value_.clear();
-  jar_.header_for(step.request.origin, step.request.target, wall_clock(), cookie_value_);
-  if (cookie_value_.empty()) return request;
-  return client::with_cookies(request, cookie_value_, with_cookies_);
+  auto& copy = copies();
+  copy.cookie_value.clear();
+  jar_.header_for(step.request.origin, step.request.target, wall_clock(), copy.cookie_value);
+  if (copy.cookie_value.empty()) return request;
+  return client::with_cookies(request, copy.cookie_value, copy.with_cookies);
+}
+
+UserSession::Copies& UserSession::copies() {
+  if (!copies_) copies_ = std::make_unique<Copies>();
+  return *copies_;
 }
 
 /// The step's request with the user's values in it: its prepared bytes rendered, or, for one
 /// whose exchange may go on, its fields rendered and prepared anew.
 const client::PreparedRequest& UserSession::rendered(const FlowStep& step) {
   if (step.fields) {
-    step.fields->render(step.request, values_, sent_);
+    auto& copy = copies();
+    step.fields->render(step.request, values_, copy.sent);
     const auto protocol = flow_.destinations()[step.destination]->setup.protocol;
-    rendered_.request = client::prepare(sent_, protocol);
-    client::set_answers_of(rendered_.request, &sent_);
-    return rendered_.request;
+    copy.rendered.request = client::prepare(copy.sent, protocol);
+    client::set_answers_of(copy.rendered.request, &copy.sent);
+    return copy.rendered.request;
   }
-  if (step.variables) return step.variables->render(step.prepared, values_, rendered_);
+  if (step.variables) return step.variables->render(step.prepared, values_, copies().rendered);
   return step.prepared;
 }
 

@@ -258,6 +258,40 @@ model::Result to_result(const model::Response& response, std::chrono::nanosecond
   return result;
 }
 
+namespace {
+
+/// Records the exchange of `step` that ran over `span` (start, end): its Result, as the verifier,
+/// --rate's schedule and the step's captures judge it; returns its error. Apart from run_user,
+/// so that the Result is not one more thing in each user's coroutine frame.
+model::ErrorKind record_exchange(
+    const UserTask& task, std::size_t step, const model::Response& response,
+    std::pair<std::chrono::steady_clock::time_point, std::chrono::steady_clock::time_point> span,
+    const UserPace& pace, UserSession& session) {
+  const auto& [start, end] = span;
+  const auto& flow_step = task.flow->steps()[step];
+  const auto& setup = task.flow->destinations()[flow_step.destination]->setup;
+  auto result = to_result(response, end - start, *task.verifier);
+  if (const auto& due = pace.scheduled()) {  // --rate: counted from when it was due
+    result.scheduled = true;
+    result.service = result.latency;
+    result.latency = end - due->due;
+    result.lag = pace.lag();
+  }
+  if (result.error == model::ErrorKind::verify) {
+    log_first_rejection(setup, *task.verifier, response);
+  }
+  if (!flow_step.captures.empty() && result.error == model::ErrorKind::none) {
+    if (const auto* missed = session.capture(flow_step, response)) {
+      result.error = model::ErrorKind::capture;
+      log_first_missed_capture(setup, flow_step, *missed, response);
+    }
+  }
+  task.tally->record(step, result);
+  return result.error;
+}
+
+}  // namespace
+
 net::awaitable<void> run_user(UserTask task) {
   const auto& destinations = task.flow->destinations();
   std::vector<std::unique_ptr<client::Client>> clients;  // one connection per destination
@@ -272,10 +306,9 @@ net::awaitable<void> run_user(UserTask task) {
   if (task.cookies) share_cookies(clients, &session);
   ThreadTally& tally = *task.tally;
   StartingUser starting(tally, task.counted_starting);
-  PaceSetup setup = task.pace;
-  setup.seed = task.user;
-  setup.now = task.now;
-  UserPace pace(setup, tally, co_await net::this_coro::executor);
+  task.pace.seed = task.user;
+  task.pace.now = task.now;
+  UserPace pace(task.pace, tally, co_await net::this_coro::executor);
   bool paced = true;  // false once the pace has no request left for the user
   const auto& steps = task.flow->steps();
   // With --listen, -n 0 sends nothing: the listening is what lasts until the run stops.
@@ -312,28 +345,10 @@ net::awaitable<void> run_user(UserTask task) {
       if (ready) note_if_ended(tally, client, response.error);
       starting.done();
       --tally.in_flight;
-      auto result = to_result(response, end - start, *task.verifier);
-      if (const auto& due = pace.scheduled()) {  // --rate: counted from when it was due
-        result.scheduled = true;
-        result.service = result.latency;
-        result.latency = end - due->due;
-        result.lag = pace.lag();
-      }
-      if (result.error == model::ErrorKind::verify) {
-        log_first_rejection(destinations[destination]->setup, *task.verifier, response);
-      }
-      const bool captures = !steps[step].captures.empty();
-      if (captures && result.error == model::ErrorKind::none) {
-        if (const auto* missed = session.capture(steps[step], response)) {
-          result.error = model::ErrorKind::capture;
-          log_first_missed_capture(destinations[destination]->setup, steps[step], *missed,
-                                   response);
-        }
-      }
-      tally.record(step, result);
+      const auto error = record_exchange(task, step, response, {start, end}, pace, session);
       // A step that failed before its captures were all taken ends the round: later steps
       // would send what an earlier round kept, or nothing.
-      if (captures && result.error != model::ErrorKind::none) break;
+      if (!steps[step].captures.empty() && error != model::ErrorKind::none) break;
     }
   }
   share_cookies(clients, nullptr);  // a held connection outlives the session
