@@ -121,7 +121,7 @@ class ClientBase : public Client, public Watchdog::Guarded {
     if (!failure) {
       response.connect = Clock::now() - start;
       response.new_connection = true;
-      response.negotiated = negotiated(std::is_same_v<Stream, TlsStream>);
+      response.negotiated = negotiated(!std::is_same_v<Stream, TcpStream>);
     }
     co_return failure;
   }

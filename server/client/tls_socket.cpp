@@ -149,8 +149,9 @@ boost::system::error_code TlsSocket::prepare(const ClientSetup& setup) {
                          SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
   // One read() takes every record that arrived, not a record's header and then its body.
   SSL_set_read_ahead(ssl_, 1);
-  // HTTP/2 forbids renegotiation (RFC 9113, 9.2.1), the usual reason a write would have to read.
-  SSL_set_options(ssl_, SSL_OP_NO_RENEGOTIATION);
+  // HTTP/2 forbids renegotiation (RFC 9113, 9.2.1), the usual reason a write would have to read;
+  // an HTTP/1.1 server may still ask for it (a client certificate for one path, in TLS 1.2).
+  if (setup.protocol == model::Protocol::http2) SSL_set_options(ssl_, SSL_OP_NO_RENEGOTIATION);
   const bool address = address_literal(setup.host);
   bool named = address || SSL_set_tlsext_host_name(ssl_, setup.host.c_str()) == 1;
   if (named && SSL_get_verify_mode(ssl_) != SSL_VERIFY_NONE) {
@@ -171,9 +172,12 @@ boost::system::error_code TlsSocket::prepare(const ClientSetup& setup) {
 std::size_t TlsSocket::read_some(net::mutable_buffer buffer, boost::system::error_code& error) {
   if (!begin(error)) return 0;
   auto* data = static_cast<char*>(buffer.data());
-  const auto n = transfer(buffer.size(), read_wait_, error, [&](std::size_t done) {
-    return SSL_read(ssl_, data + done, clamp(buffer.size() - done));
-  });
+  const auto n = transfer(
+      buffer.size(), read_wait_, error,
+      [&](std::size_t done) { return SSL_read(ssl_, data + done, clamp(buffer.size() - done)); },
+      // Nothing more without a wait: the socket came back short and OpenSSL holds nothing read.
+      // One more SSL_read would only say so, at the cost of a failed call's error handling.
+      [&] { return wire_.drained && SSL_has_pending(ssl_) == 0; });
   if (n > 0 && error == net::error::would_block) error = {};
   return n;
 }
@@ -181,17 +185,19 @@ std::size_t TlsSocket::read_some(net::mutable_buffer buffer, boost::system::erro
 std::size_t TlsSocket::write_some(net::const_buffer data, boost::system::error_code& error) {
   if (!begin(error)) return 0;
   const auto* bytes = static_cast<const char*>(data.data());
-  return transfer(data.size(), write_wait_, error, [&](std::size_t done) {
-    return SSL_write(ssl_, bytes + done, clamp(data.size() - done));
-  });
+  return transfer(
+      data.size(), write_wait_, error,
+      [&](std::size_t done) { return SSL_write(ssl_, bytes + done, clamp(data.size() - done)); },
+      [] { return false; });
 }
 
 /// Calls `step(done)` (an SSL_read or SSL_write of what is left after `done` bytes; a partial
-/// write returns after each record) until `size` bytes went through or it fails: how many went
-/// through, and in `error` why it stopped (`wait` says what a would_block waits for).
-template <class Step>
+/// write returns after each record) until `size` bytes went through, it fails, or `over()` says
+/// a step that went through was the last to: how many went through, and in `error` why it
+/// stopped (`wait` says what a would_block waits for).
+template <class Step, class Over>
 std::size_t TlsSocket::transfer(std::size_t size, Socket::wait_type& wait,
-                                boost::system::error_code& error, Step step) {
+                                boost::system::error_code& error, Step step, Over over) {
   std::size_t done = 0;
   while (done < size) {
     const int n = call([&] { return step(done); });
@@ -201,6 +207,7 @@ std::size_t TlsSocket::transfer(std::size_t size, Socket::wait_type& wait,
       break;
     }
     done += static_cast<std::size_t>(n);
+    if (over()) break;
   }
   return done;
 }
@@ -232,10 +239,11 @@ void TlsSocket::remember(const boost::system::error_code& error) {
 }
 
 /// Calls OpenSSL with a clear error queue, as Asio's engine does, so that failure() reads this
-/// call's errors only, and notes errno for it.
+/// call's errors only, and notes errno for it. The queue is mostly empty already: looking costs
+/// less than clearing its sixteen slots, once or twice a request.
 template <class Call>
 int TlsSocket::call(Call call) {
-  ERR_clear_error();
+  if (ERR_peek_error() != 0) ERR_clear_error();
   errno = 0;
   const int result = call();
   errno_ = errno;

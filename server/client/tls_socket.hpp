@@ -1,4 +1,5 @@
-// TLS for the HTTP/2 connections users share (-m): OpenSSL straight on the non-blocking socket.
+// TLS for HTTP/1.1 users and the HTTP/2 connections users share (-m): OpenSSL straight on the
+// non-blocking socket.
 #pragma once
 
 #include <openssl/ssl.h>
@@ -26,7 +27,7 @@ struct TlsWire {
 /// A TLS client connection whose SSL object reads and writes the TCP socket itself (a socket BIO),
 /// where Asio's ssl::stream passes every byte through a BIO pair and its own buffers.
 ///
-/// Why, for the connections many users share: Asio's stream holds two 17 KiB buffers of its own
+/// Why: Asio's stream holds two 17 KiB buffers of its own
 /// and OpenSSL's BIO pair two more, on top of OpenSSL's record buffers, about 150 KB a connection
 /// with the reader's; here OpenSSL's record buffers are the only ones, and SSL_MODE_RELEASE_BUFFERS
 /// frees them whenever no record is under way, so an idle connection holds none. And the stream
@@ -81,9 +82,9 @@ class TlsSocket {
   net::awaitable<boost::system::error_code> shake_hands(const ClientSetup& setup,
                                                         TlsSession& session);
   boost::system::error_code prepare(const ClientSetup& setup);
-  template <class Step>
+  template <class Step, class Over>
   std::size_t transfer(std::size_t size, Socket::wait_type& wait, boost::system::error_code& error,
-                       Step step);
+                       Step step, Over over);
   template <class Call>
   int call(Call call);
   boost::system::error_code failure(int result, Socket::wait_type& wait) const;

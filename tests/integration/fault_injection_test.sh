@@ -6,6 +6,13 @@
 source "$(dirname "$0")/lib.sh" "$@"
 
 FAULT_SERVER=$(dirname "$(realpath "$0")")/fault_server.py
+# FAULT_TLS=1 (tls_fault_test.sh): the same faults over HTTPS. The server wraps each connection in
+# TLS (a close is a TCP close without close_notify, as many servers' are), stampede goes --insecure.
+SCHEME=http TLS_ARGS=() SERVER_TLS=()
+if [[ ${FAULT_TLS:-0} == 1 ]]; then
+  make_cert "$TEST_TMP"
+  SCHEME=https TLS_ARGS=(--insecure) SERVER_TLS=(--tls "$TEST_TMP/cert.pem" "$TEST_TMP/key.pem")
+fi
 C=2 N=5  # users x requests for the fast cases
 # Each run takes under 3 s; a hung one is killed after 20 s (run_stampede's bound), not 60.
 STAMPEDE_LIMIT=${STAMPEDE_LIMIT:-20}
@@ -14,7 +21,7 @@ STAMPEDE_LIMIT=${STAMPEDE_LIMIT:-20}
 # FAULT_PORT, FAULT_LOG (one line per request head it read: "<connection> <method> <target>"),
 # FAULT_PID. --to-be-killed: leave it out of bash's job table, so its SIGKILL is not announced.
 start_fault_server() {
-  start_py_server ${2:+--disown} "$1" "$PYTHON" "$FAULT_SERVER" 90
+  start_py_server ${2:+--disown} "$1" "$PYTHON" "$FAULT_SERVER" 90 "${SERVER_TLS[@]}"
   FAULT_PID=$SERVER_PID FAULT_PORT=$SERVER_PORT FAULT_LOG=$SERVER_LOG
 }
 
@@ -38,7 +45,8 @@ expect_kind() {
   local name=$1 path=$2 kind=$3 c=$4 n=$5 bound=$6 total
   shift 6
   total=$((c * n))
-  run_stampede "$name" -c "$c" -n "$n" "$@" -u "http://127.0.0.1:$FAULT_PORT$path?run=$name" --output json
+  run_stampede "$name" -c "$c" -n "$n" "$@" "${TLS_ARGS[@]}" -u "$SCHEME://127.0.0.1:$FAULT_PORT$path?run=$name" \
+    --output json
   check_finished "$bound"
   if [[ $kind == success ]]; then
     json_check "$OUT" <<EOF
@@ -105,7 +113,8 @@ case_slowbody() { stall_like slowbody /slowbody && stall_like slowbody_k /slowbo
 
 # -timeout ends a run against a stalled server; the in-flight requests are abandoned.
 case_timelimit() {
-  run_stampede timelimit -c 2 -n 100 -t 30 -timeout 1 -u "http://127.0.0.1:$FAULT_PORT/stall?run=timelimit" --output json
+  run_stampede timelimit -c 2 -n 100 -t 30 -timeout 1 "${TLS_ARGS[@]}" \
+    -u "$SCHEME://127.0.0.1:$FAULT_PORT/stall?run=timelimit" --output json
   check_finished 10
   json_check "$OUT" <<'EOF'
 g("stop_reason") == "time_limit"
@@ -137,7 +146,8 @@ case_idleclose() {
 # retried request succeeds there). Per user: 1 + 2 (n - 1) requests reach the server.
 case_okthenreset() {
   local name=okthenreset_k
-  run_stampede "$name" -k -c "$C" -n "$N" -u "http://127.0.0.1:$FAULT_PORT/okthenreset?run=$name" --output json
+  run_stampede "$name" -k -c "$C" -n "$N" "${TLS_ARGS[@]}" \
+    -u "$SCHEME://127.0.0.1:$FAULT_PORT/okthenreset?run=$name" --output json
   check_finished 10
   json_check "$OUT" <<EOF
 g("requests.total") == $((C * N)) and g("requests.succeeded") == $((C * N))
@@ -188,7 +198,8 @@ killed_run() {
   OUT=$TEST_TMP/$name.out
   ERR=$TEST_TMP/$name.err
   t0=$(date +%s%N)
-  timeout -k 5 "$STAMPEDE_LIMIT" "$STAMPEDE" -c 2 -n 100 "$@" -u "http://127.0.0.1:$port/delay?run=$name" --output json \
+  timeout -k 5 "$STAMPEDE_LIMIT" "$STAMPEDE" -c 2 -n 100 "$@" "${TLS_ARGS[@]}" \
+    -u "$SCHEME://127.0.0.1:$port/delay?run=$name" --output json \
     >"$OUT" 2>"$ERR" &
   local spid=$!
   for i in $(seq 200); do  # at most 10 s for 20 requests of 20 ms
@@ -230,9 +241,11 @@ KILL_PID=$FAULT_PID KILL_LOG=$FAULT_LOG KILL_PORT=$FAULT_PORT
 start_fault_server killed_k --to-be-killed
 KILL_K_PID=$FAULT_PID KILL_K_LOG=$FAULT_LOG KILL_K_PORT=$FAULT_PORT
 start_fault_server faults
-start_nginx "$TEST_TMP/nginx" 'location = /post { return 200 "ok\n"; }'
-
 CASES=(ok reset close partial garbage bigheader badlength stall slowbody timelimit chunked noclen
-  idleclose okthenreset interim expect write killed killed_k)
+  idleclose okthenreset interim write killed killed_k)
+if [[ $SCHEME == http ]]; then  # nginx's 100 Continue: a plain-HTTP case (/interim is TLS's)
+  start_nginx "$TEST_TMP/nginx" 'location = /post { return 200 "ok\n"; }'
+  CASES+=(expect)
+fi
 run_cases "${FAULT_CASES:-}" "${CASES[@]}"
 pass

@@ -1,10 +1,19 @@
 #!/usr/bin/env python3
 """A misbehaving HTTP/1.1 server for fault_injection_test.sh: one fault per path (stdlib only).
 
-Usage: fault_server.py PORT_FILE LOG_FILE [LIFETIME_SECONDS=120]
+Usage: fault_server.py PORT_FILE LOG_FILE [LIFETIME_SECONDS=120] [--tls CERT KEY]
 Binds 127.0.0.1 on a free port, writes the port to PORT_FILE once it listens, and appends one
 line per request head it reads to LOG_FILE: "<connection number> <method> <target>". It exits by
 itself after LIFETIME_SECONDS, or on SIGTERM. One thread per connection.
+
+--tls CERT KEY: HTTPS (tls_fault_test.sh). Each connection shakes hands first (at most
+HANDSHAKE_SECONDS: a client that never does only ends its own thread), then every path behaves
+as below, its bytes inside TLS records (/garbage: garbage plaintext, encrypted). /reset is still
+a TCP RST, without close_notify. Every other close is a plain TCP close without close_notify, as
+many servers' are (nginx's when a keep-alive connection times out, any server's that dies), so
+a client sees an unexpected EOF there (an "incomplete close", RFC 9112 section 9.8). But /noclen,
+whose body ends at the close, sends close_notify first (a "complete close"): only that tells a
+TLS client the body is whole, so that is what a server that means it to be does.
 
 Paths (the query string is ignored for dispatch but logged, so runs can be told apart):
   /ok         200, Content-Length, keep-alive (closes when the request says Connection: close)
@@ -30,16 +39,18 @@ Paths (the query string is ignored for dispatch but logged, so runs can be told 
 anything else: 404 with Content-Length, keep-alive.
 """
 
+import argparse
 import os
 import signal
 import socket
+import ssl
 import struct
-import sys
 import threading
 import time
 
 OK_BODY = b"ok\n"
 HEAD_LIMIT = 64 * 1024
+HANDSHAKE_SECONDS = 5.0
 
 
 def response(status, headers, body=b""):
@@ -61,6 +72,7 @@ class Connection:
         self.sock, self.number, self.log_fd, self.deadline = sock, number, log_fd, deadline
         self.buffer = b""
         self.requests = 0
+        self.notify = False  # over TLS, close with close_notify (see the module's docstring)
 
     def read_head(self):
         """The next request head (bytes before CRLFCRLF), or None when the client left."""
@@ -166,6 +178,7 @@ class Connection:
     def path_noclen(self, close):
         body = b"delimited by the end of the connection\n"
         self.sock.sendall(response("200 OK", [("Connection", "close")], body))
+        self.notify = True
         return False
 
     def path_idleclose(self, close):
@@ -191,23 +204,53 @@ class Connection:
         return self.path_ok(close)
 
 
-def handle(sock, number, log_fd, deadline):
-    sock.settimeout(0.5)
+def send_close_notify(sock):
+    """Sends close_notify without waiting for the client's (unwrap() would wait for it)."""
     try:
-        Connection(sock, number, log_fd, deadline).serve()
+        sock.settimeout(0.0)
+        sock.unwrap()
+    except (OSError, ValueError):
+        pass  # SSLWantReadError: ours is sent, the client's not come; or the client left
+
+
+def handle(sock, number, log_fd, deadline, tls):
+    if tls is not None:
+        # Shake hands with a bound: a client that connects and says nothing (a port probe) must
+        # not hold the thread. A failed handshake ends the connection before any request.
+        sock.settimeout(HANDSHAKE_SECONDS)
+        try:
+            sock = tls.wrap_socket(sock, server_side=True)
+        except (OSError, ValueError):
+            sock.close()
+            return
+    sock.settimeout(0.5)
+    connection = Connection(sock, number, log_fd, deadline)
+    try:
+        connection.serve()
+        if connection.notify and tls is not None:
+            send_close_notify(sock)
     except OSError:
         pass  # the client left first (reset, broken pipe): that is its business
     finally:
         try:
-            sock.close()
+            sock.close()  # an SSLSocket's close() sends no close_notify
         except OSError:
             pass
 
 
 def main():
-    port_file, log_file = sys.argv[1], sys.argv[2]
-    lifetime = float(sys.argv[3]) if len(sys.argv) > 3 else 120.0
-    deadline = time.time() + lifetime
+    parser = argparse.ArgumentParser(description="A misbehaving HTTP/1.1 server, one fault a path.")
+    parser.add_argument("port_file")
+    parser.add_argument("log_file")
+    parser.add_argument("lifetime", nargs="?", type=float, default=120.0, help="seconds (120)")
+    parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"), help="HTTPS with this certificate")
+    args = parser.parse_args()
+    port_file, log_file = args.port_file, args.log_file
+    deadline = time.time() + args.lifetime
+    tls = None
+    if args.tls:
+        tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        tls.load_cert_chain(*args.tls)
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     log_fd = os.open(log_file, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     listener = socket.socket()
@@ -225,7 +268,8 @@ def main():
         except socket.timeout:
             continue
         number += 1
-        threading.Thread(target=handle, args=(sock, number, log_fd, deadline), daemon=True).start()
+        work = (sock, number, log_fd, deadline, tls)
+        threading.Thread(target=handle, args=work, daemon=True).start()
     os._exit(0)
 
 
