@@ -13,8 +13,11 @@
 # /usr/bin/time (as compare.sh's); syscalls from a shorter run under `strace -f -c` (ptrace
 # slows every syscall, so its CPU is worthless); instructions from an even shorter run under
 # callgrind (50x slower, user space only). stampede's short runs are a fixed number of requests
-# (-n), wrk's are 2 s; each figure is divided by that run's own request count, and so includes
-# start-up and exit spread over the run. One generator thread each (wrk -t1, stampede -cpuNumber 1).
+# (-n), wrk's are 2 s; syscalls are divided by that run's own request count, and so include start-up
+# and exit spread over the run. Instructions come from two callgrind runs, a short and a long one,
+# as the difference of their counts over the difference of their requests: what one more request
+# costs, without start-up (stampede's is 16 M instructions, a third of 5,000 requests' own).
+# One generator thread each (wrk -t1, stampede -cpuNumber 1).
 set -euo pipefail
 # shellcheck source=bench/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -61,11 +64,12 @@ def row(scenario, tool, p, segs0, segs1):
     top = ", ".join(f"{k} {v / sn:.2f}" for k, v in sorted(calls.items(), key=lambda kv: -kv[1])[:3])
     ir = "—"
     if os.path.exists(p + ".cg.callgrind"):  # "totals:" = Ir over every thread of the process
-        ir = grab(r"^totals:\s*(\d+)", open(p + ".cg.callgrind").read()) / max(reqs(tool, p + ".cg"), 1)
-        ir = f"{ir:,.0f}"
+        count = lambda q: grab(r"^totals:\s*(\d+)", open(q + ".callgrind").read())
+        extra = reqs(tool, p + ".cg") - reqs(tool, p + ".cg0")
+        ir = f"{(count(p + '.cg') - count(p + '.cg0')) / max(extra, 1):,.0f}"
     print(f"| {scenario} | {tool} | {n:,} | {user * 1e6 / n:.2f} | {sys_ * 1e6 / n:.2f} | {total / sn:.2f} | {top}"
           f" | {(int(segs1) - int(segs0)) / n:.2f} | {ir} |")
-    for q in (p, p + ".st", p + ".cg"):
+    for q in (p, p + ".st", p + ".cg0", p + ".cg"):
         if os.path.exists(q + ".out") and (e := errors(tool, q)):
             print(f"profile.sh: warning: {tool} in '{scenario}': {e} failed requests ({q}.out)", file=sys.stderr)
 if __name__ == "__main__":  # row SCENARIO TOOL PREFIX SEGS_BEFORE SEGS_AFTER
@@ -95,14 +99,15 @@ start_profile_nginx() {
 EOF
 }
 
-# cmd_TOOL MODE CONNS URL [REQUESTS]: the load command into CMD; without REQUESTS it runs for
-# DURATION s, with it it is short (stampede: REQUESTS in all, as -n REQUESTS/CONNS; wrk: 2 s).
+# cmd_TOOL MODE CONNS URL [REQUESTS [SECONDS]]: the load command into CMD; without REQUESTS it runs
+# for DURATION s, with it it is short (stampede: REQUESTS in all, as -n REQUESTS/CONNS; wrk:
+# SECONDS, 2 by default).
 # MODE is ka (keep-alive), close (a new connection per request), tls or tlsclose (the same over TLS).
 CMD=()
 cmd_wrk() {
     local hdr=() seconds=$DURATION
     [[ $1 != close && $1 != tlsclose ]] || hdr=(-H 'Connection: close')
-    [[ -z ${4:-} ]] || seconds=2
+    [[ -z ${4:-} ]] || seconds=${5:-2}
     CMD=(wrk -t1 -c "$2" -d "${seconds}s" "${hdr[@]}" "$3")
 }
 cmd_stampede() {
@@ -114,7 +119,8 @@ cmd_stampede() {
 
 RUN=0
 # profile SCENARIO MODE CONNS URL STRACE_N CALLGRIND_N TOOL: the three runs of one tool, one row.
-# STRACE_N and CALLGRIND_N are stampede's request counts there (about 2 s and a few thousand).
+# STRACE_N and CALLGRIND_N are stampede's request counts there (about 2 s and a few thousand; the
+# short callgrind run makes a fifth of CALLGRIND_N, wrk's runs 1 s and 3 s).
 profile() {
     local name=$1 mode=$2 conns=$3 url=$4 st_n=$5 cg_n=$6 tool=$7 p=$WORK/run$((++RUN)) segs0 segs1
     log "$name: $tool: timed run (${DURATION}s)"
@@ -126,8 +132,10 @@ profile() {
     "cmd_$tool" "$mode" "$conns" "$url" "$st_n"
     timed "$p.st" strace -f -c -U name,calls -o "$p.st.strace" "${CMD[@]}"
     if ((CALLGRIND)); then
-        log "$name: $tool: callgrind run"
-        "cmd_$tool" "$mode" "$conns" "$url" "$cg_n"
+        log "$name: $tool: callgrind runs"
+        "cmd_$tool" "$mode" "$conns" "$url" $((cg_n / 5)) 1
+        LIMIT=$CG_LIMIT timed "$p.cg0" valgrind --tool=callgrind --callgrind-out-file="$p.cg0.callgrind" "${CMD[@]}"
+        "cmd_$tool" "$mode" "$conns" "$url" "$cg_n" 3
         LIMIT=$CG_LIMIT timed "$p.cg" valgrind --tool=callgrind --callgrind-out-file="$p.cg.callgrind" "${CMD[@]}"
     fi
     python3 "$PY" row "$name" "$tool" "$p" "$segs0" "$segs1" >>"$ROWS"
@@ -159,7 +167,8 @@ nginx $(nginx -v 2>&1 | sed 's/.*nginx\///'), 1 worker, 612-byte page; $(wrk -v 
 One generator thread each. Requests, user and system µs (\`/usr/bin/time\`) and TCP segments (OutSegs
 of /proc/net/snmp: both ends, nginx's too) from a ${DURATION} s run; syscalls from a short run under
 \`strace -f -c\`; user-space instructions (Ir) from a short run under callgrind$( ((CALLGRIND)) || echo ' (not run here: CALLGRIND=0)').
-Each short run is divided by its own request count (stampede a fixed -n, wrk 2 s), start-up and exit included.
+Syscalls: each short run divided by its own request count (stampede a fixed -n, wrk 2 s), start-up
+and exit included. Instructions: a short and a long callgrind run's difference over their requests'.
 
 | scenario | tool | requests | user µs/req | sys µs/req | syscalls/req | top syscalls | TCP segs/req | instructions/req |
 | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |
