@@ -227,7 +227,7 @@ std::vector<HarEntry> read_entries(std::string_view text, const std::string& nam
   json document;
   try {
     document = json::parse(text);
-  } catch (const json::parse_error& error) {
+  } catch (const json::exception& error) {  // a syntax error, or a number past a double's range
     std::string what = error.what();
     if (const auto close = what.find("] "); close != std::string::npos) what.erase(0, close + 2);
     throw HarError(name + ": not a HAR file: " + what);
