@@ -63,8 +63,8 @@ class UserPace {
   PaceSetup setup_;
   ThreadTally& tally_;
   ThinkTime think_;
-  std::unique_ptr<boost::asio::steady_timer>
-      timer_;  // only for a pace that waits: not in the frame
+  // Only for a pace that waits; a pointer, so that no timer sits in each user's frame.
+  std::unique_ptr<boost::asio::steady_timer> timer_;
   bool first_ = true;
   std::chrono::steady_clock::time_point next_send_;  // --interval's ticker
   std::optional<RateStart> scheduled_;

@@ -67,8 +67,8 @@ net::awaitable<void> Http1Client<Stream>::exchange(const PreparedRequest& reques
     while (step == Step::more) {
       boost::system::error_code read_error;
       std::size_t n = 0;
-      if constexpr (direct<Stream>) {  // what has arrived, decrypted now; a wait only when nothing
-                                       // has
+      // TlsSocket: what has arrived, decrypted now; a wait only when nothing has.
+      if constexpr (direct<Stream>) {
         n = stream_->read_some(buffer_.prepare(read_size()), read_error);
         while (read_error == net::error::would_block) {
           read_error =
