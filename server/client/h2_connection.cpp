@@ -84,13 +84,23 @@ net::awaitable<bool> H2Connection<Stream>::connect(std::chrono::nanoseconds conn
   boost::system::error_code ignored;  // reads and writes go straight to the socket first
   tcp_socket(*stream_).non_blocking(true, ignored);
   connected_ = true;
+  const auto took = Clock::now() - start;
   if (auto* first = opener_ != nullptr ? opener_ : streams_.some_call()) {
-    first->response->new_connection = true;
-    first->response->negotiated = tls ? model::Negotiated::h2 : model::Negotiated::h2c;
-    first->response->connect = Clock::now() - start;
+    claim_connect(*first, took);
+  } else {
+    unclaimed_connect_ = took;  // connected before any call came (a Unix socket's connect)
   }
   opener_ = nullptr;
   co_return true;
+}
+
+/// `call` counts the connection as opened, and its connect time.
+template <class Stream>
+void H2Connection<Stream>::claim_connect(H2Call& call, Clock::duration took) {
+  call.response->new_connection = true;
+  call.response->negotiated =
+      std::is_same_v<Stream, TlsSocket> ? model::Negotiated::h2 : model::Negotiated::h2c;
+  call.response->connect = took;
 }
 
 /// Reads until the connection ends, with no coroutine of its own: a coroutine waiting to read
@@ -169,6 +179,7 @@ bool H2Connection<Stream>::submit(H2Waiter& call) {
     return false;
   }
   if (!connected_ && opener_ == nullptr) opener_ = &call;
+  if (unclaimed_connect_) claim_connect(call, *std::exchange(unclaimed_connect_, std::nullopt));
   kick();
   return true;
 }

@@ -87,6 +87,7 @@ class H2Connection final : public std::enable_shared_from_this<H2Connection<Stre
   std::size_t write_now(std::string_view output);
   void write_rest(std::string_view rest);
   void fail(const boost::system::error_code& error, Phase phase);
+  void claim_connect(H2Call& call, Clock::duration took);
   void end();
 
   const ClientSetup& setup_;
@@ -94,7 +95,8 @@ class H2Connection final : public std::enable_shared_from_this<H2Connection<Stre
   TlsSession tls_session_;  ///< the last TLS session, resumed when the connection is made again
   std::optional<Stream> stream_;
   H2Streams streams_;
-  H2Call* opener_ = nullptr;      ///< the call that made it connect, told the connect time
+  H2Call* opener_ = nullptr;  ///< the call that made it connect, told the connect time
+  std::optional<Clock::duration> unclaimed_connect_;  ///< connected with no call: the next's
   net::steady_timer gone_;        ///< goodbye() waits on it until the connection ends
   std::vector<H2Waiter*> ready_;  ///< calls over, their users not yet resumed
   Clock::time_point deadline_ = Clock::time_point::max();

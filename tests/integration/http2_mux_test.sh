@@ -111,12 +111,20 @@ case_more_than_users() {  # -m above -c: one connection a user, no more
 }
 
 case_nginx() {  # nginx's log: every request as HTTP/2.0 over exactly -m connections
-  start_nginx --h2 "$TEST_TMP/nginx"
+  start_nginx --h2 "$TEST_TMP/nginx" "listen unix:$TEST_TMP/h2.sock http2;"
   run_stampede nginx -c 50 -n 20 -m 5 -cpuNumber 2 -http2 -u "$HTTP_URL/?run=nginx" --output json
   expect_rc 0
   json_assert "$OUT" 'g("requests.succeeded") == 1000 and g("connections.opened") == 5'
   assert_eq 1000 "$(count_requests "$ACCESS_LOG" '"GET /?run=nginx HTTP/2.0"')" "nginx: HTTP/2 requests nginx saw"
   assert_eq 5 "$(count_distinct_connections "$ACCESS_LOG" 'run=nginx ')" "nginx: connections nginx saw"
+  # Over a Unix socket, whose connect() is done before it returns: each connection still counted
+  # once, by the first call that waited for it.
+  echo "curl --unix-socket '$TEST_TMP/h2.sock' --http2-prior-knowledge 'http://localhost/?run=unix'" >"$TEST_TMP/unix.curl.txt"
+  run_stampede unix -c 20 -n 5 -m 2 -cpuNumber 1 -p "$TEST_TMP/unix.curl.txt" --output json
+  expect_rc 0
+  json_assert "$OUT" 'g("requests.succeeded") == 100 and g("connections.opened") == 2'
+  assert_eq 100 "$(count_requests "$ACCESS_LOG" '"GET /?run=unix HTTP/2.0"')" "unix: HTTP/2 requests nginx saw"
+  assert_eq 2 "$(count_distinct_connections "$ACCESS_LOG" 'run=unix ')" "unix: connections nginx saw"
 }
 
 case_goaway() {  # GOAWAY after 10 streams: what it refused fails as `closed`, the rest goes on
