@@ -7,7 +7,7 @@ build_packages=(g++ cmake ninja-build libboost1.81-dev libboost-url1.81-dev
   libnghttp2-dev zlib1g-dev libbrotli-dev libzstd-dev pkg-config libprotobuf-dev libprotoc-dev)
 test_packages=(nginx apache2 nghttp2-server nghttp2-client openssl python3 python3-websockets curl clang-format
   clang protobuf-compiler python3-grpcio python3-protobuf prometheus iproute2 openssh-server
-  podman runc busybox-static ca-certificates
+  podman catatonit runc busybox-static ca-certificates
   openssh-client)
 
 wanted=("${build_packages[@]}")
