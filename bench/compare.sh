@@ -108,7 +108,9 @@ start_compare_nginx() {
     make_files
     start_nginx "$NGINX_CPU" "" "$H2_PORT" "$HTTP_PORT" <<EOF
     server {
-        listen 127.0.0.1:$HTTP_PORT;
+        # backlog: the -c 10000 users connect at once; nginx's default (511) drops their SYNs,
+        # sent again 1 s and 3 s later, and most of the run would be users waiting in connect().
+        listen 127.0.0.1:$HTTP_PORT backlog=4096;
         listen 127.0.0.1:$TLS_PORT ssl;
         listen 127.0.0.1:$H2C_PORT http2;
         ssl_certificate $WORK/cert.pem;

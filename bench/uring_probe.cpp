@@ -27,6 +27,8 @@
 #include <string_view>
 #include <vector>
 
+#include "probe_report.hpp"
+
 namespace {
 
 constexpr std::string_view request = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
@@ -36,11 +38,6 @@ struct Connection {
   std::array<char, 4096> buffer{};
   std::size_t got = 0;
 };
-
-double seconds(const timeval& from, const timeval& to) {
-  return static_cast<double>(to.tv_sec - from.tv_sec) +
-         static_cast<double>(to.tv_usec - from.tv_usec) / 1e6;
-}
 
 /// A connected socket with TCP_NODELAY, as load generators set it; -1 on failure.
 int connect_to(int port) {
@@ -137,17 +134,8 @@ int main(int argc, char** argv) {
     }
     io_uring_cq_advance(&ring, seen);
   }
-  const double elapsed =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  rusage after{};
-  getrusage(RUSAGE_SELF, &after);
-  const double user = seconds(before.ru_utime, after.ru_utime);
-  const double system = seconds(before.ru_stime, after.ru_stime);
-  const auto requests = static_cast<double>(done);
-  std::printf(
-      "setup flags %#x: %.0f requests in %.2f s; CPU user %.2f s, system %.2f s: %.0f "
-      "requests per CPU-second, %.2f us a request\n",
-      params.flags, requests, elapsed, user, system, requests / (user + system),
-      (user + system) / requests * 1e6);
+  char label[32];
+  std::snprintf(label, sizeof label, "setup flags %#x: ", params.flags);
+  print_probe_report(label, before, start, done);
   return 0;
 }
