@@ -117,8 +117,8 @@ case_nginx() {  # nginx's log: every request as HTTP/2.0 over exactly -m connect
   json_assert "$OUT" 'g("requests.succeeded") == 1000 and g("connections.opened") == 5'
   assert_eq 1000 "$(count_requests "$ACCESS_LOG" '"GET /?run=nginx HTTP/2.0"')" "nginx: HTTP/2 requests nginx saw"
   assert_eq 5 "$(count_distinct_connections "$ACCESS_LOG" 'run=nginx ')" "nginx: connections nginx saw"
-  # Over a Unix socket, whose connect() is done before it returns: each connection still counted
-  # once, by the first call that waited for it.
+  # Over a Unix socket, whose connect() is done before it returns and before any call waits:
+  # each connection still counted once, by the first call that comes after it.
   echo "curl --unix-socket '$TEST_TMP/h2.sock' --http2-prior-knowledge 'http://localhost/?run=unix'" >"$TEST_TMP/unix.curl.txt"
   run_stampede unix -c 20 -n 5 -m 2 -cpuNumber 1 -p "$TEST_TMP/unix.curl.txt" --output json
   expect_rc 0
