@@ -88,7 +88,7 @@ net::awaitable<bool> H2Connection<Stream>::connect(std::chrono::nanoseconds conn
   if (auto* first = opener_ != nullptr ? opener_ : streams_.some_call()) {
     claim_connect(*first, took);
   } else {
-    unclaimed_connect_ = took;  // a connect done at once (loopback, a Unix socket): no call yet
+    unclaimed_connect_ = took;  // a Unix socket connects at once, before any call came
   }
   opener_ = nullptr;
   co_return true;
