@@ -185,8 +185,10 @@ EOF
 case_write() {
   local body=$TEST_TMP/body.bin
   head -c $((16 * 1024 * 1024)) /dev/zero >"$body"
-  expect_kind write /reset write 2 2 10 -data "@$body"
-  expect_kind write_k /reset write 2 2 10 -k -data "@$body"
+  # 15 s: four 16 MB bodies take 0.3 s in a release build, but 8-10 s over TLS in CI's Debug
+  # ASan build; a stalled write would still hit it.
+  expect_kind write /reset write 2 2 15 -data "@$body"
+  expect_kind write_k /reset write 2 2 15 -k -data "@$body"
 }
 
 # The server is SIGKILLed mid-run: the requests in flight fail (read), later ones are refused
