@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -155,7 +156,37 @@ inline boost::system::error_code connect_unix(TcpStream& socket, const std::stri
   if (::connect(fd, reinterpret_cast<const sockaddr*>(&address), length) != 0) {
     return {errno, boost::system::system_category()};
   }
-  return {};
+  socket.non_blocking(true, error);  // as start_connect leaves a TCP socket
+  return error;
+}
+
+/// Starts connecting the open `socket` to `endpoint` and says how far it got: connected
+/// (success), would_block (under way), or why it failed. An empty send() asks whether the
+/// connection is already up, as it is on loopback, where connect() runs the whole handshake
+/// before it returns EINPROGRESS.
+inline boost::system::error_code start_connect(TcpStream& socket,
+                                               const net::ip::tcp::endpoint& endpoint) {
+  const auto system_error = [] {
+    return boost::system::error_code(errno, boost::system::system_category());
+  };
+  boost::system::error_code error;
+  socket.non_blocking(true, error);  // TlsSocket reads and writes it directly
+  if (error) return error;
+  const int fd = socket.native_handle();
+  if (::connect(fd, endpoint.data(), static_cast<socklen_t>(endpoint.size())) == 0) return {};
+  if (errno != EINPROGRESS) return system_error();
+  if (::send(fd, nullptr, 0, MSG_NOSIGNAL) == 0) return {};
+  return errno == EAGAIN ? net::error::would_block : system_error();  // EAGAIN: in SYN_SENT
+}
+
+/// How the connect awaited on `socket` ended: its SO_ERROR.
+inline boost::system::error_code connect_outcome(TcpStream& socket) {
+  int outcome = 0;
+  socklen_t size = sizeof outcome;
+  if (::getsockopt(socket.native_handle(), SOL_SOCKET, SO_ERROR, &outcome, &size) != 0) {
+    outcome = errno;
+  }
+  return {outcome, boost::system::system_category()};
 }
 
 /// Connects `socket` to the first of `setup.endpoints` that answers, from the next source
@@ -192,8 +223,18 @@ inline net::awaitable<boost::system::error_code> connect_socket(TcpStream& socke
       if (opened) break;  // a source address that does not bind fails for every endpoint alike
       continue;
     }
-    const auto [connect_error] = co_await socket.async_connect(endpoint, as_tuple);
-    error = connect_error;
+    // Asio's async_connect always waits for the socket to become writable, then polls it and
+    // asks SO_ERROR: an epoll_ctl, a turn of the loop and three syscalls more than a connection
+    // that is up at once needs. Only one still under way is awaited here.
+    error = start_connect(socket, endpoint);
+    if (error == net::error::would_block) {
+      std::tie(error) = co_await socket.async_wait(net::socket_base::wait_write, as_tuple);
+      if (!error) error = connect_outcome(socket);  // else closed under us: operation_aborted
+    } else if (error) {
+      // Refused without waiting: yield once, as async_connect's posted handler did, or a user
+      // whose every connect is refused would loop without letting its thread run anything else.
+      co_await net::post(socket.get_executor(), as_tuple);
+    }
     if (!error || !socket.is_open()) break;
   }
   co_return error;

@@ -54,6 +54,10 @@ void H2Connection<Stream>::start(std::chrono::nanoseconds connect_timeout) {
 template <class Stream>
 net::awaitable<void> H2Connection<Stream>::run(std::shared_ptr<H2Connection> self,
                                                std::chrono::nanoseconds connect_timeout) {
+  // co_spawn starts this at once, inside the call that asked for the connection, and a connect
+  // on loopback is done before connect() returns: wait until that call has been submitted, so
+  // that a handshake that fails fails it, not a write to a connection already closed.
+  co_await net::post(self->thread_.executor, net::use_awaitable);
   const bool connected = co_await self->connect(connect_timeout);
   if (!connected) co_return;
   self->flush();  // the preface, and the calls submitted while it connected
@@ -88,7 +92,7 @@ net::awaitable<bool> H2Connection<Stream>::connect(std::chrono::nanoseconds conn
   if (auto* first = opener_ != nullptr ? opener_ : streams_.some_call()) {
     claim_connect(*first, took);
   } else {
-    unclaimed_connect_ = took;  // a Unix socket connects at once, before any call came
+    unclaimed_connect_ = took;  // the call that asked for it gave up meanwhile
   }
   opener_ = nullptr;
   co_return true;
