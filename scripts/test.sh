@@ -1,26 +1,98 @@
 #!/usr/bin/env bash
-# Builds stampede and runs every test: format check, unit and integration tests (real nginx on
-# loopback), then the same tests again under AddressSanitizer and UndefinedBehaviorSanitizer,
-# and a bounded libFuzzer run on the curl-file parser (STAMPEDE_FUZZ_SECONDS, default 60).
+# Builds stampede and runs every test: format check, unit and integration tests (real servers on
+# loopback) side by side, then the unit tests and every script that runs stampede's C++ under load
+# and faults again under AddressSanitizer and UndefinedBehaviorSanitizer, and a bounded libFuzzer
+# run on the curl-file and HAR parsers (STAMPEDE_FUZZ_SECONDS, default 60).
+# What can overlap does: the tests' packages install while the release tree builds, and the
+# sanitized tree and the fuzzer build at the lowest priority beside both, taking the CPU they leave
+# idle. Prints each stage's time as it ends and all of them at the end (docs/testing.md).
+#   STAMPEDE_TEST_JOBS   tests ctest runs at once (default 3: most scripts wait on their servers)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+jobs=${STAMPEDE_TEST_JOBS:-3}
+began=$SECONDS
+times=()
+background=() # process groups started beside the stages, stopped if one fails
 
-scripts/install-deps.sh --test
+# stage NAME COMMAND...: runs COMMAND as one stage, printing its time and keeping it for the end.
+stage() {
+  local name=$1 t0=$SECONDS rc=0
+  shift
+  echo "== $name"
+  "$@" || rc=$?
+  times+=("$(printf '%-52s %5d s%s' "$name" $((SECONDS - t0)) "$( ((rc == 0)) || echo "  FAILED (exit $rc)")")")
+  echo "== $name: $((SECONDS - t0)) s$( ((rc == 0)) || echo ", FAILED (exit $rc)")"
+  return "$rc"
+}
 
-echo "== format check"
-git ls-files '*.cpp' '*.hpp' | xargs clang-format --dry-run -Werror
+summary() {
+  local pid
+  for pid in ${background[@]+"${background[@]}"}; do kill -- "-$pid" 2>/dev/null || true; done
+  echo "== stage times (wall clock; the background ones overlap the others)"
+  printf '%s\n' "${times[@]}"
+  printf '%-52s %5d s\n' "all" $((SECONDS - began))
+}
+trap summary EXIT
 
-echo "== build and test (warnings are errors)"
-cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTAMPEDE_WERROR=ON > /dev/null
-cmake --build build-test
-ctest --test-dir build-test --output-on-failure
+# beside NAME LOG COMMAND...: starts COMMAND at the lowest priority in a process group of its own,
+# output to LOG; sets BESIDE to its pid, which `finish` waits for.
+declare -A started
+beside() {
+  local name=$1 log=$2
+  shift 2
+  mkdir -p "$(dirname "$log")"
+  setsid nice -n 19 "$@" >"$log" 2>&1 &
+  BESIDE=$!
+  background+=("$BESIDE")
+  started[$BESIDE]=$SECONDS
+  echo "== $name: started beside the stages (log: $log)"
+}
 
-echo "== build and test under ASan + UBSan"
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSTAMPEDE_WERROR=ON \
-  -DSTAMPEDE_SANITIZE=ON > /dev/null
-cmake --build build-asan
+# finish NAME PID LOG: a stage that waits for a command started by `beside` and shows the end of
+# its log if it failed.
+finish() {
+  local name=$1 pid=$2 log=$3
+  stage "$name (started $((SECONDS - started[$pid])) s ago)" wait "$pid" || {
+    tail -n 60 "$log"
+    return 1
+  }
+}
+
+# build DIR JOBS CMAKE_ARGS...: configures a Ninja tree (through ccache when it is installed and
+# its cache exists, as on a developer's machine; a clean CI machine has none) and builds it.
+build() {
+  local dir=$1 jobs=$2 launcher=()
+  shift 2
+  if command -v ccache >/dev/null && [[ -d $(ccache -k cache_dir 2>/dev/null) ]]; then
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  fi
+  cmake -S . -B "$dir" -G Ninja -DSTAMPEDE_WERROR=ON "${launcher[@]}" "$@" >/dev/null
+  cmake --build "$dir" -j "$jobs"
+}
+export -f build
+
+stage "dependencies to build" scripts/install-deps.sh
+beside "dependencies to test" build-logs/install-test.log scripts/install-deps.sh --test
+install_pid=$BESIDE
+# ASan + UBSan at -O0, not the -O1 ASan advises: GCC 12 compiles this code twice as slowly at -O1
+# with the sanitizers, more than the faster tests win back (docs/testing.md).
+beside "sanitized build (ASan + UBSan)" build-logs/sanitized-build.log \
+  bash -c 'build build-asan 2 -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g1" -DSTAMPEDE_SANITIZE=ON'
+sanitized_pid=$BESIDE
+
+stage "format check" bash -c "git ls-files '*.cpp' '*.hpp' | xargs clang-format --dry-run -Werror"
+# -g1: line tables for backtraces, in 70% of -g's compile time.
+stage "release build (warnings are errors)" \
+  build build-test 4 -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG"
+finish "dependencies to test" "$install_pid" build-logs/install-test.log
+beside "fuzzer" build-logs/fuzz.log scripts/fuzz.sh "${STAMPEDE_FUZZ_SECONDS:-60}"
+fuzz_pid=$BESIDE
+
+stage "release tests: unit and integration (ctest -j $jobs)" \
+  ctest --test-dir build-test --output-on-failure -j "$jobs" -LE unit_shards
+finish "sanitized build (ASan + UBSan)" "$sanitized_pid" build-logs/sanitized-build.log
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build-asan --output-on-failure
-
-echo "== fuzz the curl-file parser (libFuzzer, ASan + UBSan, bounded)"
-scripts/fuzz.sh "${STAMPEDE_FUZZ_SECONDS:-60}"
+  stage "sanitized tests: unit and -LE nobinary (ctest -j $jobs)" \
+  ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE '^unit$|nobinary'
+finish "fuzzer (libFuzzer on the curl and HAR parsers)" "$fuzz_pid" build-logs/fuzz.log
+grep -E "^stat::number_of_executed_units|^Done" build-logs/fuzz.log || true

@@ -10,12 +10,12 @@ namespace {
 
 using namespace std::chrono_literals;
 
-ShardsCommand parse(std::vector<const char*> words) { return parse_shards_options(words); }
+ShardsCommand parse_shards(std::vector<const char*> words) { return parse_shards_options(words); }
 
 TEST(ShardsOptions, SplitsHostsSshAndTheLoad) {
   const auto command =
-      parse({"--hosts", "h1,h2,,h3", "--ssh=ssh -p 2222", "--threshold", "p99<1s", "--output",
-             "json", "--", "-c", "30", "-z", "10s", "-u", "http://127.0.0.1/"});
+      parse_shards({"--hosts", "h1,h2,,h3", "--ssh=ssh -p 2222", "--threshold", "p99<1s",
+                    "--output", "json", "--", "-c", "30", "-z", "10s", "-u", "http://127.0.0.1/"});
   EXPECT_EQ(command.hosts, (std::vector<std::string>{"h1", "h2", "h3"}));
   EXPECT_EQ(command.ssh, (std::vector<std::string>{"ssh", "-p", "2222"}));
   EXPECT_EQ(command.report_args,
@@ -24,7 +24,7 @@ TEST(ShardsOptions, SplitsHostsSshAndTheLoad) {
   // -z 10s, -t's default 30 s, and 30 s to spare.
   ASSERT_TRUE(command.wait);
   EXPECT_EQ(*command.wait, 70s);
-  EXPECT_FALSE(parse({"--hosts", "h1", "--", "-c", "3", "-n", "5", "-u", "http://x/"}).wait);
+  EXPECT_FALSE(parse_shards({"--hosts", "h1", "--", "-c", "3", "-n", "5", "-u", "http://x/"}).wait);
 }
 
 TEST(ShardsOptions, RefusesWhatCannotRun) {
@@ -37,7 +37,7 @@ TEST(ShardsOptions, RefusesWhatCannotRun) {
         Words{"--hosts", "h1", "--", "-c", "0", "-u", "http://x/"},
         Words{"--hosts", "h1", "--output", "yaml", "--", "-u", "http://x/"},
         Words{"--hosts", "h1", "--lead", "soon", "--", "-u", "http://x/"}}) {
-    EXPECT_THROW((void)parse(words), UsageError) << words.size();
+    EXPECT_THROW((void)parse_shards(words), UsageError) << words.size();
   }
 }
 

@@ -6,7 +6,7 @@
 namespace stampede::curl {
 namespace {
 
-std::string error_of(std::string_view text) {
+std::string capture_error(std::string_view text) {
   try {
     (void)parse_capture(text);
   } catch (const CaptureError& error) {
@@ -31,24 +31,25 @@ TEST(CaptureSpec, JsonHeaderAndBody) {
 }
 
 TEST(CaptureSpec, ErrorsSayWhatIsWrongAndHowItIsWritten) {
-  EXPECT_EQ(error_of("token json /t"),
+  EXPECT_EQ(capture_error("token json /t"),
             "no '=' in 'token json /t' (write NAME = json /pointer, NAME = header Name [REGEX] "
             "or NAME = body REGEX)");
-  EXPECT_EQ(error_of("1x = json /t"),
+  EXPECT_EQ(capture_error("1x = json /t"),
             "'1x' is not a capture's name (letters, digits and _, not starting with a digit)");
-  EXPECT_EQ(error_of("a-b = json /t").substr(0, 28), "'a-b' is not a capture's nam");
-  EXPECT_EQ(error_of("t = xml /t"),
+  EXPECT_EQ(capture_error("a-b = json /t").substr(0, 28), "'a-b' is not a capture's nam");
+  EXPECT_EQ(capture_error("t = xml /t"),
             "unknown source 'xml' (write NAME = json /pointer, NAME = header Name [REGEX] or "
             "NAME = body REGEX)");
-  EXPECT_EQ(error_of("t = json token").substr(0, 31), "'token' is not a JSON Pointer (");
-  EXPECT_EQ(error_of("t = json /a~2").substr(0, 30), "'/a~2' is not a JSON Pointer (");
-  EXPECT_EQ(error_of("t = header").substr(0, 23), "header: which header? (");
-  EXPECT_EQ(error_of("t = body").substr(0, 31), "body: which regular expression?");
-  EXPECT_EQ(error_of("t = body (a)(b)"),
+  EXPECT_EQ(capture_error("t = json token").substr(0, 31), "'token' is not a JSON Pointer (");
+  EXPECT_EQ(capture_error("t = json /a~2").substr(0, 30), "'/a~2' is not a JSON Pointer (");
+  EXPECT_EQ(capture_error("t = header").substr(0, 23), "header: which header? (");
+  EXPECT_EQ(capture_error("t = body").substr(0, 31), "body: which regular expression?");
+  EXPECT_EQ(capture_error("t = body (a)(b)"),
             "'(a)(b)' has 2 groups; a capture keeps one (make the others (?:...))");
-  EXPECT_EQ(error_of("t = body (unclosed").substr(0, 41),
+  EXPECT_EQ(capture_error("t = body (unclosed").substr(0, 41),
             "'(unclosed' is not a regular expression (");
-  EXPECT_EQ(error_of("t = body a{2,1}").substr(0, 38), "'a{2,1}' is not a regular expression (");
+  EXPECT_EQ(capture_error("t = body a{2,1}").substr(0, 38),
+            "'a{2,1}' is not a regular expression (");
 }
 
 }  // namespace

@@ -18,13 +18,10 @@ start_grpc() {
   start_py_server "grpc-$name" "$GRPC_PY" "$HERE/grpc_server.py" "$@"
 }
 
-# calls_logged NAME: how many calls with request name NAME the server logged.
+# calls_logged NAME N: how many calls with request name NAME the server logged (a JSON line each,
+# written as the call arrives), once N have been.
 calls_logged() {
-  sleep 0.1
-  "$PYTHON" - "$SERVER_LOG" "$1" <<'PYEOF'
-import json, sys
-print(sum(1 for line in open(sys.argv[1]) if json.loads(line)["name"] == sys.argv[2]))
-PYEOF
+  await_lines "$SERVER_LOG" "\"name\": \"$1\"," "$2"
 }
 
 case_unary() {  # c × n calls, each one the server logged, all OK
@@ -37,7 +34,7 @@ g("requests.succeeded") == 100 and g("requests.failed") == 0
 g("grpc_status_codes") == {"OK": 100} and g("status_codes") == {"200": 100}
 g("connections.protocols") == {"h2c": 5}
 PYEOF
-  assert_eq 100 "$(calls_logged unary)" "unary: calls the server logged"
+  assert_eq 100 "$(calls_logged unary 100)" "unary: calls the server logged"
 }
 
 case_statuses() {  # a failing call is counted by its code's name, and fails unless -code says so
@@ -54,7 +51,7 @@ PYEOF
     -data '{"name":"fail:14"}' --output json
   expect_rc 0
   json_assert "$OUT" 'g("requests.succeeded") == 10 and g("grpc_status_codes") == {"UNAVAILABLE": 10}'
-  assert_eq 10 "$(calls_logged "fail:14")" "expected: calls the server logged"
+  assert_eq 10 "$(calls_logged "fail:14" 10)" "expected: calls the server logged"
 }
 
 case_metadata() {  # -H is metadata, with ${...} values; -t is grpc-timeout; the message as written
@@ -107,7 +104,7 @@ case_expect() {  # --expect-json and --expect-body read the decoded answer; a fa
 g("requests.failed") == 10 and g("grpc_status_codes") == {"OK": 10}
 [c["failed"] for c in g("checks")] == [0, 0, 10, 0] ## only /message~^Bye fails (the --expect-json checks come before --expect-body)
 PYEOF
-  assert_eq 10 "$(calls_logged checked)" "expect: calls the server logged"
+  assert_eq 10 "$(calls_logged checked 10)" "expect: calls the server logged"
   run_stampede expect_down -c 1 -n 3 -u "grpc://127.0.0.1:$SERVER_PORT/$SAY" --proto "$PROTO" \
     -data '{"name":"fail:UNAVAILABLE"}' --expect-json '/message' --output json
   expect_rc 0
@@ -120,7 +117,7 @@ case_shared() {  # -m: 20 users on 2 connections
     -data '{"name":"shared"}' --output json
   expect_rc 0
   json_assert "$OUT" 'g("requests.succeeded") == 200 and g("connections.opened") == 2'
-  assert_eq 200 "$(calls_logged shared)" "shared: calls the server logged"
+  assert_eq 200 "$(calls_logged shared 200)" "shared: calls the server logged"
 }
 
 case_tls() {  # grpcs://: h2 by ALPN
@@ -135,7 +132,7 @@ case_tls() {  # grpcs://: h2 by ALPN
     -data '{"name":"tls-m"}' --output json
   expect_rc 0
   json_assert "$OUT" 'g("requests.succeeded") == 40 and g("connections.protocols") == {"h2": 1}'
-  assert_eq 40 "$(calls_logged tls-m)" "tls-m: calls the server logged"
+  assert_eq 40 "$(calls_logged tls-m 40)" "tls-m: calls the server logged"
 }
 
 case_stream() {  # a server-streaming method: its answers are whole whatever their number

@@ -8,13 +8,11 @@ source "$(dirname "$0")/lib.sh" "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 PAGE_DIR=$HERE/../../report/html
 command -v chromium >/dev/null || fail "chromium is not installed (scripts/install-deps.sh --test)"
-mkdir -p "$TEST_TMP/npm"
-cp "$PAGE_DIR/package.json" "$PAGE_DIR/package-lock.json" "$TEST_TMP/npm/"
-(cd "$TEST_TMP/npm" && timeout 300 npm ci --no-audit --no-fund --silent) || fail "npm ci of uPlot failed"
+UPLOT=$(npm_modules "$PAGE_DIR")/uplot
 
 for sample in "$HERE"/html/samples/*.json; do
   name=$(basename "$sample" .json)
-  "$PYTHON" "$PAGE_DIR/assemble.py" "$TEST_TMP/npm/node_modules/uplot" "$sample" "$TEST_TMP/$name.html" ||
+  "$PYTHON" "$PAGE_DIR/assemble.py" "$UPLOT" "$sample" "$TEST_TMP/$name.html" ||
     fail "$name: assemble.py failed"
   "$PYTHON" "$HERE/html/check_page.py" "$TEST_TMP/$name.html" "$sample" >&2 || fail "$name: the page does not show its data"
 done

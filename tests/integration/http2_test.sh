@@ -26,8 +26,7 @@ g("bytes.body_received") == $c * $n * $FILE_BYTES
 EOF
   # nghttpd -v logs every frame it receives: each request is a HEADERS frame with :path, each
   # connection starts with our SETTINGS (an HTTP/1.1 request would fail its preface check).
-  sleep 0.2
-  assert_eq $((c * n)) "$(grep -c ':path: /file.txt' "$TEST_TMP/$name.log" || true)" \
+  assert_eq $((c * n)) "$(await_lines "$TEST_TMP/$name.log" ':path: /file.txt' $((c * n)))" \
     "$name: HTTP/2 requests nghttpd saw"
   assert_eq "$c" "$(grep -c 'recv SETTINGS frame <length=[1-9]' "$TEST_TMP/$name.log" || true)" \
     "$name: HTTP/2 connections nghttpd saw"
@@ -48,9 +47,8 @@ json_check "$OUT" <<'EOF'
 g("requests.succeeded") == 6 and g("status_codes") == {"200": 6}
 g("connections.opened") == 2 and g("bytes.body_received") == 6 * 7
 EOF
-sleep 0.2
+assert_eq 6 "$(await_lines "$TEST_TMP/h2c.log" ':path: /dir/$' 6)" "redirect targets nghttpd saw"
 assert_eq 6 "$(grep -cE ':path: /dir$' "$TEST_TMP/h2c.log" || true)" "redirected requests nghttpd saw"
-assert_eq 6 "$(grep -cE ':path: /dir/$' "$TEST_TMP/h2c.log" || true)" "redirect targets nghttpd saw"
 
 start_nghttpd h2tls --tls
 echo "curl --http2 --insecure 'https://127.0.0.1:$H2_PORT/file.txt'" >"$TEST_TMP/h2tls.curl.txt"
@@ -130,8 +128,7 @@ assert_eq 6 "$(count_distinct_connections "$ACCESS_LOG" 'run=goaway')" "goaway: 
 run_stampede h2c-post -c 2 -n 3 -k -http2 -data 'name=stampede' -u "http://127.0.0.1:$H2C_PORT/file.txt" --output json
 expect_rc 0
 json_assert "$OUT" 'g("requests.succeeded") == 6'
-sleep 0.2
-assert_eq 6 "$(grep -c 'recv DATA frame <length=13, flags=0x01' "$TEST_TMP/h2c.log" || true)" "DATA frames nghttpd saw"
+assert_eq 6 "$(await_lines "$TEST_TMP/h2c.log" 'recv DATA frame <length=13, flags=0x01' 6)" "DATA frames nghttpd saw"
 
 # A server that accepts and never answers: every exchange ends as a timeout, none hangs.
 start_stall_server

@@ -10,8 +10,8 @@ DEPLOY=$(cd "$HERE/../../deploy/k8s" && pwd)
 command -v node >/dev/null || fail "'node' is not installed (scripts/install-deps.sh --test)"
 CHECK=$TEST_TMP/k8s
 mkdir -p "$CHECK"
-cp "$HERE/k8s/package.json" "$HERE/k8s/package-lock.json" "$HERE/k8s/render.mjs" "$HERE/k8s/validate.mjs" "$CHECK/"
-(cd "$CHECK" && timeout 300 npm ci --no-audit --no-fund --silent) || fail "npm ci of kubernetes-models failed"
+cp "$HERE/k8s/render.mjs" "$HERE/k8s/validate.mjs" "$CHECK/"
+ln -s "$(npm_modules "$HERE/k8s")" "$CHECK/node_modules"
 
 # --- The manifests as they are, then broken twice: each break is named.
 node "$CHECK/validate.mjs" "$DEPLOY" >&2 || fail "deploy/k8s does not validate"

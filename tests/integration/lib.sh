@@ -258,12 +258,40 @@ EOF
   STALL_PORT=$(cat "$portfile")
 }
 
-# make_cert DIR: a self-signed certificate for localhost / 127.0.0.1 in DIR/cert.pem, DIR/key.pem.
+# The scripts' shared cache, kept across scripts, passes and runs: the test certificate and npm's
+# packages, each made once under a lock (flock), whichever script asks first.
+TEST_CACHE=${STAMPEDE_TEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/stampede-tests}
+mkdir -p "$TEST_CACHE"
+
+# make_cert DIR: a self-signed certificate for localhost / 127.0.0.1 in DIR/cert.pem, DIR/key.pem:
+# a copy of the cache's EC P-256 one, made anew when it has less than a day left.
 make_cert() {
+  local shared=$TEST_CACHE/cert
   command -v openssl >/dev/null || fail "'openssl' is not installed"
-  openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost \
-    -addext subjectAltName=DNS:localhost,IP:127.0.0.1 \
-    -keyout "$1/key.pem" -out "$1/cert.pem" >/dev/null 2>&1 || fail "openssl could not make a certificate"
+  (
+    flock 9
+    openssl x509 -checkend 86400 -noout -in "$shared/cert.pem" >/dev/null 2>&1 && exit 0
+    rm -rf "$shared" "$shared.new" && mkdir -p "$shared.new"
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 -subj /CN=localhost \
+      -addext subjectAltName=DNS:localhost,IP:127.0.0.1 \
+      -keyout "$shared.new/key.pem" -out "$shared.new/cert.pem" >/dev/null 2>&1 && mv "$shared.new" "$shared"
+  ) 9>"$TEST_CACHE/cert.lock" || fail "openssl could not make a certificate"
+  cp "$shared/key.pem" "$shared/cert.pem" "$1/"
+}
+
+# npm_modules DIR: prints the node_modules folder of DIR's package.json and package-lock.json,
+# installed by `npm ci` once into the cache (named by the two files' hash) and shared after that.
+npm_modules() {
+  local dir
+  dir=$TEST_CACHE/npm-$(cat "$1/package.json" "$1/package-lock.json" | sha256sum | cut -c1-16)
+  (
+    flock 9
+    [[ -f $dir/done ]] && exit 0
+    rm -rf "$dir" && mkdir -p "$dir"
+    cp "$1/package.json" "$1/package-lock.json" "$dir/"
+    cd "$dir" && timeout 300 npm ci --no-audit --no-fund --silent >&2 && touch "$dir/done"
+  ) 9>"$dir.lock" || fail "npm ci of $1 failed"
+  echo "$dir/node_modules"
 }
 
 # start_nginx [--tls] [--stall] [--h2] DIR [EXTRA]: starts a standalone nginx (prefix DIR) in the
@@ -408,6 +436,29 @@ settle_log() {
   done
 }
 
+# until_lines FILE REGEX N [SECONDS=5]: waits until N lines of FILE match the extended REGEX;
+# status 1 if SECONDS pass first.
+until_lines() {
+  local deadline=$((SECONDS + ${4:-5})) n
+  while :; do
+    n=$(grep -cE -- "$2" "$1" 2>/dev/null || true)
+    ((${n:-0} >= $3)) && return 0
+    ((SECONDS < deadline)) || return 1
+    sleep 0.05
+  done
+}
+
+# await_lines FILE REGEX N [SECONDS=5]: prints how many lines of FILE match the extended REGEX,
+# once N do (a server logs what it did just after its client saw it done) and the file has
+# settled, so that more than N show too; or once SECONDS have passed.
+await_lines() {
+  local n
+  until_lines "$@" || true
+  settle_log "$1"
+  n=$(grep -cE -- "$2" "$1" 2>/dev/null || true)
+  echo "${n:-0}"
+}
+
 # count_requests [LOG] [FIXED_STRING]: number of access-log lines containing FIXED_STRING (all lines
 # without it). Settles the log first.
 count_requests() {
@@ -446,6 +497,20 @@ run_stampede() {
   fi
 }
 
+# took MIN MAX WHAT: fails unless the last run lasted at least MIN and less than MAX seconds by its
+# own clock (its report's duration_s, or "Time taken for tests"), and its process ended within 5 s
+# of that. Tight bounds belong to the run's own time: the wall clock around it (ELAPSED) adds the
+# process's start and exit, 1.5 s more on a busy machine under the sanitizers.
+took() {
+  local seconds
+  seconds=$(sed -nE 's/^ *"duration_s": ([0-9.]+),?$/\1/p; s/^Time taken for tests: +([0-9.]+) seconds$/\1/p' "$OUT" | head -n 1)
+  [[ -n $seconds ]] || fail "$_LAST_RUN: its report says no duration: $(head -c 300 "$OUT")"
+  awk -v t="$seconds" -v a="$1" -v b="$2" 'BEGIN { exit !(t >= a && t < b) }' ||
+    fail "$_LAST_RUN: $3: took ${seconds}s by its own clock, not in [$1, $2)"
+  awk -v t="$seconds" -v e="$ELAPSED" 'BEGIN { exit !(e < t + 5) }' ||
+    fail "$_LAST_RUN: its process took ${ELAPSED}s for a run of ${seconds}s"
+}
+
 # expect_rc EXPECTED: fails unless the last run exited with EXPECTED, showing its stderr.
 expect_rc() {
   ((RC == $1)) && return 0
@@ -474,8 +539,23 @@ def g(dotted, default=Missing):
         else:
             raise Missing("JSON has no field %r (top-level keys: %s)" % (dotted, sorted(d)))
     return v
+def on_schedule(due, rows):
+    """Whether the first ROWS entries of per_second hold the requests due in their own spans (a
+    row ends at a tick of the threads, not on the second), DUE(t) being those due by t seconds:
+    within 2%, give or take what the slowest exchange of the row carried over one of its ends."""
+    seconds, start, ok = g("per_second"), 0.0, len(g("per_second")) >= rows
+    rate = lambda t: (due(t + 0.005) - due(max(t - 0.005, 0))) / (t + 0.005 - max(t - 0.005, 0))
+    for s in seconds[:rows]:
+        end, latency_s = s["elapsed_s"], (s["latency_ms"]["max"] or 0) / 1000
+        want = due(end) - due(start)
+        slack = 0.02 * want + (rate(start) + rate(end)) * latency_s + 1
+        if abs(s["succeeded"] - want) > slack:
+            print("  %.3f-%.3f s: %d succeeded, %.1f due (+-%.1f)" % (start, end, s["succeeded"], want, slack), file=sys.stderr)
+            ok = False
+        start = end
+    return ok
 def evaluate(expr):
-    return eval(expr, {"d": d, "g": g, "json": json})
+    return eval(expr, {"d": d, "g": g, "json": json, "on_schedule": on_schedule})
 if mode == "eval":
     try:
         v = evaluate(sys.argv[3])
@@ -549,9 +629,7 @@ start_background() {
   _LAST_RUN=$name
   OUT=$TEST_TMP/$name.out
   ERR=$TEST_TMP/$name.err
-  "$PYTHON" -c 'import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_DFL)
-os.execv(sys.argv[1], sys.argv[1:])' "$STAMPEDE" "$@" >"$OUT" 2>"$ERR" &
+  env --default-signal=INT "$STAMPEDE" "$@" >"$OUT" 2>"$ERR" &
   PID=$!
   _PIDS+=("$PID")
   log "$name: stampede $* (pid $PID)"
@@ -574,20 +652,26 @@ wait_background() {
   set -e
 }
 
+# wait_for_header: waits (at most 30 s) until the background run PID printed its live table's
+# header, right before its engine starts (and stampede catches SIGINT), or ended.
+wait_for_header() {
+  local i
+  for ((i = 0; i < 600; i++)); do
+    grep -qs "elapsed" "$OUT" "$ERR" && return 0
+    kill -0 "$PID" 2>/dev/null || return 0
+    sleep 0.05
+  done
+}
+
 # interrupt_run NAME AFTER_SECONDS ARGS...: start_background, SIGINT AFTER_SECONDS after the run
 # printed its live table's header, then wait_background 40; sets RC, ELAPSED (from the header to
-# the exit), OUT, ERR like run_stampede. Not from the start: stampede catches SIGINT from its
-# engine's start, right after the header, and an ASan build on a busy machine took over a second
-# to get there (the SIGINT then killed it, exit 130, without a report).
+# the exit), OUT, ERR like run_stampede. Not from the start: an ASan build on a busy machine took
+# over a second to start catching SIGINT (which then killed it, exit 130, without a report).
 interrupt_run() {
-  local name=$1 after=$2 t0 t1 i
+  local name=$1 after=$2 t0 t1
   shift 2
   start_background "$name" "$@"
-  for ((i = 0; i < 300; i++)); do
-    grep -qs "elapsed" "$OUT" "$ERR" && break
-    kill -0 "$PID" 2>/dev/null || break
-    sleep 0.1
-  done
+  wait_for_header
   t0=$(date +%s%N)
   sleep "$after"
   kill -0 "$PID" 2>/dev/null || fail "$name: stampede ended before the SIGINT; stderr: $(head -c 2000 "$ERR")"

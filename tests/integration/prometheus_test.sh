@@ -35,7 +35,11 @@ query() {
   curl -sf --get "http://127.0.0.1:$PROM_PORT/api/v1/query" --data-urlencode "query=$1" |
     "$PYTHON" -c 'import json, sys; r = json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else "none")'
 }
-sleep 1  # the last scrape's samples are written
+# Once a scrape found stampede gone (up 0), every scrape of the run has been written.
+for _ in $(seq 50); do
+  [[ $(query 'min_over_time(up{job="stampede"}[1m])') == 0 ]] && break
+  sleep 0.2
+done
 scraped=$(query 'max_over_time(stampede_requests_total{outcome="succeeded"}[1m])')
 "$PYTHON" - "$TEST_TMP/run.json" "$scraped" <<'PY' || fail "Prometheus holds $scraped successes"
 import json, sys

@@ -10,8 +10,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 start_nginx "$TEST_TMP/nginx"
 HDR_DIR=$TEST_TMP/hdr
 mkdir -p "$HDR_DIR"
-cp "$HERE/hdr/package.json" "$HERE/hdr/package-lock.json" "$HERE/hdr/hdr_check.js" "$HDR_DIR/"
-(cd "$HDR_DIR" && timeout 300 npm ci --no-audit --no-fund --silent) || fail "npm ci of hdr-histogram-js failed"
+cp "$HERE/hdr/hdr_check.js" "$HDR_DIR/"
+ln -s "$(npm_modules "$HERE/hdr")" "$HDR_DIR/node_modules"
 
 # A run saved renders again as it printed live.
 run_stampede a -c 3 -n 200 -k -u "$HTTP_URL/?run=ab" --save "$TEST_TMP/a.stampede" --output json -g "$TEST_TMP/a.tsv"

@@ -58,8 +58,10 @@ ip netns exec "$TARGET_NS" timeout -k 5 90 "$STAMPEDE" shards --ssh "ssh -F $SSH
   -- -c 3 -z 60s -k -u "$URL?run=stopped" >"$TEST_TMP/stopped.out" 2>"$TEST_TMP/stopped.err" &
 COORDINATOR=$!
 _PIDS+=("$COORDINATOR")
-# Well past the start: a shard (an ASan build is slow to start) catches SIGINT once it runs.
-sleep 10
+# Once every shard has sent a request: it runs, and catches SIGINT.
+for i in 0 1 2; do
+  until_lines "$ACCESS_LOG" "^${HOST_ADDR[i]//./\\.} .*run=stopped" 1 30 || fail "shard $i sent no request"
+done
 t0=$SECONDS
 kill -TERM "$(pgrep -P "$COORDINATOR")"
 set +e

@@ -70,15 +70,29 @@ g("shards.count") == 3 and g("shards.missing") == [] and [s["index"] for s in g(
 all(0 <= s["skew_ms"] < 100 for s in g("shards.held")) ## each started within 100 ms of --start-at
 g("shards.start_spread_ms") < 100
 EOF
-# The merged percentiles against one process's: the same load, the same 50 ms answers.
-"$PYTHON" - "$TEST_TMP/single.out" "$OUT" <<'EOF' || fail "the merged percentiles differ from one process's"
+# The merged latencies against each shard's own (exact: its mean is theirs weighted by their
+# requests, its percentiles lie among theirs) and one process's (the same load and 50 ms answers,
+# in another run: within 20%).
+cp "$OUT" "$TEST_TMP/merged.json"
+for i in 0 1 2; do
+  run_stampede "alone$i" report "$TEST_TMP/shard$i.stampede" --output json
+  expect_rc 5  # the others are missing
+done
+"$PYTHON" - "$TEST_TMP/merged.json" "$TEST_TMP/single.out" "$TEST_TMP"/alone{0,1,2}.out <<'EOF' ||
 import json, sys
-one, merged = (json.load(open(p))["latency_ms"] for p in sys.argv[1:])
-for key, bound in (("p50", 0.05), ("p90", 0.08), ("mean", 0.05)):
-    a, b = one[key], merged[key]
-    print(f"  {key}: one process {a} ms, merged shards {b} ms", file=sys.stderr)
-    assert abs(a - b) <= bound * a, f"{key} {a} vs {b}"
+merged, one, *shards = (json.load(open(p)) for p in sys.argv[1:])
+lat = lambda run: run["latency_ms"]
+weighted = sum(s["requests"]["total"] * lat(s)["mean"] for s in shards) / merged["requests"]["total"]
+print(f"  mean: merged {lat(merged)['mean']} ms, the shards' weighted {weighted:.3f} ms", file=sys.stderr)
+assert abs(lat(merged)["mean"] - weighted) <= 0.002, "merged mean"
+for key in ("p50", "p90", "p99"):
+    own = [lat(s)[key] for s in shards]
+    print(f"  {key}: merged {lat(merged)[key]} ms, shards {own}, one process {lat(one)[key]} ms", file=sys.stderr)
+    assert min(own) * 0.99 <= lat(merged)[key] <= max(own) * 1.01, key
+for key in ("p50", "mean"):
+    assert abs(lat(merged)[key] - lat(one)[key]) <= 0.2 * lat(one)[key], key + " against one process"
 EOF
+  fail "the merged latencies do not agree with the shards' or one process's"
 # The verdict is the merged run's: one exit status.
 run_stampede judged report "$TEST_TMP"/shard{0,1,2}.stampede --threshold 'p99<5s' --threshold 'rps>1'
 expect_rc 0
@@ -104,7 +118,10 @@ for i in 0 1 2; do
   JOB_COMPLETION_INDEX=$i in_host "$i" "job$i" -c 6 -z 5s -k -cpuNumber 1 -u "$URL?run=job" \
     --shards 3 --start-at "$START" --save "$TEST_TMP/job$i.stampede"
 done
-sleep 4
+# Once shards 1 and 2 have sent 10 requests each (they run, and catch SIGTERM), well before -z ends.
+for i in 1 2; do
+  until_lines "$ACCESS_LOG" "^${HOST_ADDR[i]//./\\.} .*run=job" 10 10 || fail "shard $i sent no 10 requests"
+done
 # The stampede under each `timeout` (which would not pass SIGKILL on).
 kill -KILL "$(pgrep -P "${PIDS[1]}")"
 kill -TERM "$(pgrep -P "${PIDS[2]}")"

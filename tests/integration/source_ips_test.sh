@@ -93,7 +93,12 @@ STAMPEDE=$TEST_TMP/ulimit_1000.sh run_stampede beyond_open_files -c $((ports + 1
 expect_rc 2
 grep -qF "needs about $((ports + 65)) open files (a socket per user and server) but at most 1000 can be open (the hard limit, ulimit -Hn)" "$ERR" ||
   fail "beyond_open_files: $(head -c 1000 "$ERR")"
-sleep 0.6  # the listener's accept loop wakes every 0.5 s
+# Nothing is left in the listener's accept queue (its Recv-Q) and what it accepted is logged.
+for _ in $(seq 100); do
+  [[ $(ss -Hltn "( sport = :$SERVER_PORT )" | awk '{print $2}') == 0 ]] && break
+  sleep 0.05
+done
+settle_log "$SERVER_LOG"
 # One connection: start_py_server's readiness probe, none from the refused runs.
 assert_eq 1 "$(wc -l <"$SERVER_LOG")" "connections the listener accepted"
 pass

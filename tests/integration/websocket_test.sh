@@ -158,9 +158,7 @@ EOF
 case_silent() {
   ws_run silent "$WS_URL/silent" -t 1 -c 2 -n 2
   expect_all silent 4 timeout
-  json_assert "$OUT" '2.0 <= g("duration_s") <= 2.5' "silent: two 1 s timeouts in a row (and two handshakes)"
-  awk -v t="$ELAPSED" 'BEGIN { exit !(t >= 2.0 && t <= 3.5) }' ||
-    fail "silent: two sequential 1 s timeouts per user should take about 2 s; the run took ${ELAPSED}s"
+  took 2.0 2.5 "two sequential 1 s timeouts per user"
   expect_logged 4 "$TARGET" text  # each message was sent (and read) before it timed out
   expect_logged 4 "$TARGET" open  # a timed-out connection is dropped, the next message reconnects
 }
@@ -211,8 +209,7 @@ case_wss() {
 case_hold() {
   ws_run hold "$WS_URL/echo" -c 20 -n 1 --hold 1 --ping 0.3 -data held
   expect_all hold 20 success
-  awk -v t="$ELAPSED" 'BEGIN { exit !(t >= 1.0 && t < 4) }' ||
-    fail "hold: a 1 s hold took ${ELAPSED}s"
+  took 1.0 4 "a 1 s hold"
   json_check "$OUT" <<'EOF'
 g("connections.opened") == 20 and g("connections.open_at_end") == 0
 g("connections.failed") == 0 and g("connections.closed_by_server") == 0 ## the server answers pings
@@ -228,8 +225,7 @@ case_hold_sigint() {
   interrupt_run hold_sigint 1.5 -c 20 -n 1 --hold -data held -u "$WS_URL/echo?run=hold_sigint" \
     --output json
   expect_rc 0
-  awk -v t="$ELAPSED" 'BEGIN { exit !(t < 3.5) }' ||
-    fail "hold_sigint: took ${ELAPSED}s with a SIGINT at 1.5 s"
+  took 0 3.5 "a SIGINT at 1.5 s"
   json_check "$OUT" <<'EOF'
 g("stop_reason") == "interrupted"
 g("requests.succeeded") == 20 and g("connections.opened") == 20
@@ -244,8 +240,7 @@ case_sigint_waiting() {
   interrupt_run sigint_waiting 1 -c 5 -n 1 -t 30 -data x -u "$WS_URL/silent?run=sigint_waiting" \
     --output json
   expect_rc 0
-  awk -v t="$ELAPSED" 'BEGIN { exit !(t < 2.5) }' ||
-    fail "sigint_waiting: took ${ELAPSED}s with a SIGINT at 1 s"
+  took 0 2.5 "a SIGINT at 1 s"
   json_check "$OUT" <<'EOF'
 g("stop_reason") == "interrupted"
 g("requests.abandoned") == 5 and g("requests.succeeded") == 0 and g("requests.failed") == 0
@@ -261,8 +256,7 @@ EOF
 case_ping_unanswered() {
   ws_run ping_unanswered "$WS_URL/deaf" -c 5 -n 1 --hold 10 --ping 0.3 -data x
   expect_all ping_unanswered 5 success
-  awk -v t="$ELAPSED" 'BEGIN { exit !(t < 3) }' ||
-    fail "ping_unanswered: took ${ELAPSED}s; unanswered pings end the holds in about 0.6 s"
+  took 0.5 3 "unanswered pings end the holds in about 0.6 s"
   json_check "$OUT" <<'EOF'
 g("connections.opened") == 5 and g("connections.open_at_end") == 0
 g("connections.failed") == 5 and g("connections.failed_by_kind") == {"timeout": 5}

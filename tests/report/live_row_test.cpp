@@ -31,7 +31,7 @@ std::vector<std::string> cells(const std::string& line) {
 }
 
 // 1000 successes averaging 2 ms, 3 rejected 500s at 2 ms and 4 timeouts, over 2 s.
-Summary sample() {
+Summary row_sample() {
   Summary s;
   for (int i = 0; i < 1000; ++i) {
     s.total.add(result(i % 2 == 0 ? 1ms : 3ms, model::ErrorKind::none, 200));
@@ -62,7 +62,7 @@ TEST(LiveRow, HeaderIsOneHeadingAndOneSeparator) {
 }
 
 TEST(LiveRow, ShowsCumulativeFigures) {
-  const std::string row = live_row(sample());
+  const std::string row = live_row(row_sample());
   const std::vector<std::string> parts = cells(row);
   ASSERT_EQ(parts.size(), 9u);
   EXPECT_EQ(parts[0], "    2.0s");
@@ -136,7 +136,7 @@ std::vector<std::string> expect_aligned(const std::string& header, const std::st
 }
 
 TEST(LiveRow, ColumnsKeepTheirWidthForLargeCounts) {
-  Summary s = sample();
+  Summary s = row_sample();
   s.total.succeeded = 12'345'678;
   s.total.failed = 10'000'000;
   s.users_running = 100'000;
@@ -159,10 +159,10 @@ TEST(LiveRow, EmptySummaryPrintsZeros) {
 
 std::string trimmed(const std::string& cell) { return cell.substr(cell.find_first_not_of(' ')); }
 
-/// sample(), holding WebSocket connections: in its last second 4 open, 2 opened, 1 failed and 3
+/// row_sample(), holding WebSocket connections: in its last second 4 open, 2 opened, 1 failed and 3
 /// closed by the server, the generator having grown by 64 KiB per open connection.
 Summary holding() {
-  Summary s = sample();
+  Summary s = row_sample();
   s.resident_at_start = 10 << 20;
   Second last;
   last.connections_open = 4;
@@ -234,7 +234,7 @@ TEST(LiveRow, NoMemoryPerConnectionWithoutAnOpenOneOrAReading) {
 
 TEST(LiveRow, WithoutConnectionsTheRowIsUnchanged) {
   const Summary s = holding();
-  EXPECT_EQ(live_row(s, false), live_row(sample()));
+  EXPECT_EQ(live_row(s, false), live_row(row_sample()));
   EXPECT_EQ(cells(live_row(s, false)).size(), 9U);
   EXPECT_EQ(live_header(false), live_header());
   EXPECT_EQ(cells(live_header(false).substr(0, live_header().find('\n'))).size(), 9U);

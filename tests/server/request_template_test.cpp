@@ -8,7 +8,7 @@
 namespace stampede::server {
 namespace {
 
-model::Request request() {
+model::Request templated_request() {
   model::Request r;
   r.origin.host = "127.0.0.1";
   r.origin.port = 8080;
@@ -18,14 +18,14 @@ model::Request request() {
 }
 
 TEST(RequestTemplate, ConstantRequestsHaveNone) {
-  auto r = request();
+  auto r = templated_request();
   r.target = "/plain?x=$y";
   EXPECT_FALSE(RequestTemplate::of(client::prepare(r, model::Protocol::http1)));
   EXPECT_FALSE(RequestTemplate::of(client::prepare(r, model::Protocol::http2)));
 }
 
 TEST(RequestTemplate, Http1HeadBodyAndLength) {
-  auto r = request();
+  auto r = templated_request();
   r.method = "POST";
   r.headers = {{"X-Id", "${user}-${seq}"}};
   r.body = "n=${rand:100-100}&s=${seq}";
@@ -47,7 +47,7 @@ TEST(RequestTemplate, Http1HeadBodyAndLength) {
 }
 
 TEST(RequestTemplate, AnEscapeAloneIsRenderedAndCounted) {
-  auto r = request();
+  auto r = templated_request();
   r.target = "/";
   r.body = "$${x}";
   const auto prepared = client::prepare(r, model::Protocol::http1);
@@ -60,7 +60,7 @@ TEST(RequestTemplate, AnEscapeAloneIsRenderedAndCounted) {
 }
 
 TEST(RequestTemplate, Http2FieldsBodyAndFallback) {
-  auto r = request();
+  auto r = templated_request();
   r.origin.scheme = model::Scheme::https;
   r.origin.port = 443;
   r.body = "${seq}";
@@ -87,7 +87,7 @@ TEST(RequestTemplate, Http2FieldsBodyAndFallback) {
 // WebSocket: the upgrade's target and headers and each message; go-stress-testing's ping (no
 // message) stays the client's.
 TEST(RequestTemplate, WebSocketUpgradeAndMessage) {
-  auto r = request();
+  auto r = templated_request();
   r.origin.scheme = model::Scheme::ws;
   r.headers = {{"X-User", "u${user}"}};
   r.body = R"({"round":${seq}})";
@@ -112,7 +112,7 @@ TEST(RequestTemplate, WebSocketUpgradeAndMessage) {
 
 // A gRPC call's message is protobuf, sent as written: only its metadata takes values.
 TEST(RequestTemplate, AGrpcMessageIsSentAsWritten) {
-  auto r = request();
+  auto r = templated_request();
   r.origin.scheme = model::Scheme::grpc;
   r.target = "/pkg.Svc/Call";
   r.body = "\x0a\x07${seq}";  // a string field that happens to hold ${seq}

@@ -33,7 +33,7 @@ namespace net = boost::asio;
 using net::ip::tcp;
 using namespace std::chrono_literals;
 
-constexpr std::string_view request = "GET / HTTP/1.1\r\nHost: test\r\n\r\n";
+constexpr std::string_view get_request = "GET / HTTP/1.1\r\nHost: test\r\n\r\n";
 
 tcp::endpoint endpoint_of(unsigned short port) {
   return {net::ip::make_address("127.0.0.1"), port};
@@ -84,13 +84,14 @@ net::awaitable<void> keep_busy(tcp::socket socket, BusyLoad* load, std::size_t d
   const auto response_size = prebuilt(Page::hello, 200, Persistence::keep_alive).full.size();
   std::string answer(response_size, '\0');
   std::string burst;
-  for (std::size_t i = 0; i < depth; ++i) burst += request;
+  for (std::size_t i = 0; i < depth; ++i) burst += get_request;
   auto [error, written] = co_await net::async_write(socket, net::buffer(burst), use_tuple);
   while (!error) {
     const auto [read_error, n] = co_await net::async_read(socket, net::buffer(answer), use_tuple);
     if (read_error) break;
     load->responses.fetch_add(1, std::memory_order_relaxed);
-    std::tie(error, written) = co_await net::async_write(socket, net::buffer(request), use_tuple);
+    std::tie(error, written) =
+        co_await net::async_write(socket, net::buffer(get_request), use_tuple);
   }
 }
 
