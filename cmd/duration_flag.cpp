@@ -22,7 +22,7 @@ struct Unit {
 constexpr std::array units{Unit{"ms", 0.001}, Unit{"s", 1}, Unit{"m", 60}, Unit{"h", 3600},
                            Unit{"", 1}};
 
-[[noreturn]] void refuse(std::string_view text, std::string_view flag) {
+[[noreturn]] void refuse_duration(std::string_view text, std::string_view flag) {
   throw UsageError(std::string(flag) +
                    " takes a length of time from 1 ms to a year: 500ms, 30s, 2m, 1h, or a number "
                    "of seconds (got '" +
@@ -35,7 +35,7 @@ std::chrono::milliseconds parse_duration(std::string_view text, std::string_view
   double value = 0;
   const auto* const end = text.data() + text.size();
   const auto [rest, error] = std::from_chars(text.data(), end, value);
-  if (error != std::errc()) refuse(text, flag);
+  if (error != std::errc()) refuse_duration(text, flag);
   const std::string_view suffix(rest, static_cast<std::size_t>(end - rest));
   for (const auto& unit : units) {
     if (suffix != unit.suffix) continue;
@@ -44,7 +44,7 @@ std::chrono::milliseconds parse_duration(std::string_view text, std::string_view
     if (!(seconds >= limits::min_run_timeout_s && seconds <= limits::max_seconds)) break;
     return std::chrono::milliseconds(std::llround(seconds * 1000));
   }
-  refuse(text, flag);
+  refuse_duration(text, flag);
 }
 
 DurationRange parse_duration_range(std::string_view text, std::string_view flag) {

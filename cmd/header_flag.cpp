@@ -18,24 +18,24 @@ std::string trim(std::string_view text) {
   return std::string(text.substr(first, text.find_last_not_of(" \t") - first + 1));
 }
 
-[[noreturn]] void refuse(const std::string& text, const std::string& why) {
+[[noreturn]] void refuse_header(const std::string& text, const std::string& why) {
   throw UsageError("bad header '" + text + "': " + why);
 }
 
 void check_name(const HeaderFlag& header, const std::string& text) {
   if (!model::is_token(header.name)) {
-    refuse(text, "a header name is one word (use -H 'Name: value')");
+    refuse_header(text, "a header name is one word (use -H 'Name: value')");
   }
   // Curl's `Host:` would send no Host, `Host;` an empty one: neither is a valid request to a
   // URL with a host (RFC 9112 3.2).
   if (model::same_field_name(header.name, "Host") && header.value.empty()) {
-    refuse(text,
-           "HTTP/1.1 requires a Host header naming the server (RFC 9112 3.2); give one, "
-           "or leave -H Host out to send the URL's");
+    refuse_header(text,
+                  "HTTP/1.1 requires a Host header naming the server (RFC 9112 3.2); give one, "
+                  "or leave -H Host out to send the URL's");
   }
   if (model::same_field_name(header.name, "Content-Length") ||
       model::same_field_name(header.name, "Transfer-Encoding")) {
-    refuse(text, "stampede frames the body itself (-data sets its length)");
+    refuse_header(text, "stampede frames the body itself (-data sets its length)");
   }
 }
 
@@ -43,9 +43,9 @@ void check_name(const HeaderFlag& header, const std::string& text) {
 
 HeaderFlag parse_header_flag(const std::string& text) {
   if (const auto bad = model::unsafe_in_field_value(text); bad != std::string::npos) {
-    refuse(text.substr(0, bad) + "...",
-           text[bad] == '\0' ? "it contains a NUL byte"
-                             : "it contains a line break, which would start another header");
+    refuse_header(text.substr(0, bad) + "...",
+                  text[bad] == '\0' ? "it contains a NUL byte"
+                                    : "it contains a line break, which would start another header");
   }
   HeaderFlag header;
   const auto colon = text.find(':');
@@ -57,9 +57,9 @@ HeaderFlag parse_header_flag(const std::string& text) {
   } else if (trimmed.size() > 1 && trimmed.ends_with(';')) {
     header.name = trim(std::string_view(trimmed).substr(0, trimmed.size() - 1));
   } else {
-    refuse(text,
-           "no ':' (use -H 'Name: value'; 'Name;' sends an empty value, 'Name:' drops a "
-           "default header)");
+    refuse_header(text,
+                  "no ':' (use -H 'Name: value'; 'Name;' sends an empty value, 'Name:' drops a "
+                  "default header)");
   }
   check_name(header, text);
   return header;

@@ -35,7 +35,7 @@ constexpr auto default_warmup = "2s";
 /// --sweep-rate auto starts here (requests a second) and doubles.
 constexpr double first_auto_rate = 100;
 
-double seconds(std::chrono::milliseconds length) {
+double in_seconds(std::chrono::milliseconds length) {
   return std::chrono::duration<double>(length).count();
 }
 
@@ -50,11 +50,11 @@ struct Timing {
 Timing timing_of(const Options& o) {
   Timing timing;
   timing.step = o.duration.empty() ? default_step : o.duration;
-  timing.step_s = seconds(parse_duration(timing.step, "-z"));
+  timing.step_s = in_seconds(parse_duration(timing.step, "-z"));
   const auto warmup = o.warmup.empty() ? std::string(default_warmup) : o.warmup;
   if (warmup != "0") {
     timing.warmup = warmup;
-    timing.warmup_s = seconds(parse_duration(warmup, "--warmup"));
+    timing.warmup_s = in_seconds(parse_duration(warmup, "--warmup"));
   }
   return timing;
 }
@@ -192,7 +192,7 @@ bool run_search(const Sweep& s, const sweep::Slo& slo, sweep::TargetSweep& targe
 }
 
 /// The line that says, before any load, how long the sweep may take.
-void announce(const Sweep& s, std::size_t targets) {
+void announce_sweep(const Sweep& s, std::size_t targets) {
   const double per_level = s.timing.warmup_s + s.timing.step_s;
   const auto levels = s.flags.automatic ? std::size_t{12} : s.flags.levels.size();
   std::fprintf(s.rows,
@@ -219,7 +219,7 @@ sweep::SweepResult run_sweep(const Options& options, std::FILE* rows) {
   result.step_s = s.timing.step_s;
   result.warmup_s = s.timing.warmup_s;
   result.slo = options.slo.empty() ? sweep::Slo{} : parse_slo(options.slo);
-  announce(s, targets.size());
+  announce_sweep(s, targets.size());
   for (const auto& url : targets) {
     auto& target = result.targets.emplace_back();
     target.url = url;

@@ -28,10 +28,12 @@ constexpr std::string_view usage =
     "[--tls-port 8443 [--cert FILE --key FILE]] [--max-streams N] [--idle-timeout S] "
     "[--max-in-flight K])";
 
-[[noreturn]] void refuse(const std::string& what) { throw UsageError(what + std::string(usage)); }
+[[noreturn]] void refuse_serve(const std::string& what) {
+  throw UsageError(what + std::string(usage));
+}
 
 /// Reads the words; counts are read wide and signed so that "-1" is refused, not wrapped.
-po::variables_map read_words(std::span<const char* const> args, std::string& bind) {
+po::variables_map read_serve_words(std::span<const char* const> args, std::string& bind) {
   po::options_description description;
   description.add_options()("port", po::value<std::int64_t>())("bind", po::value(&bind))(
       "threads", po::value<std::int64_t>())("workers", po::value<std::int64_t>())(
@@ -49,12 +51,13 @@ po::variables_map read_words(std::span<const char* const> args, std::string& bin
                             .run();
     // Without a positional description Boost keeps stray words aside and store() drops them.
     for (const auto& option : parsed.options) {
-      if (option.position_key >= 0) refuse("unexpected argument '" + option.value.front() + "'");
+      if (option.position_key >= 0)
+        refuse_serve("unexpected argument '" + option.value.front() + "'");
     }
     po::store(parsed, values);
     po::notify(values);
   } catch (const po::error& error) {
-    refuse(error.what());
+    refuse_serve(error.what());
   }
   return values;
 }
@@ -64,7 +67,7 @@ unsigned count_of(const po::variables_map& values, const char* name, int most, u
   if (values.count(name) == 0) return fallback;
   const auto count = values[name].as<std::int64_t>();
   if (count < 1 || count > most) {
-    refuse("--" + std::string(name) + " must be between 1 and " + std::to_string(most));
+    refuse_serve("--" + std::string(name) + " must be between 1 and " + std::to_string(most));
   }
   return static_cast<unsigned>(count);
 }
@@ -74,7 +77,7 @@ std::optional<unsigned short> port_of(const po::variables_map& values, const cha
   if (values.count(name) == 0) return std::nullopt;
   const auto port = values[name].as<std::int64_t>();
   if (port < 0 || port > std::numeric_limits<unsigned short>::max()) {
-    refuse("--" + std::string(name) + " must be between 0 (any free port) and 65535");
+    refuse_serve("--" + std::string(name) + " must be between 0 (any free port) and 65535");
   }
   return static_cast<unsigned short>(port);
 }
@@ -87,7 +90,7 @@ std::chrono::milliseconds idle_timeout_of(const po::variables_map& values) {
   if (seconds == 0) return std::chrono::milliseconds::zero();
   // Written so that NaN fails too.
   if (!(seconds >= 0.001 && seconds <= limits::max_seconds)) {
-    refuse(
+    refuse_serve(
         "--idle-timeout must be 0 (never close an idle connection) or a number of seconds from "
         "0.001 to 31536000 (a year)");
   }
@@ -100,8 +103,8 @@ std::uint32_t max_in_flight_of(const po::variables_map& values) {
   if (values.count("max-in-flight") == 0) return 0;
   const auto most = values["max-in-flight"].as<std::int64_t>();
   if (most < 0 || most > max_serve_in_flight) {
-    refuse("--max-in-flight must be 0 (no limit) or between 1 and " +
-           std::to_string(max_serve_in_flight));
+    refuse_serve("--max-in-flight must be 0 (no limit) or between 1 and " +
+                 std::to_string(max_serve_in_flight));
   }
   return static_cast<std::uint32_t>(most);
 }
@@ -112,8 +115,8 @@ void read_tls_files(const po::variables_map& values, target::ServeOptions& optio
   const bool cert = values.count("cert") != 0;
   const bool key = values.count("key") != 0;
   if (!cert && !key) return;
-  if (cert != key) refuse("--cert and --key go together");
-  if (!options.tls_port) refuse("--cert and --key need --tls-port");
+  if (cert != key) refuse_serve("--cert and --key go together");
+  if (!options.tls_port) refuse_serve("--cert and --key need --tls-port");
   try {
     options.certificate =
         target::read_certificate(values["cert"].as<std::string>(), values["key"].as<std::string>());
@@ -127,7 +130,7 @@ void read_tls_files(const po::variables_map& values, target::ServeOptions& optio
 ServeCommand parse_serve_options(std::span<const char* const> args) {
   ServeCommand command;
   auto& options = command.server;
-  const auto values = read_words(args, options.bind);
+  const auto values = read_serve_words(args, options.bind);
   options.port = port_of(values, "port").value_or(options.port);
   options.tls_port = port_of(values, "tls-port");
   read_tls_files(values, options);

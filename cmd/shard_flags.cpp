@@ -58,7 +58,8 @@ ShardPosition position_of(std::string_view text) {
 }
 
 /// `text` from `at` as `digits` digits, within [low, high].
-int field(std::string_view text, std::size_t at, std::size_t digits, int low, int high, bool& ok) {
+int date_field(std::string_view text, std::size_t at, std::size_t digits, int low, int high,
+               bool& ok) {
   int value = 0;
   const auto* begin = text.data() + std::min(at, text.size());
   const auto* end = text.data() + std::min(at + digits, text.size());
@@ -78,8 +79,8 @@ std::chrono::minutes offset_of(std::string_view text, std::size_t at, bool& ok) 
     return {};
   }
   ok = ok && at + 6 == text.size() && (text[at] == '+' || text[at] == '-') && text[at + 3] == ':';
-  const auto minutes = std::chrono::hours(field(text, at + 1, 2, 0, 23, ok)) +
-                       std::chrono::minutes(field(text, at + 4, 2, 0, 59, ok));
+  const auto minutes = std::chrono::hours(date_field(text, at + 1, 2, 0, 23, ok)) +
+                       std::chrono::minutes(date_field(text, at + 4, 2, 0, 59, ok));
   return text[at] == '-' ? -minutes : minutes;
 }
 
@@ -128,11 +129,12 @@ std::chrono::system_clock::time_point parse_instant(std::string_view text, std::
   using namespace std::chrono;
   bool ok = text.size() >= 20 && text[4] == '-' && text[7] == '-' &&
             (text[10] == 'T' || text[10] == 't') && text[13] == ':' && text[16] == ':';
-  const year_month_day date{year(field(text, 0, 4, 1970, 9999, ok)),
-                            month(static_cast<unsigned>(field(text, 5, 2, 1, 12, ok))),
-                            day(static_cast<unsigned>(field(text, 8, 2, 1, 31, ok)))};
-  auto at = sys_days(date) + hours(field(text, 11, 2, 0, 23, ok)) +
-            minutes(field(text, 14, 2, 0, 59, ok)) + seconds(field(text, 17, 2, 0, 60, ok));
+  const year_month_day date{year(date_field(text, 0, 4, 1970, 9999, ok)),
+                            month(static_cast<unsigned>(date_field(text, 5, 2, 1, 12, ok))),
+                            day(static_cast<unsigned>(date_field(text, 8, 2, 1, 31, ok)))};
+  auto at = sys_days(date) + hours(date_field(text, 11, 2, 0, 23, ok)) +
+            minutes(date_field(text, 14, 2, 0, 59, ok)) +
+            seconds(date_field(text, 17, 2, 0, 60, ok));
   std::size_t end = 19;
   nanoseconds fraction{0};
   if (ok && end < text.size() && text[end] == '.') {

@@ -17,7 +17,7 @@ namespace {
 
 constexpr std::array report_flags{"--output", "--threshold", "--save", "-e", "--html"};
 
-std::vector<std::string> split(const std::string& text, char separator) {
+std::vector<std::string> split_list(const std::string& text, char separator) {
   std::vector<std::string> parts;
   std::istringstream in(text);
   for (std::string part; std::getline(in, part, separator);) {
@@ -89,9 +89,9 @@ ShardsCommand parse_shards_options(std::span<const char* const> args) {
       throw UsageError(flag + " needs a value (usage: " + shards_usage() + ")");
     }
     if (flag == "--hosts") {
-      command.hosts = split(value, ',');
+      command.hosts = split_list(value, ',');
     } else if (flag == "--ssh") {
-      command.ssh = split(value, ' ');
+      command.ssh = split_list(value, ' ');
     } else if (flag == "--stampede") {
       command.remote_stampede = value;
     } else if (flag == "--lead") {

@@ -26,7 +26,9 @@ struct Numbered {
 
 const std::string example = "such as 127.0.0.2-127.0.0.9, 10.0.0.0/24 or 10.0.0.5,10.0.0.7";
 
-[[noreturn]] void refuse(const std::string& what) { throw UsageError("--source-ips " + what); }
+[[noreturn]] void refuse_source_ips(const std::string& what) {
+  throw UsageError("--source-ips " + what);
+}
 
 std::string_view trimmed(std::string_view text) {
   const auto first = text.find_first_not_of(' ');
@@ -37,7 +39,8 @@ std::string_view trimmed(std::string_view text) {
 Numbered numbered(std::string_view text) {
   boost::system::error_code error;
   const auto address = ip::make_address(std::string(text), error);
-  if (error) refuse("'" + std::string(text) + "' is not an IP address (" + example + ")");
+  if (error)
+    refuse_source_ips("'" + std::string(text) + "' is not an IP address (" + example + ")");
   if (address.is_v4()) return {false, address.to_v4().to_uint(), 0};
   Number value = 0;
   for (const auto byte : address.to_v6().to_bytes()) value = (value << 8) | byte;
@@ -57,9 +60,10 @@ ip::address address_of(const Numbered& n) {
 std::string family(bool v6) { return v6 ? "IPv6" : "IPv4"; }
 
 [[noreturn]] void refuse_too_many(std::string_view item) {
-  refuse("'" + std::string(item) + "' makes more than " +
-         std::to_string(limits::max_source_addresses) +
-         " addresses (each adds a port range: a few are plenty; use a smaller range or block)");
+  refuse_source_ips(
+      "'" + std::string(item) + "' makes more than " +
+      std::to_string(limits::max_source_addresses) +
+      " addresses (each adds a port range: a few are plenty; use a smaller range or block)");
 }
 
 /// Appends `count` addresses from `first` on, refusing before the total passes the maximum.
@@ -74,12 +78,12 @@ void append_range(std::vector<ip::address>& out, std::string_view item, std::siz
   const auto low = numbered(from);
   const auto high = numbered(to);
   if (low.v6 != high.v6) {
-    refuse("'" + std::string(item) + "' goes from an " + family(low.v6) + " address to an " +
-           family(high.v6) + " one (give both ends in one family)");
+    refuse_source_ips("'" + std::string(item) + "' goes from an " + family(low.v6) +
+                      " address to an " + family(high.v6) + " one (give both ends in one family)");
   }
   if (high.value < low.value) {
-    refuse("'" + std::string(item) + "' is reversed (give the lower address first: " +
-           std::string(to) + "-" + std::string(from) + ")");
+    refuse_source_ips("'" + std::string(item) + "' is reversed (give the lower address first: " +
+                      std::string(to) + "-" + std::string(from) + ")");
   }
   append(out, low, high.value - low.value + 1, item);
 }
@@ -91,15 +95,15 @@ void append_block(std::vector<ip::address>& out, std::string_view item, std::siz
   int length = -1;
   const auto end = length_text.data() + length_text.size();
   if (std::from_chars(length_text.data(), end, length).ptr != end || length < 0 || length > bits) {
-    refuse("'" + std::string(item) + "': the prefix length after / must be 0 to " +
-           std::to_string(bits) + " for an " + family(network.v6) + " block");
+    refuse_source_ips("'" + std::string(item) + "': the prefix length after / must be 0 to " +
+                      std::to_string(bits) + " for an " + family(network.v6) + " block");
   }
   const auto host_bits = bits - length;
   const Number mask = host_bits >= 128 ? ~Number{0} : (Number{1} << host_bits) - 1;
   if ((network.value & mask) != 0) {
     network.value &= ~mask;
-    refuse("'" + std::string(item) + "' has host bits set (the block is " +
-           address_of(network).to_string() + "/" + std::to_string(length) + ")");
+    refuse_source_ips("'" + std::string(item) + "' has host bits set (the block is " +
+                      address_of(network).to_string() + "/" + std::to_string(length) + ")");
   }
   if (host_bits > 17) refuse_too_many(item);  // before a count that could overflow
   // Host addresses only: not an IPv4 block's network and broadcast addresses, nor an IPv6
@@ -114,8 +118,9 @@ void append_block(std::vector<ip::address>& out, std::string_view item, std::siz
 void check_usable(const ip::address& address) {
   const bool broadcast = address.is_v4() && address.to_v4() == ip::address_v4::broadcast();
   if (address.is_unspecified() || address.is_multicast() || broadcast) {
-    refuse("includes " + address.to_string() +
-           ", which is not a source address (give addresses of this machine, " + example + ")");
+    refuse_source_ips("includes " + address.to_string() +
+                      ", which is not a source address (give addresses of this machine, " +
+                      example + ")");
   }
 }
 
@@ -124,7 +129,7 @@ void check_list(const std::vector<ip::address>& addresses) {
   for (const auto& address : addresses) {
     check_usable(address);
     if (address.is_v6() != addresses.front().is_v6()) {
-      refuse(
+      refuse_source_ips(
           "mixes IPv4 and IPv6 addresses (a connection binds an address of its server's "
           "family: give one family)");
     }
@@ -132,7 +137,7 @@ void check_list(const std::vector<ip::address>& addresses) {
   auto sorted = addresses;
   std::sort(sorted.begin(), sorted.end());
   if (const auto twice = std::adjacent_find(sorted.begin(), sorted.end()); twice != sorted.end()) {
-    refuse("names " + twice->to_string() + " twice (give each address once)");
+    refuse_source_ips("names " + twice->to_string() + " twice (give each address once)");
   }
 }
 
@@ -144,7 +149,8 @@ std::vector<ip::address> parse_source_ips(std::string_view spec) {
   while (start <= spec.size()) {
     const auto comma = std::min(spec.find(',', start), spec.size());
     const auto item = trimmed(spec.substr(start, comma - start));
-    if (item.empty()) refuse("has an empty item in '" + std::string(spec) + "' (" + example + ")");
+    if (item.empty())
+      refuse_source_ips("has an empty item in '" + std::string(spec) + "' (" + example + ")");
     if (const auto slash = item.find('/'); slash != std::string_view::npos) {
       append_block(addresses, item, slash);
     } else if (const auto dash = item.find('-'); dash != std::string_view::npos) {

@@ -17,7 +17,7 @@ namespace {
 /// A run of stages past this many is a script, not a flag.
 constexpr std::size_t max_stages = 1000;
 
-[[noreturn]] void refuse(std::string_view stage, const std::string& why) {
+[[noreturn]] void refuse_stage(std::string_view stage, const std::string& why) {
   throw UsageError("--stages: '" + std::string(stage) + "' " + why +
                    " (stages are DURATION:USERS, as in --stages 30s:100,60s:500,30s:0, or "
                    "DURATION:REQUESTS/s, as in --stages 30s:1000/s,60s:1000/s)");
@@ -26,7 +26,8 @@ constexpr std::size_t max_stages = 1000;
 /// One stage, and whether its target is a rate (N/s).
 std::pair<model::Stage, bool> parse_stage(std::string_view text) {
   const auto colon = text.find(':');
-  if (colon == std::string_view::npos) refuse(text, "has no ':' between its length and target");
+  if (colon == std::string_view::npos)
+    refuse_stage(text, "has no ':' between its length and target");
   auto target = text.substr(colon + 1);
   const bool per_second = target.ends_with("/s");
   if (per_second) target.remove_suffix(2);
@@ -35,8 +36,9 @@ std::pair<model::Stage, bool> parse_stage(std::string_view text) {
   const auto [rest, error] = std::from_chars(target.data(), end, stage.target);
   const auto most = static_cast<std::uint64_t>(per_second ? limits::max_rate : limits::max_users);
   if (target.empty() || error != std::errc() || rest != end || stage.target > most) {
-    refuse(text, per_second ? "needs a whole number of requests a second from 0 to 10000000"
-                            : "needs a whole number of users from 0 to 10000000 after the ':'");
+    refuse_stage(text, per_second
+                           ? "needs a whole number of requests a second from 0 to 10000000"
+                           : "needs a whole number of users from 0 to 10000000 after the ':'");
   }
   return {stage, per_second};
 }
@@ -54,8 +56,8 @@ StagesFlag parse_stages(std::string_view text) {
     const auto piece = text.substr(from, comma - from);
     const auto [stage, per_second] = parse_stage(piece);
     if (!stages.empty() && per_second != flag.per_second) {
-      refuse(piece,
-             "mixes users and requests a second: give every target as N, or every one as N/s");
+      refuse_stage(
+          piece, "mixes users and requests a second: give every target as N, or every one as N/s");
     }
     flag.per_second = per_second;
     stages.push_back(stage);
@@ -63,11 +65,11 @@ StagesFlag parse_stages(std::string_view text) {
     anyone = anyone || stage.target > 0;
     from = comma + 1;
   }
-  if (stages.size() > max_stages) refuse(text, "has more than 1000 stages");
+  if (stages.size() > max_stages) refuse_stage(text, "has more than 1000 stages");
   if (total > std::chrono::duration<double>(limits::max_seconds)) {
-    refuse(text, "lasts more than a year in all");
+    refuse_stage(text, "lasts more than a year in all");
   }
-  if (!anyone) refuse(text, "never asks for anything: give some stage a target above 0");
+  if (!anyone) refuse_stage(text, "never asks for anything: give some stage a target above 0");
   return flag;
 }
 

@@ -16,7 +16,7 @@ namespace {
 using statistics::Comparison;
 using statistics::Figure;
 
-[[noreturn]] void refuse(std::string_view text, const std::string& why) {
+[[noreturn]] void refuse_threshold(std::string_view text, const std::string& why) {
   throw UsageError("--threshold '" + std::string(text) + "': " + why +
                    " (as in 'p99<200ms', 'errors<0.5%', 'rps>2000', 'step2.p99<50ms')");
 }
@@ -45,7 +45,7 @@ void take_step(std::string_view text, std::string_view& name, statistics::Thresh
   const auto dot = name.find('.');
   const auto step = number_of(name.substr(4, dot == std::string_view::npos ? 0 : dot - 4));
   if (dot == std::string_view::npos || !step || *step < 1 || *step != static_cast<int>(*step)) {
-    refuse(text, "a step is step1, step2... before the figure");
+    refuse_threshold(text, "a step is step1, step2... before the figure");
   }
   threshold.step = static_cast<std::size_t>(*step) - 1;
   name.remove_prefix(dot + 1);
@@ -81,22 +81,25 @@ std::optional<double> milliseconds(std::string_view text) {
 void read_bound(std::string_view text, std::string_view bound, statistics::Threshold& t) {
   if (t.figure == Figure::rps) {
     const auto value = number_of(bound);
-    if (!value || *value < 0) refuse(text, "rps is bounded by a number of requests a second");
+    if (!value || *value < 0)
+      refuse_threshold(text, "rps is bounded by a number of requests a second");
     t.bound = *value;
   } else if (t.figure == Figure::error_share) {
     bound.remove_suffix(1);
     const auto value = number_of(bound);
-    if (!value || *value < 0 || *value > 100) refuse(text, "errors in % are from 0% to 100%");
+    if (!value || *value < 0 || *value > 100)
+      refuse_threshold(text, "errors in % are from 0% to 100%");
     t.bound = *value / 100;
   } else if (t.figure == Figure::error_count) {
     const auto value = number_of(bound);
     if (!value || *value < 0 || *value != static_cast<double>(static_cast<std::int64_t>(*value))) {
-      refuse(text, "errors are bounded by a share (0.5%) or a whole number of requests");
+      refuse_threshold(text, "errors are bounded by a share (0.5%) or a whole number of requests");
     }
     t.bound = *value;
   } else {
     const auto value = milliseconds(bound);
-    if (!value) refuse(text, "a latency is bounded by a length of time: 200ms, 1.5s, 250us");
+    if (!value)
+      refuse_threshold(text, "a latency is bounded by a length of time: 200ms, 1.5s, 250us");
     t.bound = *value;
   }
 }
@@ -107,7 +110,7 @@ statistics::Threshold parse_threshold(std::string_view text) {
   statistics::Threshold threshold;
   threshold.text = std::string(text);
   const auto op = find_operator(text);
-  if (!op) refuse(text, "no comparison (<, <=, > or >=)");
+  if (!op) refuse_threshold(text, "no comparison (<, <=, > or >=)");
   threshold.comparison = op->comparison;
   auto name = text.substr(0, op->at);
   const auto bound = text.substr(op->at + op->length);
@@ -124,8 +127,8 @@ statistics::Threshold parse_threshold(std::string_view text) {
   } else if (name == "errors") {
     threshold.figure = bound.ends_with('%') ? Figure::error_share : Figure::error_count;
   } else {
-    refuse(text, "unknown figure '" + std::string(name) +
-                     "' (p50, p90, p99, p999, mean, min, max, rps or errors)");
+    refuse_threshold(text, "unknown figure '" + std::string(name) +
+                               "' (p50, p90, p99, p999, mean, min, max, rps or errors)");
   }
   read_bound(text, bound, threshold);
   return threshold;

@@ -51,7 +51,7 @@ std::vector<Line> cmd_pass(std::string_view text) {
   return lines;
 }
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+bool is_cmd_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 /// The C runtime's rules: blanks split words outside quotes; `"` toggles quoting, `""` inside
 /// quotes is one `"`; 2n backslashes before `"` are n and the quote counts, 2n+1 are n and a `"`.
@@ -59,12 +59,12 @@ Words crt_split(const Line& line) {
   Words words;
   std::size_t i = 0;
   while (i < line.size()) {
-    while (i < line.size() && is_blank(line[i].c)) ++i;
+    while (i < line.size() && is_cmd_blank(line[i].c)) ++i;
     if (i == line.size()) break;
     Word word{{}, line[i].where};
     bool quoted = false;
     Position quote_start{};
-    while (i < line.size() && (quoted || !is_blank(line[i].c))) {
+    while (i < line.size() && (quoted || !is_cmd_blank(line[i].c))) {
       std::size_t slashes = 0;
       while (i < line.size() && line[i].c == '\\') ++slashes, ++i;
       const bool quote_next = i < line.size() && line[i].c == '"';

@@ -43,7 +43,7 @@ std::string type_for(const std::string& filename) {
 }
 
 /// curl's word in a -F value: `"quoted"` (with `\"` and `\\`) or up to the next `;`.
-std::string take_word(std::string_view& text) {
+std::string take_parameter(std::string_view& text) {
   std::string word;
   if (!text.starts_with('"')) {
     const auto end = std::min(text.find(';'), text.size());
@@ -63,14 +63,14 @@ std::string take_word(std::string_view& text) {
 
 /// Splits `value;type=T;filename=F` into the value and its parameters; curl skips the others.
 std::string take_parameters(std::string_view text, Part& part) {
-  auto value = take_word(text);
+  auto value = take_parameter(text);
   while (text.starts_with(';')) {
     text.remove_prefix(1);
     while (text.starts_with(' ')) text.remove_prefix(1);
     const auto key_end = std::min(text.find('='), text.size());
     const auto key = text.substr(0, key_end);
     text.remove_prefix(std::min(key_end + 1, text.size()));
-    const auto parameter = take_word(text);
+    const auto parameter = take_parameter(text);
     if (key == "type") part.content_type = parameter;
     if (key == "filename") part.filename = parameter;
   }

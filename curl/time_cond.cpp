@@ -35,7 +35,7 @@ constexpr std::array<Zone, 45> zones{{
     {"nzdt", -780}, {"idle", -720}, {"z", 0},
 }};
 
-std::string lower(std::string_view text) {
+std::string lower_word(std::string_view text) {
   std::string out(text);
   for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
@@ -63,7 +63,7 @@ class DateReader {
   bool word() {
     const auto start = at_;
     while (at_ < text_.size() && std::isalpha(static_cast<unsigned char>(text_[at_]))) ++at_;
-    const auto w = lower(text_.substr(start, at_ - start));
+    const auto w = lower_word(text_.substr(start, at_ - start));
     if (!weekday_seen_ && w.size() >= 3) {
       for (const auto day : days) {
         if (w == day || (w.size() == 3 && day.starts_with(w))) return weekday_seen_ = true;

@@ -9,7 +9,7 @@
 namespace stampede::report {
 namespace {
 
-std::string ms(std::chrono::nanoseconds duration) {
+std::string ms_field(std::chrono::nanoseconds duration) {
   return format_fixed(static_cast<double>(duration.count()) / 1e6, 3);
 }
 
@@ -33,9 +33,10 @@ std::string gnuplot_lines(std::span<const statistics::RequestLine> requests,
     (void)std::strftime(when, sizeof when, "%a %b %d %H:%M:%S %Y", &utc);
     const auto error = request.error == model::ErrorKind::none ? std::string_view("ok")
                                                                : model::to_string(request.error);
-    text += std::string(when) + '\t' + std::to_string(seconds) + '\t' + ms(request.connect) + '\t' +
-            ms(std::max(request.latency - request.connect, std::chrono::nanoseconds(0))) + '\t' +
-            ms(request.latency) + '\t' + ms(request.waiting) + '\t' +
+    text += std::string(when) + '\t' + std::to_string(seconds) + '\t' + ms_field(request.connect) +
+            '\t' +
+            ms_field(std::max(request.latency - request.connect, std::chrono::nanoseconds(0))) +
+            '\t' + ms_field(request.latency) + '\t' + ms_field(request.waiting) + '\t' +
             std::to_string(request.status) + '\t' + std::string(error) + '\n';
   }
   return text;

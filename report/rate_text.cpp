@@ -9,16 +9,16 @@ using statistics::Histogram;
 using statistics::to_ms;
 namespace {
 
-std::string ms(std::uint64_t ns) { return format_fixed(to_ms(static_cast<double>(ns)), 3); }
+std::string ms_text(std::uint64_t ns) { return format_fixed(to_ms(static_cast<double>(ns)), 3); }
 
-std::string line(const std::string& label, const std::string& value) {
+std::string rate_line(const std::string& label, const std::string& value) {
   return pad_right(label, 24) + value + '\n';
 }
 
 /// "p50 0.210, p99 1.503, max 4.000 ms".
 std::string spread(const Histogram& histogram) {
-  return "p50 " + ms(histogram.percentile(50)) + ", p99 " + ms(histogram.percentile(99)) +
-         ", max " + ms(histogram.max()) + " ms";
+  return "p50 " + ms_text(histogram.percentile(50)) + ", p99 " + ms_text(histogram.percentile(99)) +
+         ", max " + ms_text(histogram.max()) + " ms";
 }
 
 }  // namespace
@@ -28,17 +28,18 @@ std::string rate_text(const statistics::Summary& summary) {
   const auto& rate = summary.total.rate;
   const auto* asked =
       summary.info.rate_moves ? " requests/s asked on average, " : " requests/s asked, ";
-  std::string text = line("Rate:", format_fixed(summary.info.rate, 2) + asked +
-                                       format_fixed(summary.achieved_rate(), 2) + " started");
-  text += line("Latency:", "from each request's due time (corrected for coordinated omission)");
-  text += line("Service time:", spread(rate.service_time) + " (the exchange alone)");
-  text += line("Generator lag:", spread(rate.lag) + " (a free user to the send)");
-  text += line("Capped:", std::to_string(rate.capped) + " requests came due with all " +
-                              std::to_string(summary.info.users) +
-                              " users (-c) busy, and waited for one");
+  std::string text = rate_line("Rate:", format_fixed(summary.info.rate, 2) + asked +
+                                            format_fixed(summary.achieved_rate(), 2) + " started");
+  text +=
+      rate_line("Latency:", "from each request's due time (corrected for coordinated omission)");
+  text += rate_line("Service time:", spread(rate.service_time) + " (the exchange alone)");
+  text += rate_line("Generator lag:", spread(rate.lag) + " (a free user to the send)");
+  text += rate_line("Capped:", std::to_string(rate.capped) + " requests came due with all " +
+                                   std::to_string(summary.info.users) +
+                                   " users (-c) busy, and waited for one");
   if (rate.missed > 0) {
-    text += line("Missed:", std::to_string(rate.missed) +
-                                " requests never sent: no user was free before -z's end");
+    text += rate_line("Missed:", std::to_string(rate.missed) +
+                                     " requests never sent: no user was free before -z's end");
   }
   return text;
 }

@@ -33,7 +33,7 @@ std::string cell(double value, int decimals, std::size_t width = 11) {
   return pad_left(format_fixed(value, decimals), width);
 }
 
-std::string header(bool by_rate) {
+std::string table_header(bool by_rate) {
   return pad_left(by_rate ? "rate" : "users", 10) + pad_left("QPS", 11) + pad_left("mean ms", 11) +
          pad_left("p50 ms", 11) + pad_left("p90 ms", 11) + pad_left("p99 ms", 11) +
          pad_left("errors", 9) + pad_left("ms/request", 12) + '\n';
@@ -64,7 +64,7 @@ std::string knee_text(const TargetSweep& target, bool by_rate) {
 }
 
 std::string target_text(const TargetSweep& target, bool by_rate) {
-  std::string text = "\nSweep of " + printable(target.url) + '\n' + header(by_rate);
+  std::string text = "\nSweep of " + printable(target.url) + '\n' + table_header(by_rate);
   for (std::size_t i = 0; i < target.steps.size(); ++i) {
     text += row(target.steps[i], by_rate);
     if (target.knee.step == i) text += "  <- knee";

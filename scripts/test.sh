@@ -34,14 +34,16 @@ summary() {
 }
 trap summary EXIT
 
-# beside NAME LOG COMMAND...: starts COMMAND at the lowest priority in a process group of its own,
-# output to LOG; sets BESIDE to its pid, which `finish` waits for.
+# beside NAME LOG COMMAND...: starts COMMAND at the lowest priority in a session of its own (so
+# that summary can stop all of it), output to LOG; sets BESIDE to its pid, which `finish` waits
+# for. A new session is a new scheduling autogroup, which competes with ours as an equal whatever
+# its processes' nice: the group itself is niced too, where the kernel has autogroups.
 declare -A started
 beside() {
   local name=$1 log=$2
   shift 2
   mkdir -p "$(dirname "$log")"
-  setsid nice -n 19 "$@" >"$log" 2>&1 &
+  setsid bash -c '{ echo 19 >/proc/self/autogroup; } 2>/dev/null; exec nice -n 19 "$@"' beside "$@" >"$log" 2>&1 &
   BESIDE=$!
   background+=("$BESIDE")
   started[$BESIDE]=$SECONDS
@@ -81,6 +83,7 @@ beside "sanitized build (ASan + UBSan)" build-logs/sanitized-build.log \
 sanitized_pid=$BESIDE
 
 stage "format check" bash -c "git ls-files '*.cpp' '*.hpp' | xargs clang-format --dry-run -Werror"
+stage "unity build names" python3 scripts/unity_names.py .
 # -g1: line tables for backtraces, in 70% of -g's compile time.
 stage "release build (warnings are errors)" \
   build build-test 4 -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG"

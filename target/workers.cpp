@@ -114,7 +114,7 @@ void stop_workers(const std::vector<pid_t>& workers) {
   }
 }
 
-std::string describe(int status) {
+std::string describe_status(int status) {
   if (WIFSIGNALED(status)) return "was killed by signal " + std::to_string(WTERMSIG(status));
   return "exited with status " + std::to_string(WEXITSTATUS(status));
 }
@@ -131,7 +131,8 @@ int supervise(std::vector<pid_t> workers) {
     if (pid <= 0) continue;  // not a worker's end after all
     std::erase(workers, pid);
     const bool failed = !WIFEXITED(status) || WEXITSTATUS(status) != 0;
-    if (failed) spdlog::error("serve: worker {} {}; stopping the others", pid, describe(status));
+    if (failed)
+      spdlog::error("serve: worker {} {}; stopping the others", pid, describe_status(status));
     stop_workers(workers);
     return failed ? 1 : 0;
   }

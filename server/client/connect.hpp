@@ -32,6 +32,9 @@ namespace stampede::client {
 using TcpStream = net::ip::tcp::socket;
 using TlsStream = net::ssl::stream<TcpStream>;
 
+/// The clients' completion token: an operation's error comes back as a value, not an exception.
+inline constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
+
 /// A server may close an idle keep-alive connection just as we reuse it. A request that then
 /// fails before any response byte is retried once on a new connection, but only when its
 /// method is idempotent (RFC 9110 9.2.2), as browsers and Go's client do: the server may
@@ -196,7 +199,6 @@ inline boost::system::error_code connect_outcome(TcpStream& socket) {
 /// (the watchdog) ends the loop, as there.
 inline net::awaitable<boost::system::error_code> connect_socket(TcpStream& socket,
                                                                 const ClientSetup& setup) {
-  constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
   if (!setup.unix_socket.empty()) {
     const auto error = connect_unix(socket, setup.unix_socket);
     if (error) co_await net::post(socket.get_executor(), as_tuple);  // as below: never spin

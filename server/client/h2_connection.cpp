@@ -15,8 +15,6 @@ namespace stampede::client {
 
 namespace {
 
-constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
-
 /// A read: a few users' responses at a time (h2load reads 8 KiB).
 constexpr std::size_t input_size = 16 * 1024;
 

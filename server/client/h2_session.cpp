@@ -13,7 +13,7 @@ namespace {
 
 /// Receive windows for a stream and for the connection. nghttp2's default (64 KiB) makes a
 /// larger body wait a round trip for each WINDOW_UPDATE; h2load opens its windows wide too.
-constexpr std::int32_t window_size = 16 * 1024 * 1024;
+constexpr std::int32_t session_window_size = 16 * 1024 * 1024;
 
 }  // namespace
 
@@ -100,9 +100,9 @@ H2Session::H2Session(Start start) {
   nghttp2_session_client_new(&made, H2Callbacks::table(), this);
   session_.reset(made);
   if (start == Start::preface) {
-    h2::open_windows(made, window_size);
+    h2::open_windows(made, session_window_size);
   } else {
-    h2::open_connection_window(made, window_size);
+    h2::open_connection_window(made, session_window_size);
   }
 }
 
@@ -128,7 +128,7 @@ bool H2Session::upgrade(const Http2Wire& request, model::Response& response, boo
   response.headers.clear();
   request_sent_ = true;  // as HTTP/1.1, before the switch
   stream_id_ = 1;        // RFC 7540 3.2: the upgrade request is stream 1
-  const auto payload = h2::settings_payload(window_size);
+  const auto payload = h2::settings_payload(session_window_size);
   const int result = nghttp2_session_upgrade2(session_.get(),
                                               reinterpret_cast<const std::uint8_t*>(payload.data()),
                                               payload.size(), head ? 1 : 0, nullptr);
@@ -137,7 +137,7 @@ bool H2Session::upgrade(const Http2Wire& request, model::Response& response, boo
 }
 
 std::string H2Session::upgrade_settings() {
-  return base64url(h2::settings_payload(window_size));  // RFC 7540 3.2.1
+  return base64url(h2::settings_payload(session_window_size));  // RFC 7540 3.2.1
 }
 
 bool H2Session::submit(const Http2Wire& request, model::Response& response, bool keep_body) {

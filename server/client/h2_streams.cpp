@@ -14,7 +14,7 @@ namespace {
 
 /// Receive windows for each stream and for the connection: h2load's default (2^30 - 1), so
 /// that many streams' bodies never wait on a WINDOW_UPDATE (nghttp2's 64 KiB would).
-constexpr std::int32_t window_size = (1 << 30) - 1;
+constexpr std::int32_t held_window_size = (1 << 30) - 1;
 /// Each frame's header, which the frame's length leaves out.
 constexpr std::uint64_t frame_header = 9;
 
@@ -133,7 +133,7 @@ H2Streams::H2Streams() {
   nghttp2_session_client_new2(&made, H2StreamCallbacks::table(), this, option);
   nghttp2_option_del(option);
   session_.reset(made);
-  h2::open_windows(made, window_size);
+  h2::open_windows(made, held_window_size);
 }
 
 H2Streams::~H2Streams() = default;

@@ -19,7 +19,6 @@ namespace stampede::client {
 
 namespace {
 
-constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
 constexpr std::size_t debug_bytes = 4096;
 
 bool end_of_stream(const boost::system::error_code& error) {

@@ -15,12 +15,6 @@
 
 namespace stampede::client {
 
-namespace {
-
-constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
-
-}  // namespace
-
 template <class Stream>
 net::awaitable<void> Http2Client<Stream>::exchange(const PreparedRequest& request,
                                                    model::Response& response) {

@@ -19,8 +19,6 @@ namespace stampede::client {
 
 namespace {
 
-constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
-
 /// What finish() reads after our GOAWAY goes here, dropped: one buffer per thread serves every
 /// connection. Not for the held reads: several reads complete in one pass of the reactor, each
 /// into its buffer, before any handler parses what it got (see Http2Client::held_input_).

@@ -18,8 +18,6 @@ namespace stampede::client {
 
 namespace {
 
-constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
-
 /// The socket BIO OpenSSL's SSL_set_fd() would make writes with write(2), which raises SIGPIPE
 /// on a connection the server has reset, and SIGPIPE kills the run. This one sends with
 /// MSG_NOSIGNAL, as Asio's own sends do, so such a write fails with EPIPE, a failure of that

@@ -31,7 +31,6 @@ namespace {
 namespace beast = boost::beast;
 namespace websocket = beast::websocket;
 using Clock = std::chrono::steady_clock;
-constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
 
 /// Appends "<user>_<i>" to `out`: go-stress-testing's seq, which its servers echo.
 void append_seq(std::string& out, UserId user, std::uint64_t sent) {

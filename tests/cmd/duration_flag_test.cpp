@@ -10,7 +10,7 @@ namespace {
 
 using std::chrono::milliseconds;
 
-std::string refusal(std::string_view text) {
+std::string duration_refusal(std::string_view text) {
   try {
     (void)parse_duration(text, "-z");
   } catch (const UsageError& error) {
@@ -34,11 +34,11 @@ TEST(ParseDuration, RefusesWhatIsNotALengthOfTimeInRange) {
   const std::string rule =
       "-z takes a length of time from 1 ms to a year: 500ms, 30s, 2m, 1h, or a number of "
       "seconds (got '";
-  EXPECT_EQ(refusal("0"), rule + "0')");
-  EXPECT_EQ(refusal("-1s"), rule + "-1s')");
-  EXPECT_EQ(refusal("10x"), rule + "10x')");
+  EXPECT_EQ(duration_refusal("0"), rule + "0')");
+  EXPECT_EQ(duration_refusal("-1s"), rule + "-1s')");
+  EXPECT_EQ(duration_refusal("10x"), rule + "10x')");
   for (const auto* bad : {"", "s", "0.5ms", "30 s", "+3s", "nan", "inf", "1e9h", "2d", "30S"}) {
-    EXPECT_EQ(refusal(bad), rule + bad + "')") << bad;
+    EXPECT_EQ(duration_refusal(bad), rule + bad + "')") << bad;
   }
 }
 

@@ -26,13 +26,13 @@ ServeCommand parse_command(std::initializer_list<const char*> words) {
   return parse_serve_options(args);
 }
 
-target::ServeOptions parse(std::initializer_list<const char*> words) {
+target::ServeOptions parse_serve(std::initializer_list<const char*> words) {
   return parse_command(words).server;
 }
 
-std::string usage_error(std::initializer_list<const char*> words) {
+std::string serve_usage_error(std::initializer_list<const char*> words) {
   try {
-    (void)parse(words);
+    (void)parse_serve(words);
   } catch (const UsageError& error) {
     return error.what();
   }
@@ -45,26 +45,26 @@ const std::string usage =
     "[--max-in-flight K])";
 
 TEST(ServeOptions, ReadsEveryFlag) {
-  const auto o = parse({"--port", "9000", "--bind", "::1", "--threads", "3"});
+  const auto o = parse_serve({"--port", "9000", "--bind", "::1", "--threads", "3"});
   EXPECT_EQ(o.port, 9000);
   EXPECT_EQ(o.bind, "::1");
   EXPECT_EQ(o.threads, 3U);
-  EXPECT_EQ(parse({"-port=0"}).port, 0);  // a free port, as Server binds it
-  EXPECT_EQ(parse({"--port", "65535", "--threads", "1024"}).threads, 1024U);
-  EXPECT_EQ(parse({}).port, 8080);
-  EXPECT_GE(parse({}).threads, 1U);
+  EXPECT_EQ(parse_serve({"-port=0"}).port, 0);  // a free port, as Server binds it
+  EXPECT_EQ(parse_serve({"--port", "65535", "--threads", "1024"}).threads, 1024U);
+  EXPECT_EQ(parse_serve({}).port, 8080);
+  EXPECT_GE(parse_serve({}).threads, 1U);
 }
 
 TEST(ServeOptions, RefusesCountsOutOfRange) {
   const std::string threads = "--threads must be between 1 and 1024" + usage;
-  EXPECT_EQ(usage_error({"--threads", "-1"}), threads);  // was read as 4,294,967,295
-  EXPECT_EQ(usage_error({"--threads", "0"}), threads);
-  EXPECT_EQ(usage_error({"--threads", "1025"}), threads);
-  EXPECT_EQ(usage_error({"--threads=4294967297"}), threads);
+  EXPECT_EQ(serve_usage_error({"--threads", "-1"}), threads);  // was read as 4,294,967,295
+  EXPECT_EQ(serve_usage_error({"--threads", "0"}), threads);
+  EXPECT_EQ(serve_usage_error({"--threads", "1025"}), threads);
+  EXPECT_EQ(serve_usage_error({"--threads=4294967297"}), threads);
   const std::string port = "--port must be between 0 (any free port) and 65535" + usage;
-  EXPECT_EQ(usage_error({"--port", "-1"}), port);
-  EXPECT_EQ(usage_error({"--port", "65536"}), port);
-  EXPECT_EQ(usage_error({"--threads", "two"}),
+  EXPECT_EQ(serve_usage_error({"--port", "-1"}), port);
+  EXPECT_EQ(serve_usage_error({"--port", "65536"}), port);
+  EXPECT_EQ(serve_usage_error({"--threads", "two"}),
             "the argument ('two') for option '--threads' is invalid" + usage);
 }
 
@@ -85,20 +85,20 @@ TEST(ServeOptions, ReadsWorkersAndSharesTheCoresAmongThem) {
 
 TEST(ServeOptions, RefusesWorkersOutOfRange) {
   const std::string workers = "--workers must be between 1 and 64" + usage;
-  EXPECT_EQ(usage_error({"--workers", "0"}), workers);
-  EXPECT_EQ(usage_error({"--workers", "-1"}), workers);
-  EXPECT_EQ(usage_error({"--workers", "65"}), workers);
-  EXPECT_EQ(usage_error({"--workers=4294967298"}), workers);
-  EXPECT_EQ(usage_error({"--workers", "many"}),
+  EXPECT_EQ(serve_usage_error({"--workers", "0"}), workers);
+  EXPECT_EQ(serve_usage_error({"--workers", "-1"}), workers);
+  EXPECT_EQ(serve_usage_error({"--workers", "65"}), workers);
+  EXPECT_EQ(serve_usage_error({"--workers=4294967298"}), workers);
+  EXPECT_EQ(serve_usage_error({"--workers", "many"}),
             "the argument ('many') for option '--workers' is invalid" + usage);
-  EXPECT_EQ(usage_error({"--workers"}),
+  EXPECT_EQ(serve_usage_error({"--workers"}),
             "the required argument for option '--workers' is missing" + usage);
 }
 
 TEST(ServeOptions, RefusesStrayWordsAndUnknownFlags) {
-  EXPECT_EQ(usage_error({"extra"}), "unexpected argument 'extra'" + usage);
-  EXPECT_EQ(usage_error({"--port", "9000", "8080"}), "unexpected argument '8080'" + usage);
-  EXPECT_EQ(usage_error({"--verbose"}), "unrecognised option '--verbose'" + usage);
+  EXPECT_EQ(serve_usage_error({"extra"}), "unexpected argument 'extra'" + usage);
+  EXPECT_EQ(serve_usage_error({"--port", "9000", "8080"}), "unexpected argument '8080'" + usage);
+  EXPECT_EQ(serve_usage_error({"--verbose"}), "unrecognised option '--verbose'" + usage);
 }
 
 TEST(ServeOptions, BannerBracketsIpv6AndCountsThreadsAndWorkers) {
@@ -132,31 +132,31 @@ TEST(ServeOptions, BannerNamesTheTlsUrlToo) {
 }
 
 TEST(ServeOptions, ReadsTlsPortAndMaxStreams) {
-  EXPECT_FALSE(parse({}).tls_port);
-  EXPECT_EQ(parse({}).max_streams, target::default_max_streams);
-  const auto o = parse({"--tls-port", "8443", "--max-streams", "5"});
+  EXPECT_FALSE(parse_serve({}).tls_port);
+  EXPECT_EQ(parse_serve({}).max_streams, target::default_max_streams);
+  const auto o = parse_serve({"--tls-port", "8443", "--max-streams", "5"});
   EXPECT_EQ(o.tls_port, 8443);
   EXPECT_EQ(o.max_streams, 5U);
   EXPECT_TRUE(o.certificate.empty());  // the server makes a self-signed one
-  EXPECT_EQ(parse({"--tls-port=0"}).tls_port, 0);
-  EXPECT_EQ(parse({"--max-streams", "1"}).max_streams, 1U);
+  EXPECT_EQ(parse_serve({"--tls-port=0"}).tls_port, 0);
+  EXPECT_EQ(parse_serve({"--max-streams", "1"}).max_streams, 1U);
   const std::string streams = "--max-streams must be between 1 and 1000000" + usage;
-  EXPECT_EQ(usage_error({"--max-streams", "0"}), streams);
-  EXPECT_EQ(usage_error({"--max-streams", "1000001"}), streams);
-  EXPECT_EQ(usage_error({"--tls-port", "65536"}),
+  EXPECT_EQ(serve_usage_error({"--max-streams", "0"}), streams);
+  EXPECT_EQ(serve_usage_error({"--max-streams", "1000001"}), streams);
+  EXPECT_EQ(serve_usage_error({"--tls-port", "65536"}),
             "--tls-port must be between 0 (any free port) and 65535" + usage);
 }
 
 TEST(ServeOptions, ReadsTheIdleTimeoutInSecondsAndZeroAsNever) {
   using std::chrono::milliseconds;
-  EXPECT_EQ(parse({}).idle_timeout, target::default_idle_timeout);
+  EXPECT_EQ(parse_serve({}).idle_timeout, target::default_idle_timeout);
   EXPECT_EQ(target::default_idle_timeout, milliseconds(60'000));
-  EXPECT_EQ(parse({"--idle-timeout", "1"}).idle_timeout, milliseconds(1000));
-  EXPECT_EQ(parse({"--idle-timeout=0.5"}).idle_timeout, milliseconds(500));
-  EXPECT_EQ(parse({"-idle-timeout", "120"}).idle_timeout, milliseconds(120'000));
-  EXPECT_EQ(parse({"--idle-timeout", "0.001"}).idle_timeout, milliseconds(1));
-  EXPECT_EQ(parse({"--idle-timeout", "31536000"}).idle_timeout, milliseconds(31'536'000'000));
-  EXPECT_EQ(parse({"--idle-timeout", "0"}).idle_timeout, milliseconds::zero());  // never
+  EXPECT_EQ(parse_serve({"--idle-timeout", "1"}).idle_timeout, milliseconds(1000));
+  EXPECT_EQ(parse_serve({"--idle-timeout=0.5"}).idle_timeout, milliseconds(500));
+  EXPECT_EQ(parse_serve({"-idle-timeout", "120"}).idle_timeout, milliseconds(120'000));
+  EXPECT_EQ(parse_serve({"--idle-timeout", "0.001"}).idle_timeout, milliseconds(1));
+  EXPECT_EQ(parse_serve({"--idle-timeout", "31536000"}).idle_timeout, milliseconds(31'536'000'000));
+  EXPECT_EQ(parse_serve({"--idle-timeout", "0"}).idle_timeout, milliseconds::zero());  // never
 }
 
 TEST(ServeOptions, RefusesAnIdleTimeoutOutOfRangeOrNotANumber) {
@@ -164,25 +164,25 @@ TEST(ServeOptions, RefusesAnIdleTimeoutOutOfRangeOrNotANumber) {
       "--idle-timeout must be 0 (never close an idle connection) or a number of seconds from "
       "0.001 to 31536000 (a year)" +
       usage;
-  EXPECT_EQ(usage_error({"--idle-timeout", "-1"}), rule);
-  EXPECT_EQ(usage_error({"--idle-timeout", "0.0004"}), rule);  // would round to 0, "never"
-  EXPECT_EQ(usage_error({"--idle-timeout", "31536001"}), rule);
-  EXPECT_EQ(usage_error({"--idle-timeout", "nan"}), rule);
-  EXPECT_EQ(usage_error({"--idle-timeout", "inf"}), rule);
-  EXPECT_EQ(usage_error({"--idle-timeout", "soon"}),
+  EXPECT_EQ(serve_usage_error({"--idle-timeout", "-1"}), rule);
+  EXPECT_EQ(serve_usage_error({"--idle-timeout", "0.0004"}), rule);  // would round to 0, "never"
+  EXPECT_EQ(serve_usage_error({"--idle-timeout", "31536001"}), rule);
+  EXPECT_EQ(serve_usage_error({"--idle-timeout", "nan"}), rule);
+  EXPECT_EQ(serve_usage_error({"--idle-timeout", "inf"}), rule);
+  EXPECT_EQ(serve_usage_error({"--idle-timeout", "soon"}),
             "the argument ('soon') for option '--idle-timeout' is invalid" + usage);
-  EXPECT_EQ(usage_error({"--idle-timeout", "60s"}),
+  EXPECT_EQ(serve_usage_error({"--idle-timeout", "60s"}),
             "the argument ('60s') for option '--idle-timeout' is invalid" + usage);
-  EXPECT_EQ(usage_error({"--idle-timeout"}),
+  EXPECT_EQ(serve_usage_error({"--idle-timeout"}),
             "the required argument for option '--idle-timeout' is missing" + usage);
 }
 
 TEST(ServeOptions, ReadsMaxInFlightWithZeroAsNoLimit) {
-  EXPECT_EQ(parse({}).max_in_flight, 0U);  // no limit by default
-  EXPECT_EQ(parse({"--max-in-flight", "4"}).max_in_flight, 4U);
-  EXPECT_EQ(parse({"--max-in-flight=1"}).max_in_flight, 1U);
-  EXPECT_EQ(parse({"-max-in-flight", "0"}).max_in_flight, 0U);
-  EXPECT_EQ(parse({"--max-in-flight", "100000000"}).max_in_flight, 100'000'000U);
+  EXPECT_EQ(parse_serve({}).max_in_flight, 0U);  // no limit by default
+  EXPECT_EQ(parse_serve({"--max-in-flight", "4"}).max_in_flight, 4U);
+  EXPECT_EQ(parse_serve({"--max-in-flight=1"}).max_in_flight, 1U);
+  EXPECT_EQ(parse_serve({"-max-in-flight", "0"}).max_in_flight, 0U);
+  EXPECT_EQ(parse_serve({"--max-in-flight", "100000000"}).max_in_flight, 100'000'000U);
   // Per worker process: each worker gets the same options, so the same limit of its own.
   const auto workers = parse_command({"--workers", "3", "--max-in-flight", "7"});
   EXPECT_EQ(workers.workers, 3U);
@@ -192,14 +192,15 @@ TEST(ServeOptions, ReadsMaxInFlightWithZeroAsNoLimit) {
 TEST(ServeOptions, RefusesAMaxInFlightOutOfRangeOrNotACount) {
   const std::string rule =
       "--max-in-flight must be 0 (no limit) or between 1 and 100000000" + usage;
-  EXPECT_EQ(usage_error({"--max-in-flight", "-1"}), rule);  // not 4,294,967,295, nor "no limit"
-  EXPECT_EQ(usage_error({"--max-in-flight", "100000001"}), rule);
-  EXPECT_EQ(usage_error({"--max-in-flight=4294967296"}), rule);  // not 0 once narrowed
-  EXPECT_EQ(usage_error({"--max-in-flight", "four"}),
+  EXPECT_EQ(serve_usage_error({"--max-in-flight", "-1"}),
+            rule);  // not 4,294,967,295, nor "no limit"
+  EXPECT_EQ(serve_usage_error({"--max-in-flight", "100000001"}), rule);
+  EXPECT_EQ(serve_usage_error({"--max-in-flight=4294967296"}), rule);  // not 0 once narrowed
+  EXPECT_EQ(serve_usage_error({"--max-in-flight", "four"}),
             "the argument ('four') for option '--max-in-flight' is invalid" + usage);
-  EXPECT_EQ(usage_error({"--max-in-flight", "2.5"}),
+  EXPECT_EQ(serve_usage_error({"--max-in-flight", "2.5"}),
             "the argument ('2.5') for option '--max-in-flight' is invalid" + usage);
-  EXPECT_EQ(usage_error({"--max-in-flight"}),
+  EXPECT_EQ(serve_usage_error({"--max-in-flight"}),
             "the required argument for option '--max-in-flight' is missing" + usage);
 }
 
@@ -242,22 +243,24 @@ TEST(ServeOptions, ReadsAndChecksCertificateFiles) {
   const auto cert = write_file("cert.pem", made.chain_pem);
   const auto key = write_file("key.pem", made.key_pem);
   const auto other_key = write_file("other-key.pem", other.key_pem);
-  const auto o = parse({"--tls-port", "0", "--cert", cert.c_str(), "--key", key.c_str()});
+  const auto o = parse_serve({"--tls-port", "0", "--cert", cert.c_str(), "--key", key.c_str()});
   EXPECT_EQ(o.certificate.chain_pem, made.chain_pem);
   EXPECT_EQ(o.certificate.key_pem, made.key_pem);
   // Files that will not do: one line naming the file, without the usage.
-  EXPECT_EQ(usage_error({"--tls-port", "0", "--cert", key.c_str(), "--key", key.c_str()}),
+  EXPECT_EQ(serve_usage_error({"--tls-port", "0", "--cert", key.c_str(), "--key", key.c_str()}),
             "--cert " + key + ": no PEM certificate in it");
   EXPECT_EQ(
-      usage_error({"--tls-port", "0", "--cert", cert.c_str(), "--key", cert.c_str()}),
+      serve_usage_error({"--tls-port", "0", "--cert", cert.c_str(), "--key", cert.c_str()}),
       "--key " + cert + ": no PEM private key in it (or an encrypted one: give it unencrypted)");
-  EXPECT_EQ(usage_error({"--tls-port", "0", "--cert", cert.c_str(), "--key", other_key.c_str()}),
-            "--key " + other_key + ": not the key of the certificate in " + cert);
-  EXPECT_EQ(usage_error({"--tls-port", "0", "--cert", "/nonexistent.pem", "--key", key.c_str()}),
-            "cannot read --cert /nonexistent.pem: No such file or directory");
-  EXPECT_EQ(usage_error({"--tls-port", "0", "--cert", cert.c_str()}),
+  EXPECT_EQ(
+      serve_usage_error({"--tls-port", "0", "--cert", cert.c_str(), "--key", other_key.c_str()}),
+      "--key " + other_key + ": not the key of the certificate in " + cert);
+  EXPECT_EQ(
+      serve_usage_error({"--tls-port", "0", "--cert", "/nonexistent.pem", "--key", key.c_str()}),
+      "cannot read --cert /nonexistent.pem: No such file or directory");
+  EXPECT_EQ(serve_usage_error({"--tls-port", "0", "--cert", cert.c_str()}),
             "--cert and --key go together" + usage);
-  EXPECT_EQ(usage_error({"--cert", cert.c_str(), "--key", key.c_str()}),
+  EXPECT_EQ(serve_usage_error({"--cert", cert.c_str(), "--key", key.c_str()}),
             "--cert and --key need --tls-port" + usage);
   for (const auto& path : {cert, key, other_key}) std::filesystem::remove(path);
 }

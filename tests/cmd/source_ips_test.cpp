@@ -18,7 +18,7 @@ std::vector<std::string> texts(std::string_view spec) {
   return out;
 }
 
-std::string refusal(std::string_view spec) {
+std::string ips_refusal(std::string_view spec) {
   try {
     (void)parse_source_ips(spec);
   } catch (const UsageError& error) {
@@ -58,29 +58,30 @@ TEST(SourceIps, SingleAddressesAndLists) {
 
 TEST(SourceIps, MalformedInputIsRefused) {
   const std::string example = "such as 127.0.0.2-127.0.0.9, 10.0.0.0/24 or 10.0.0.5,10.0.0.7)";
-  EXPECT_EQ(refusal("127.0.0.300"), "--source-ips '127.0.0.300' is not an IP address (" + example);
-  EXPECT_EQ(refusal("localhost"), "--source-ips 'localhost' is not an IP address (" + example);
-  EXPECT_EQ(refusal("127.0.0.2-"), "--source-ips '' is not an IP address (" + example);
-  EXPECT_EQ(refusal("127.0.0.2,,127.0.0.3"),
+  EXPECT_EQ(ips_refusal("127.0.0.300"),
+            "--source-ips '127.0.0.300' is not an IP address (" + example);
+  EXPECT_EQ(ips_refusal("localhost"), "--source-ips 'localhost' is not an IP address (" + example);
+  EXPECT_EQ(ips_refusal("127.0.0.2-"), "--source-ips '' is not an IP address (" + example);
+  EXPECT_EQ(ips_refusal("127.0.0.2,,127.0.0.3"),
             "--source-ips has an empty item in '127.0.0.2,,127.0.0.3' (" + example);
-  EXPECT_EQ(refusal("127.0.0.0/33"),
+  EXPECT_EQ(ips_refusal("127.0.0.0/33"),
             "--source-ips '127.0.0.0/33': the prefix length after / must be 0 to 32 for an IPv4 "
             "block");
   EXPECT_EQ(
-      refusal("fd00::/x"),
+      ips_refusal("fd00::/x"),
       "--source-ips 'fd00::/x': the prefix length after / must be 0 to 128 for an IPv6 block");
-  EXPECT_EQ(refusal("127.0.0.1/29"),
+  EXPECT_EQ(ips_refusal("127.0.0.1/29"),
             "--source-ips '127.0.0.1/29' has host bits set (the block is 127.0.0.0/29)");
 }
 
 TEST(SourceIps, RangesGoUpWithinOneFamily) {
-  EXPECT_EQ(refusal("127.0.0.9-127.0.0.2"),
+  EXPECT_EQ(ips_refusal("127.0.0.9-127.0.0.2"),
             "--source-ips '127.0.0.9-127.0.0.2' is reversed (give the lower address first: "
             "127.0.0.2-127.0.0.9)");
-  EXPECT_EQ(refusal("127.0.0.2-::1"),
+  EXPECT_EQ(ips_refusal("127.0.0.2-::1"),
             "--source-ips '127.0.0.2-::1' goes from an IPv4 address to an IPv6 one (give both "
             "ends in one family)");
-  EXPECT_EQ(refusal("127.0.0.2,::1"),
+  EXPECT_EQ(ips_refusal("127.0.0.2,::1"),
             "--source-ips mixes IPv4 and IPv6 addresses (a connection binds an address of its "
             "server's family: give one family)");
 }
@@ -90,25 +91,25 @@ TEST(SourceIps, AtMost65536Addresses) {
       " makes more than 65536 addresses (each adds a port range: a few are plenty; use a smaller "
       "range or block)";
   EXPECT_EQ(parse_source_ips("10.0.0.0-10.0.255.255").size(), 65536U);
-  EXPECT_EQ(refusal("10.0.0.0-10.1.0.0"), "--source-ips '10.0.0.0-10.1.0.0'" + too_many);
-  EXPECT_EQ(refusal("10.0.0.0/15"), "--source-ips '10.0.0.0/15'" + too_many);
-  EXPECT_EQ(refusal("::/0"), "--source-ips '::/0'" + too_many);
-  EXPECT_EQ(refusal("fd00::-fd00::1:0"), "--source-ips 'fd00::-fd00::1:0'" + too_many);
+  EXPECT_EQ(ips_refusal("10.0.0.0-10.1.0.0"), "--source-ips '10.0.0.0-10.1.0.0'" + too_many);
+  EXPECT_EQ(ips_refusal("10.0.0.0/15"), "--source-ips '10.0.0.0/15'" + too_many);
+  EXPECT_EQ(ips_refusal("::/0"), "--source-ips '::/0'" + too_many);
+  EXPECT_EQ(ips_refusal("fd00::-fd00::1:0"), "--source-ips 'fd00::-fd00::1:0'" + too_many);
   EXPECT_EQ(parse_source_ips("10.0.0.0/16,10.1.0.0/30").size(), 65536U);  // 65534 + 2
-  EXPECT_EQ(refusal("10.0.0.0/16,10.1.0.0/29"), "--source-ips '10.1.0.0/29'" + too_many);
+  EXPECT_EQ(ips_refusal("10.0.0.0/16,10.1.0.0/29"), "--source-ips '10.1.0.0/29'" + too_many);
 }
 
 TEST(SourceIps, EachAddressOnceAndUsable) {
-  EXPECT_EQ(refusal("127.0.0.2-127.0.0.5,127.0.0.4"),
+  EXPECT_EQ(ips_refusal("127.0.0.2-127.0.0.5,127.0.0.4"),
             "--source-ips names 127.0.0.4 twice (give each address once)");
   const std::string not_source =
       ", which is not a source address (give addresses of this "
       "machine, such as 127.0.0.2-127.0.0.9, 10.0.0.0/24 or "
       "10.0.0.5,10.0.0.7)";
-  EXPECT_EQ(refusal("0.0.0.0"), "--source-ips includes 0.0.0.0" + not_source);
-  EXPECT_EQ(refusal("::"), "--source-ips includes ::" + not_source);
-  EXPECT_EQ(refusal("224.0.0.1"), "--source-ips includes 224.0.0.1" + not_source);
-  EXPECT_EQ(refusal("255.255.255.254-255.255.255.255"),
+  EXPECT_EQ(ips_refusal("0.0.0.0"), "--source-ips includes 0.0.0.0" + not_source);
+  EXPECT_EQ(ips_refusal("::"), "--source-ips includes ::" + not_source);
+  EXPECT_EQ(ips_refusal("224.0.0.1"), "--source-ips includes 224.0.0.1" + not_source);
+  EXPECT_EQ(ips_refusal("255.255.255.254-255.255.255.255"),
             "--source-ips includes 255.255.255.255" + not_source);
 }
 

@@ -13,7 +13,7 @@ namespace {
 using statistics::Comparison;
 using statistics::Figure;
 
-std::string refusal(const char* text) {
+std::string threshold_refusal(const char* text) {
   try {
     (void)parse_threshold(text);
   } catch (const UsageError& error) {
@@ -56,19 +56,19 @@ TEST(ThresholdFlag, ReadsRatesErrorsAndSteps) {
 }
 
 TEST(ThresholdFlag, RefusesWhatItCannotRead) {
-  EXPECT_EQ(refusal("p99"),
+  EXPECT_EQ(threshold_refusal("p99"),
             "--threshold 'p99': no comparison (<, <=, > or >=) (as in "
             "'p99<200ms', 'errors<0.5%', 'rps>2000', 'step2.p99<50ms')");
-  EXPECT_NE(refusal("p101<1s").find("unknown figure 'p101'"), std::string::npos);
-  EXPECT_NE(refusal("latency<1s").find("unknown figure 'latency'"), std::string::npos);
-  EXPECT_NE(refusal("p99<fast").find("a latency is bounded by a length of time"),
+  EXPECT_NE(threshold_refusal("p101<1s").find("unknown figure 'p101'"), std::string::npos);
+  EXPECT_NE(threshold_refusal("latency<1s").find("unknown figure 'latency'"), std::string::npos);
+  EXPECT_NE(threshold_refusal("p99<fast").find("a latency is bounded by a length of time"),
             std::string::npos);
-  EXPECT_NE(refusal("p99<-1ms").find("a length of time"), std::string::npos);
-  EXPECT_NE(refusal("errors<1.5").find("a whole number of requests"), std::string::npos);
-  EXPECT_NE(refusal("errors<101%").find("from 0% to 100%"), std::string::npos);
-  EXPECT_NE(refusal("rps>many").find("requests a second"), std::string::npos);
-  EXPECT_NE(refusal("step0.p99<1s").find("step1, step2"), std::string::npos);
-  EXPECT_NE(refusal("stepx.p99<1s").find("step1, step2"), std::string::npos);
+  EXPECT_NE(threshold_refusal("p99<-1ms").find("a length of time"), std::string::npos);
+  EXPECT_NE(threshold_refusal("errors<1.5").find("a whole number of requests"), std::string::npos);
+  EXPECT_NE(threshold_refusal("errors<101%").find("from 0% to 100%"), std::string::npos);
+  EXPECT_NE(threshold_refusal("rps>many").find("requests a second"), std::string::npos);
+  EXPECT_NE(threshold_refusal("step0.p99<1s").find("step1, step2"), std::string::npos);
+  EXPECT_NE(threshold_refusal("stepx.p99<1s").find("step1, step2"), std::string::npos);
 }
 
 }  // namespace

@@ -16,7 +16,7 @@ std::vector<CurlCommand> read_all(std::string_view text) {
 
 CurlCommand read(std::string_view text) { return read_all(text).at(0); }
 
-std::string error_of(std::string_view text) {
+std::string command_error(std::string_view text) {
   return error_text([&] { (void)read(text); });
 }
 
@@ -76,12 +76,12 @@ TEST(ReadCommand, OutputOptionsAreQuietOthersWarn) {
 }
 
 TEST(ReadCommand, UnknownOptionsAndMissingArgumentsAreErrors) {
-  EXPECT_EQ(error_of("curl --frobnicate h"), "1:6: unknown curl option '--frobnicate'");
-  EXPECT_EQ(error_of("curl -sZj h").find("1:6"), std::string::npos);
-  EXPECT_EQ(error_of("curl -s%"), "1:8: unknown curl option '-%'");
-  EXPECT_EQ(error_of("curl h -H"), "1:9: curl option -H (--header) needs an argument");
-  EXPECT_EQ(error_of("curl h --data"), "1:8: curl option --data needs an argument");
-  EXPECT_EQ(error_of("curl --no-data x h"), "1:6: unknown curl option '--no-data'");
+  EXPECT_EQ(command_error("curl --frobnicate h"), "1:6: unknown curl option '--frobnicate'");
+  EXPECT_EQ(command_error("curl -sZj h").find("1:6"), std::string::npos);
+  EXPECT_EQ(command_error("curl -s%"), "1:8: unknown curl option '-%'");
+  EXPECT_EQ(command_error("curl h -H"), "1:9: curl option -H (--header) needs an argument");
+  EXPECT_EQ(command_error("curl h --data"), "1:8: curl option --data needs an argument");
+  EXPECT_EQ(command_error("curl --no-data x h"), "1:6: unknown curl option '--no-data'");
 }
 
 TEST(ReadCommand, LongOptionsByUnambiguousPrefix) {
@@ -93,11 +93,12 @@ TEST(ReadCommand, LongOptionsByUnambiguousPrefix) {
   EXPECT_EQ(c.user_agent->value, "x");
   EXPECT_TRUE(c.location);                      // not --location-trusted: exact names win
   EXPECT_EQ(read("curl --head h").head, true);  // an exact name wins over longer ones
-  EXPECT_EQ(error_of("curl --hea h"), "1:6: ambiguous curl option '--hea' (--head, --header)");
-  EXPECT_EQ(error_of("curl --no-he h"), "1:6: ambiguous curl option '--no-he' (--head, --help)");
-  EXPECT_EQ(error_of("curl --loc h"),
+  EXPECT_EQ(command_error("curl --hea h"), "1:6: ambiguous curl option '--hea' (--head, --header)");
+  EXPECT_EQ(command_error("curl --no-he h"),
+            "1:6: ambiguous curl option '--no-he' (--head, --help)");
+  EXPECT_EQ(command_error("curl --loc h"),
             "1:6: ambiguous curl option '--loc' (--local-port, --location, --location-trusted)");
-  EXPECT_EQ(error_of("curl --compr h"),
+  EXPECT_EQ(command_error("curl --compr h"),
             "1:6: ambiguous curl option '--compr' (--compressed, --compressed-ssh)");
 }
 

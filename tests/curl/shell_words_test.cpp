@@ -8,7 +8,7 @@
 namespace stampede::curl {
 namespace {
 
-std::vector<std::string> texts(const ShellCommand& command) {
+std::vector<std::string> word_texts(const ShellCommand& command) {
   std::vector<std::string> out;
   for (const auto& word : command.words) out.push_back(word.text);
   return out;
@@ -31,16 +31,16 @@ std::vector<ShellCommand> split(std::string_view text) {
 std::vector<std::string> bash(std::string_view text) {
   const auto commands = split(text);
   EXPECT_EQ(commands.size(), 1U) << text;
-  return commands.empty() ? std::vector<std::string>{} : texts(commands.front());
+  return commands.empty() ? std::vector<std::string>{} : word_texts(commands.front());
 }
 
 std::vector<std::string> cmd(std::string_view text) {
   const auto commands = split_cmd(text);
   EXPECT_EQ(commands.size(), 1U) << text;
-  return commands.empty() ? std::vector<std::string>{} : texts(commands.front());
+  return commands.empty() ? std::vector<std::string>{} : word_texts(commands.front());
 }
 
-std::string error_of(std::string_view text, bool windows = false) {
+std::string words_error(std::string_view text, bool windows = false) {
   return error_text([&] { (void)(windows ? split_cmd(text) : split(text)); });
 }
 
@@ -67,11 +67,11 @@ TEST(SplitBash, CommentsOperatorsAndRedirections) {
       "# a flow\ncurl a # note\n\ncurl b; curl c && curl d | jq . > out 2>&1\ncurl "
       "e#not-a-comment");
   ASSERT_EQ(commands.size(), 6U);
-  EXPECT_EQ(texts(commands[0]), (V{"curl", "a"}));
-  EXPECT_EQ(texts(commands[1]), (V{"curl", "b"}));
-  EXPECT_EQ(texts(commands[3]), (V{"curl", "d"}));
-  EXPECT_EQ(texts(commands[4]), (V{"jq", "."}));
-  EXPECT_EQ(texts(commands[5]), (V{"curl", "e#not-a-comment"}));
+  EXPECT_EQ(word_texts(commands[0]), (V{"curl", "a"}));
+  EXPECT_EQ(word_texts(commands[1]), (V{"curl", "b"}));
+  EXPECT_EQ(word_texts(commands[3]), (V{"curl", "d"}));
+  EXPECT_EQ(word_texts(commands[4]), (V{"jq", "."}));
+  EXPECT_EQ(word_texts(commands[5]), (V{"curl", "e#not-a-comment"}));
   EXPECT_EQ(commands[5].words[1].where.line, 5);
   EXPECT_EQ(commands[5].words[1].where.column, 6);
 }
@@ -88,25 +88,25 @@ TEST(SplitBash, StampedeCommentsAreDirectivesOfTheNextCommand) {
   EXPECT_EQ(commands[0].directives[1].text, "capture x = body (\\d+)");
   ASSERT_EQ(commands[1].directives.size(), 1U);  // at the end of its line, it is the line's
   EXPECT_EQ(commands[1].directives[0].text, " capture y = json /y");
-  EXPECT_EQ(error_of("curl a\n# stampede: capture t = json /t\n"),
+  EXPECT_EQ(words_error("curl a\n# stampede: capture t = json /t\n"),
             "2:12: a '# stampede:' line must come before the curl command it is for");
 }
 
 TEST(SplitBash, ErrorsNameLineAndColumn) {
-  EXPECT_EQ(error_of("curl \\\n  -H 'x"), "2:6: unterminated single quote (')");
-  EXPECT_EQ(error_of("curl \"abc"), "1:6: unterminated double quote (\")");
-  EXPECT_EQ(error_of("curl $'abc"), "1:6: unterminated $'...' quote");
-  EXPECT_EQ(error_of("curl `id`"),
+  EXPECT_EQ(words_error("curl \\\n  -H 'x"), "2:6: unterminated single quote (')");
+  EXPECT_EQ(words_error("curl \"abc"), "1:6: unterminated double quote (\")");
+  EXPECT_EQ(words_error("curl $'abc"), "1:6: unterminated $'...' quote");
+  EXPECT_EQ(words_error("curl `id`"),
             "1:6: command substitution `...` is not supported (stampede expands only $NAME, "
             "${NAME} and ~; quote with '...' to send it as typed)");
-  EXPECT_NE(error_of("curl \"$(id)\"").find("1:7: command substitution $(...) is not"),
+  EXPECT_NE(words_error("curl \"$(id)\"").find("1:7: command substitution $(...) is not"),
             std::string::npos);
-  EXPECT_NE(error_of("curl $((1+2))").find("1:6: arithmetic expansion"), std::string::npos);
-  EXPECT_NE(error_of("curl ${A:-x}").find("1:6: the parameter expansion ${A...}"),
+  EXPECT_NE(words_error("curl $((1+2))").find("1:6: arithmetic expansion"), std::string::npos);
+  EXPECT_NE(words_error("curl ${A:-x}").find("1:6: the parameter expansion ${A...}"),
             std::string::npos);
-  EXPECT_NE(error_of("curl $1").find("1:6: the special parameter $1"), std::string::npos);
-  EXPECT_NE(error_of("curl \"${A\"").find("1:7: the parameter expansion"), std::string::npos);
-  EXPECT_EQ(error_of("curl (a)"), "1:6: unsupported shell syntax '('");
+  EXPECT_NE(words_error("curl $1").find("1:6: the special parameter $1"), std::string::npos);
+  EXPECT_NE(words_error("curl \"${A\"").find("1:7: the parameter expansion"), std::string::npos);
+  EXPECT_EQ(words_error("curl (a)"), "1:6: unsupported shell syntax '('");
 }
 
 TEST(SplitBash, VariablesExpandFromTheEnvironment) {
@@ -128,10 +128,10 @@ TEST(SplitBash, HereStringsHereDocumentsAndInputFiles) {
   ASSERT_EQ(commands.size(), 5U);
   ASSERT_TRUE(commands[0].input);
   EXPECT_EQ(commands[0].input->text, "a 1 2\n");
-  EXPECT_EQ(texts(commands[1]), (V{"curl", "-d", "@-", "h"}));
+  EXPECT_EQ(word_texts(commands[1]), (V{"curl", "-d", "@-", "h"}));
   EXPECT_EQ(commands[1].input->text, "$A\n  EOF\n");  // a quoted delimiter: no expansion
   EXPECT_EQ(commands[2].input->text, "1 2 $A\n");     // <<- strips leading tabs
-  EXPECT_EQ(texts(commands[3]), (V{"curl", "x"}));
+  EXPECT_EQ(word_texts(commands[3]), (V{"curl", "x"}));
   EXPECT_FALSE(commands[3].input);
   EXPECT_TRUE(commands[4].input->from_file);
   EXPECT_EQ(commands[4].input->text, "body.json");
@@ -139,7 +139,7 @@ TEST(SplitBash, HereStringsHereDocumentsAndInputFiles) {
   EXPECT_EQ(commands.at(0).input->text, "no end\n");
   ASSERT_EQ(warnings.size(), 1U);
   EXPECT_NE(warnings[0].text.find("wanted 'EOF'"), std::string::npos);
-  EXPECT_NE(error_of("curl h <<EOF\n$(id)\nEOF").find("2:1: command substitution"),
+  EXPECT_NE(words_error("curl h <<EOF\n$(id)\nEOF").find("2:1: command substitution"),
             std::string::npos);
 }
 
@@ -152,11 +152,11 @@ TEST(SplitCmd, CaretsAndTheCRuntimeRules) {
             (V{"curl", "a ^ b", "say \"hi\"", "a\\\\b", "a\\\"b", "a\\", "x"}));
   const auto commands = split_cmd("curl a & curl b\r\ncurl c > out.txt\n");
   ASSERT_EQ(commands.size(), 3U);
-  EXPECT_EQ(texts(commands[2]), (V{"curl", "c"}));
+  EXPECT_EQ(word_texts(commands[2]), (V{"curl", "c"}));
 }
 
 TEST(SplitCmd, ErrorsNameLineAndColumn) {
-  EXPECT_EQ(error_of("curl ^\n  -H \"abc", true), "2:6: unterminated double quote (\")");
+  EXPECT_EQ(words_error("curl ^\n  -H \"abc", true), "2:6: unterminated double quote (\")");
 }
 
 TEST(DetectDialect, CaretsMeanCmd) {

@@ -10,7 +10,7 @@
 namespace stampede::server {
 namespace {
 
-model::Request request(std::string host) {
+model::Request flow_request(std::string host) {
   model::Request r;
   r.origin.host = std::move(host);
   r.origin.port = 8080;
@@ -25,12 +25,12 @@ model::Plan plan_from(std::vector<std::string> sources) {
 }
 
 TEST(Flow, WithoutSourceAddressesTheKernelPicks) {
-  const Flow flow({request("127.0.0.1")}, model::Plan{}, false);
+  const Flow flow({flow_request("127.0.0.1")}, model::Plan{}, false);
   EXPECT_TRUE(flow.destinations()[0]->setup.sources.empty());
 }
 
 TEST(Flow, SourceAddressesReachEverySetupInOrder) {
-  const Flow flow({request("127.0.0.1"), request("127.0.0.5")},
+  const Flow flow({flow_request("127.0.0.1"), flow_request("127.0.0.5")},
                   plan_from({"127.0.0.3", "127.0.0.2"}), false);
   ASSERT_EQ(flow.destinations().size(), 2U);
   for (const auto& destination : flow.destinations()) {
@@ -42,7 +42,7 @@ TEST(Flow, SourceAddressesReachEverySetupInOrder) {
 }
 
 TEST(Flow, WithoutAMixEveryRoundSendsEveryStep) {
-  const Flow flow({request("127.0.0.1"), request("127.0.0.1")}, model::Plan{}, false);
+  const Flow flow({flow_request("127.0.0.1"), flow_request("127.0.0.1")}, model::Plan{}, false);
   session::UserValues values(3);
   const auto range = flow.round_steps(values);
   EXPECT_EQ(range.first, 0U);
@@ -52,9 +52,9 @@ TEST(Flow, WithoutAMixEveryRoundSendsEveryStep) {
 TEST(Flow, AMixsFlowsAreDrawnByWeightFromTheUsersSeed) {
   model::Plan plan;
   plan.mix = {{"a", 0, 2, 8}, {"b", 2, 1, 1}, {"c", 3, 1, 3}};
-  const Flow flow(
-      {request("127.0.0.1"), request("127.0.0.1"), request("127.0.0.1"), request("127.0.0.1")},
-      plan, false);
+  const Flow flow({flow_request("127.0.0.1"), flow_request("127.0.0.1"), flow_request("127.0.0.1"),
+                   flow_request("127.0.0.1")},
+                  plan, false);
   std::array<int, 3> picked{};
   constexpr int rounds = 12'000;
   for (std::uint64_t user = 0; user < 12; ++user) {
@@ -93,7 +93,7 @@ TEST(Flow, OnlyEndpointsOfTheSourcesFamilyAreKept) {
 }
 
 TEST(Flow, AServerOfAnotherFamilyIsRefusedBeforeTheRun) {
-  EXPECT_THROW(Flow({request("127.0.0.1")}, plan_from({"::1"}), false), std::runtime_error);
+  EXPECT_THROW(Flow({flow_request("127.0.0.1")}, plan_from({"::1"}), false), std::runtime_error);
 }
 
 }  // namespace

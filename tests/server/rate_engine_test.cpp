@@ -11,7 +11,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-model::Request request() {
+model::Request rate_request() {
   model::Request r;
   r.origin.host = "127.0.0.1";
   r.origin.port = 8080;  // the fake client never connects
@@ -30,7 +30,7 @@ statistics::Summary run_at_rate(double rate, std::uint64_t total, std::chrono::m
   plan.duration = window;
   plan.users = users;
   plan.threads = 1;
-  Engine engine({request()}, plan, verify::make_verifier("statusCode", 200),
+  Engine engine({rate_request()}, plan, verify::make_verifier("statusCode", 200),
                 testing::fake_factory(server));
   auto summary = engine.run([](const statistics::Summary&) {});
   EXPECT_EQ(server.completed.load(), summary.total.completed());
@@ -91,7 +91,7 @@ TEST(StagesEngine, UsersStartAndStopAlongTheStages) {
   plan.duration = 300ms;
   plan.rounds_per_user = 0;
   plan.threads = 2;
-  Engine engine({request()}, plan, verify::make_verifier("statusCode", 200),
+  Engine engine({rate_request()}, plan, verify::make_verifier("statusCode", 200),
                 testing::fake_factory(server));
   const auto began = std::chrono::steady_clock::now();
   const auto summary = engine.run([](const statistics::Summary&) {});

@@ -19,7 +19,7 @@ using testing::Call;
 using testing::FakeClock;
 using testing::FakeServer;
 
-model::Request request(std::string target, unsigned short port = 8080) {
+model::Request worker_request(std::string target, unsigned short port = 8080) {
   model::Request r;
   r.origin.host = "127.0.0.1";
   r.origin.port = port;
@@ -62,7 +62,8 @@ struct UserRun {
 };
 
 TEST(UserLoop, SendsEveryStepInOrderEachRoundWithAClientPerDestination) {
-  const Flow flow({request("/a"), request("/b", 9090), request("/c")}, model::Plan{}, false);
+  const Flow flow({worker_request("/a"), worker_request("/b", 9090), worker_request("/c")},
+                  model::Plan{}, false);
   FakeServer server;
   const UserRun run(flow, server, 2);
   const auto& steps = flow.steps();
@@ -81,7 +82,7 @@ TEST(UserLoop, SendsEveryStepInOrderEachRoundWithAClientPerDestination) {
 }
 
 TEST(UserLoop, LatencyIsTheExchangeAndTheVerifierDecidesSuccess) {
-  const Flow flow({request("/")}, model::Plan{}, false);
+  const Flow flow({worker_request("/")}, model::Plan{}, false);
   FakeServer server;
   server.script = [](std::size_t i) {
     return i == 0 ? Answer{5ms, model::ErrorKind::none, 200} : Answer{7ms, {}, 404};
@@ -96,7 +97,7 @@ TEST(UserLoop, LatencyIsTheExchangeAndTheVerifierDecidesSuccess) {
 }
 
 TEST(UserLoop, AFailedExchangeCountsByKindWithoutLatency) {
-  const Flow flow({request("/")}, model::Plan{}, false);
+  const Flow flow({worker_request("/")}, model::Plan{}, false);
   FakeServer server;
   server.script = [](std::size_t i) {
     return i % 2 == 0 ? Answer{3ms, model::ErrorKind::timeout, 0} : Answer{2ms, {}, 200};
@@ -110,7 +111,7 @@ TEST(UserLoop, AFailedExchangeCountsByKindWithoutLatency) {
 
 // -z: no request starts once the time is up; the one in flight then is counted.
 TEST(UserLoop, ATimedUserStartsNoRequestPastTheWindowAndCountsTheLastOne) {
-  const Flow flow({request("/")}, model::Plan{}, false);
+  const Flow flow({worker_request("/")}, model::Plan{}, false);
   FakeServer server;
   server.script = [](std::size_t) { return Answer{5ms, model::ErrorKind::none, 200}; };
   const UserRun run(flow, server, 0, verify::make_verifier("statusCode", 200), [](UserTask& task) {
@@ -126,7 +127,7 @@ TEST(UserLoop, ATimedUserStartsNoRequestPastTheWindowAndCountsTheLastOne) {
 // they end, holds them with --hold and says goodbye; the fake client scripts each step.
 
 model::Request ws_request(std::string target, unsigned short port = 8080) {
-  auto r = request(std::move(target), port);
+  auto r = worker_request(std::move(target), port);
   r.origin.scheme = model::Scheme::ws;
   return r;
 }
@@ -335,7 +336,7 @@ TEST(LongLivedUser, ARunStoppedBeforeTheUserStartedOpensNothing) {
 }
 
 TEST(LongLivedUser, RequestResponseClientsAreNeitherOpenedApartNorHeld) {
-  const Flow flow({request("/")}, model::Plan{}, false);
+  const Flow flow({worker_request("/")}, model::Plan{}, false);
   FakeServer server;  // not long-lived: HTTP's clients open inside exchange()
   const UserRun run(flow, server, 2, verify::make_verifier("statusCode", 200), hold_for(5s));
   EXPECT_EQ(server.calls, (std::vector<Call>{Call::exchange, Call::exchange, Call::finish}));
@@ -395,7 +396,7 @@ struct HeldHttp2Server : FakeServer {
 };
 
 TEST(HeldHttp2User, CountsTheConnectionItsFirstExchangeOpenedThenHoldsIt) {
-  const Flow flow({request("/")}, model::Plan{}, false);
+  const Flow flow({worker_request("/")}, model::Plan{}, false);
   HeldHttp2Server server;
   const UserRun run(flow, server, 3, verify::make_verifier("statusCode", 200), hold_for(5s));
   const std::vector<Call> expected{Call::exchange, Call::exchange, Call::exchange, Call::hold,
@@ -410,7 +411,7 @@ TEST(HeldHttp2User, CountsTheConnectionItsFirstExchangeOpenedThenHoldsIt) {
 
 TEST(HeldHttp2User, AConnectionReplacedWithinAnExchangeWasEndedByTheServer) {
   // The server's GOAWAY after the first response: the second exchange opens a new connection.
-  const Flow flow({request("/")}, model::Plan{}, false);
+  const Flow flow({worker_request("/")}, model::Plan{}, false);
   HeldHttp2Server server;
   server.replaces = [](std::size_t i) { return i == 1; };
   const UserRun run(flow, server, 3, verify::make_verifier("statusCode", 200), hold_for(5s));
@@ -422,7 +423,7 @@ TEST(HeldHttp2User, AConnectionReplacedWithinAnExchangeWasEndedByTheServer) {
 }
 
 TEST(HeldHttp2User, AFailedExchangeLosesItsConnectionAndTheNextOpensAnother) {
-  const Flow flow({request("/")}, model::Plan{}, false);
+  const Flow flow({worker_request("/")}, model::Plan{}, false);
   HeldHttp2Server server;
   server.script = [](std::size_t i) {
     return i == 1 ? Answer{30ms, model::ErrorKind::timeout, 0} : Answer{5ms, {}, 200};
@@ -436,7 +437,7 @@ TEST(HeldHttp2User, AFailedExchangeLosesItsConnectionAndTheNextOpensAnother) {
 }
 
 TEST(HeldHttp2User, AConnectionThatCouldNotOpenFailedButNeverEnded) {
-  const Flow flow({request("/")}, model::Plan{}, false);
+  const Flow flow({worker_request("/")}, model::Plan{}, false);
   HeldHttp2Server server;
   server.hold_outcome = model::ErrorKind::closed;  // then the server closes the held one
   server.script = [](std::size_t i) {
@@ -452,7 +453,7 @@ TEST(HeldHttp2User, AConnectionThatCouldNotOpenFailedButNeverEnded) {
 }
 
 TEST(HeldHttp2User, AStoppingRunSaysGoodbyeToTheConnectionWithoutHolding) {
-  const Flow flow({request("/")}, model::Plan{}, false);
+  const Flow flow({worker_request("/")}, model::Plan{}, false);
   HeldHttp2Server server;
   const auto stop_during_second = [&server](UserTask& task) {
     task.hold = std::chrono::milliseconds::max();

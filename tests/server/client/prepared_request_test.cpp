@@ -6,7 +6,7 @@
 namespace stampede::client {
 namespace {
 
-model::Request request() {
+model::Request sample_request() {
   model::Request r;
   r.origin.host = "127.0.0.1";
   r.origin.port = 8080;
@@ -25,7 +25,7 @@ Http2Wire h2_of(const model::Request& r) {
 }
 
 TEST(Prepare, GetWithoutKeepAliveClosesTheConnection) {
-  const auto prepared = prepare(request(), model::Protocol::http1);
+  const auto prepared = prepare(sample_request(), model::Protocol::http1);
   EXPECT_EQ(std::get<Http1Wire>(prepared.wire).bytes,
             "GET /api?x=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUser-Agent: stampede/0.1.0\r\n"
             "Accept: */*\r\nConnection: close\r\n\r\n");
@@ -33,7 +33,7 @@ TEST(Prepare, GetWithoutKeepAliveClosesTheConnection) {
 }
 
 TEST(Prepare, PostWithBodyKeepAliveAndUserHeaders) {
-  auto r = request();
+  auto r = sample_request();
   r.origin.port = 80;
   r.method = "POST";
   r.body = R"({"a":1})";
@@ -52,7 +52,7 @@ TEST(Prepare, PostWithBodyKeepAliveAndUserHeaders) {
 }
 
 TEST(Prepare, FormDefaultContentTypeIpv6HostAndHead) {
-  auto r = request();
+  auto r = sample_request();
   r.origin.host = "::1";
   r.method = "HEAD";
   EXPECT_NE(bytes_of(r).find("Host: [::1]:8080\r\n"), std::string::npos);
@@ -64,7 +64,7 @@ TEST(Prepare, FormDefaultContentTypeIpv6HostAndHead) {
 }
 
 TEST(Prepare, OmittedDefaultHeadersAreNotSent) {
-  auto r = request();
+  auto r = sample_request();
   r.method = "PUT";
   r.body = "x";
   r.omit_headers = {"accept", "User-Agent", "Content-Type"};
@@ -76,7 +76,7 @@ TEST(Prepare, OmittedDefaultHeadersAreNotSent) {
 }
 
 TEST(Prepare, OnlyIdempotentMethodsMayBeResent) {
-  auto r = request();
+  auto r = sample_request();
   for (const char* method : {"GET", "HEAD", "PUT", "DELETE", "OPTIONS"}) {
     r.method = method;
     EXPECT_TRUE(prepare(r, model::Protocol::http1).idempotent) << method;
@@ -88,7 +88,7 @@ TEST(Prepare, OnlyIdempotentMethodsMayBeResent) {
 }
 
 TEST(PrepareHttp2, PseudoHeadersFirstThenLowerCaseFields) {
-  auto r = request();
+  auto r = sample_request();
   r.origin.scheme = model::Scheme::https;
   r.method = "POST";
   r.body = "x=1";
@@ -108,7 +108,7 @@ TEST(PrepareHttp2, PseudoHeadersFirstThenLowerCaseFields) {
 }
 
 TEST(PrepareHttp2, OverTlsTheHttp1FormComesAlongForAnAlpnFallback) {
-  auto r = request();
+  auto r = sample_request();
   EXPECT_EQ(prepare(r, model::Protocol::http2).http1_fallback, nullptr);  // h2c: no ALPN
   EXPECT_EQ(prepare(r, model::Protocol::http1).http1_fallback, nullptr);
   r.origin.scheme = model::Scheme::https;
@@ -120,7 +120,7 @@ TEST(PrepareHttp2, OverTlsTheHttp1FormComesAlongForAnAlpnFallback) {
 // curl's --http2 on http://: the HTTP/1.1 form asks to upgrade, in curl's order, with our
 // SETTINGS (no push, a 16 MiB window); the HTTP/2 form sent after the switch does not.
 TEST(PrepareHttp2, AnH2cUpgradeIsAskedByTheHttp1Form) {
-  auto r = request();  // without keep-alive: the Connection header names the upgrade instead
+  auto r = sample_request();  // without keep-alive: the Connection header names the upgrade instead
   r.http_version = model::HttpVersion::http2;
   r.method = "POST";
   r.body = "x=1";
@@ -136,7 +136,7 @@ TEST(PrepareHttp2, AnH2cUpgradeIsAskedByTheHttp1Form) {
 }
 
 TEST(Printable, Http1AsSentHttp2AsItsHeaderList) {
-  auto r = request();
+  auto r = sample_request();
   r.method = "POST";
   r.body = "x=1";
   EXPECT_EQ(printable(prepare(r, model::Protocol::http1)), bytes_of(r));
@@ -147,7 +147,7 @@ TEST(Printable, Http1AsSentHttp2AsItsHeaderList) {
 }
 
 TEST(PrepareHttp2, ConnectionSpecificFieldsAreNotSent) {
-  auto r = request();  // without keep-alive: HTTP/1.1 sends Connection: close
+  auto r = sample_request();  // without keep-alive: HTTP/1.1 sends Connection: close
   r.headers = {{"Keep-Alive", "5"},
                {"Upgrade", "h2c"},
                {"HTTP2-Settings", "AAIAAAAAAAQBAAAA"},
@@ -164,7 +164,7 @@ TEST(PrepareHttp2, ConnectionSpecificFieldsAreNotSent) {
 }
 
 TEST(PrepareHttp2, AnOmittedHostHasNoAuthority) {
-  auto r = request();
+  auto r = sample_request();
   r.omit_headers = {"Host", "Accept"};
   const std::vector<H2Field> expected{{":method", "GET"},
                                       {":scheme", "http"},
@@ -181,7 +181,7 @@ WebSocketWire ws_of(const model::Request& r) {
 using Headers = std::vector<std::pair<std::string, std::string>>;
 
 TEST(PrepareWebSocket, TheUpgradesHostTargetAndDefaultUserAgent) {
-  auto r = request();
+  auto r = sample_request();
   r.origin.scheme = model::Scheme::ws;
   const auto wire = ws_of(r);
   EXPECT_EQ(wire.host, "127.0.0.1:8080");
@@ -195,7 +195,7 @@ TEST(PrepareWebSocket, TheUpgradesHostTargetAndDefaultUserAgent) {
 }
 
 TEST(PrepareWebSocket, UserHeadersReplaceTheDefaultsInPlace) {
-  auto r = request();
+  auto r = sample_request();
   r.origin.scheme = model::Scheme::ws;
   r.headers = {{"X-Token", "t"}, {"host", "other:81"}, {"user-agent", "mine"}, {"X-B", "2"}};
   const auto wire = ws_of(r);
@@ -204,7 +204,7 @@ TEST(PrepareWebSocket, UserHeadersReplaceTheDefaultsInPlace) {
 }
 
 TEST(PrepareWebSocket, OmittedHeadersAreNotSent) {
-  auto r = request();
+  auto r = sample_request();
   r.origin.scheme = model::Scheme::ws;
   r.headers = {{"X-A", "1"}, {"X-Drop", "x"}};
   r.omit_headers = {"user-agent", "x-drop"};  // curl's -H 'Name:', in any case
@@ -212,7 +212,7 @@ TEST(PrepareWebSocket, OmittedHeadersAreNotSent) {
 }
 
 TEST(PrepareWebSocket, AMessageGoesAsGivenTextOrBinary) {
-  auto r = request();
+  auto r = sample_request();
   r.origin.scheme = model::Scheme::ws;
   r.body = R"({"op":"echo"})";
   r.binary = true;
@@ -228,7 +228,7 @@ TEST(PrepareWebSocket, AMessageGoesAsGivenTextOrBinary) {
 }
 
 TEST(Printable, WebSocketAsTheUpgradeAndItsMessage) {
-  auto r = request();
+  auto r = sample_request();
   r.origin.scheme = model::Scheme::ws;
   r.headers = {{"X-A", "1"}};
   const std::string upgrade =
@@ -250,7 +250,7 @@ namespace stampede::client {
 namespace {
 
 TEST(WithCookies, Http1AddsAHeaderOrGoesFirstInTheRequestsOwn) {
-  auto r = request();
+  auto r = sample_request();
   r.keep_alive = true;
   const auto plain = prepare(r, model::Protocol::http1);
   RequestCopy copies;
@@ -268,7 +268,7 @@ TEST(WithCookies, Http1AddsAHeaderOrGoesFirstInTheRequestsOwn) {
 }
 
 TEST(WithCookies, Http2AndItsFallbackCarryThem) {
-  auto r = request();
+  auto r = sample_request();
   r.origin.scheme = model::Scheme::https;
   const auto prepared = prepare(r, model::Protocol::http2);
   RequestCopy copies;
@@ -288,7 +288,7 @@ TEST(WithCookies, Http2AndItsFallbackCarryThem) {
 
 // A WebSocket request carries the jar's cookies in its upgrade, before its own.
 TEST(WithCookies, AWebSocketUpgradeCarriesThem) {
-  auto r = request();
+  auto r = sample_request();
   r.origin.scheme = model::Scheme::ws;
   r.body = "hi";
   RequestCopy copies;

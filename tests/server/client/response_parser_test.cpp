@@ -23,8 +23,8 @@ struct Parsed {
 /// Feeds `wire` to a parser `step` bytes at a time, as the client does: the bytes a put()
 /// leaves unused stay at the front of the buffer for the next put(). `eof`: the server closes
 /// after the last byte.
-Parsed parse(const std::string& wire, std::size_t step = 1 << 20, bool head = false,
-             bool eof = false) {
+Parsed parse_response(const std::string& wire, std::size_t step = 1 << 20, bool head = false,
+                      bool eof = false) {
   Parsed parsed;
   ResponseParser parser;
   parser.start(parsed.response, true, head);
@@ -45,7 +45,7 @@ const std::string ok =
     "Content-Length: 5\r\nConnection: keep-alive\r\n\r\nhello";
 
 TEST(ResponseParser, ContentLengthInOnePiece) {
-  const auto parsed = parse(ok);
+  const auto parsed = parse_response(ok);
   ASSERT_FALSE(parsed.error) << parsed.error.message();
   EXPECT_TRUE(parsed.done);
   EXPECT_EQ(parsed.response.status, 200);
@@ -61,26 +61,27 @@ TEST(ResponseParser, AnySplitOfTheBytesGivesTheSameResponse) {
       "HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\nLocation: /next\r\n\r\n"
       "5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nTrailer: x\r\n\r\n";
   for (const auto& wire : {ok, chunked}) {
-    const auto whole = parse(wire);
+    const auto whole = parse_response(wire);
     for (std::size_t step = 1; step < 9; ++step) {
-      const auto split = parse(wire, step);
+      const auto split = parse_response(wire, step);
       ASSERT_FALSE(split.error) << "step " << step << ": " << split.error.message();
       EXPECT_TRUE(split.done) << "step " << step;
       EXPECT_EQ(split.response.body, whole.response.body) << "step " << step;
       EXPECT_EQ(split.response.status, whole.response.status);
     }
   }
-  const auto parsed = parse(chunked);
+  const auto parsed = parse_response(chunked);
   EXPECT_EQ(parsed.response.body, "hello world");
   EXPECT_EQ(parsed.response.location, "/next");
-  EXPECT_EQ(parse("HTTP/1.1 200 OK\r\nContent-Encoding:  gzip \r\nContent-Length: 0\r\n\r\n")
-                .response.content_encoding,
-            "gzip");
+  EXPECT_EQ(
+      parse_response("HTTP/1.1 200 OK\r\nContent-Encoding:  gzip \r\nContent-Length: 0\r\n\r\n")
+          .response.content_encoding,
+      "gzip");
   EXPECT_TRUE(parsed.keep_alive);
 }
 
 TEST(ResponseParser, PipelinedBytesAreLeftForTheNextResponse) {
-  const auto parsed = parse(ok + "HTTP/1.1 204 No Content\r\n\r\n");
+  const auto parsed = parse_response(ok + "HTTP/1.1 204 No Content\r\n\r\n");
   EXPECT_TRUE(parsed.done);
   EXPECT_EQ(parsed.response.body, "hello");
   EXPECT_EQ(parsed.left, "HTTP/1.1 204 No Content\r\n\r\n");
@@ -88,42 +89,44 @@ TEST(ResponseParser, PipelinedBytesAreLeftForTheNextResponse) {
 
 TEST(ResponseParser, BodyWithoutLengthEndsWhenTheServerCloses) {
   const std::string wire = "HTTP/1.1 200 OK\r\n\r\nuntil the end";
-  EXPECT_FALSE(parse(wire).done);
-  const auto parsed = parse(wire, 3, false, true);
+  EXPECT_FALSE(parse_response(wire).done);
+  const auto parsed = parse_response(wire, 3, false, true);
   EXPECT_TRUE(parsed.done);
   EXPECT_EQ(parsed.response.body, "until the end");
   EXPECT_FALSE(parsed.keep_alive);
 }
 
 TEST(ResponseParser, ResponsesWithoutBody) {
-  const auto head = parse("HTTP/1.1 200 OK\r\nContent-Length: 612\r\n\r\n", 1 << 20, true);
+  const auto head = parse_response("HTTP/1.1 200 OK\r\nContent-Length: 612\r\n\r\n", 1 << 20, true);
   EXPECT_TRUE(head.done);
   EXPECT_EQ(head.response.body_bytes, 0U);
   EXPECT_TRUE(head.keep_alive);
   for (const char* status : {"204 No Content", "304 Not Modified", "103 Early Hints"}) {
-    const auto parsed = parse(std::string("HTTP/1.1 ") + status + "\r\n\r\n");
+    const auto parsed = parse_response(std::string("HTTP/1.1 ") + status + "\r\n\r\n");
     EXPECT_TRUE(parsed.done) << status;
     EXPECT_TRUE(parsed.keep_alive) << status;
   }
-  EXPECT_FALSE(parse("HTTP/1.1 101 Switching Protocols\r\n\r\n").keep_alive);
+  EXPECT_FALSE(parse_response("HTTP/1.1 101 Switching Protocols\r\n\r\n").keep_alive);
 }
 
 TEST(ResponseParser, ReuseFollowsVersionAndConnection) {
   const std::string empty = "Content-Length: 0\r\n\r\n";
-  EXPECT_FALSE(parse("HTTP/1.0 200 OK\r\n" + empty).keep_alive);
-  EXPECT_TRUE(parse("HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\n" + empty).keep_alive);
-  EXPECT_FALSE(parse("HTTP/1.1 200 OK\r\nconnection: upgrade, CLOSE\r\n" + empty).keep_alive);
-  EXPECT_TRUE(parse("HTTP/1.1 200\r\nCONTENT-LENGTH:  0 \r\n\r\n").done);
+  EXPECT_FALSE(parse_response("HTTP/1.0 200 OK\r\n" + empty).keep_alive);
+  EXPECT_TRUE(parse_response("HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\n" + empty).keep_alive);
+  EXPECT_FALSE(
+      parse_response("HTTP/1.1 200 OK\r\nconnection: upgrade, CLOSE\r\n" + empty).keep_alive);
+  EXPECT_TRUE(parse_response("HTTP/1.1 200\r\nCONTENT-LENGTH:  0 \r\n\r\n").done);
 }
 
 TEST(ResponseParser, TransferEncodingOverridesContentLength) {
-  const auto both = parse(
+  const auto both = parse_response(
       "HTTP/1.1 200 OK\r\nContent-Length: 100\r\nTransfer-Encoding: chunked\r\n\r\n"
       "2\r\nok\r\n0\r\n\r\n");
   EXPECT_TRUE(both.done);
   EXPECT_EQ(both.response.body, "ok");
   EXPECT_FALSE(both.keep_alive);  // both framings: not reused
-  const auto gzip = parse("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\nzz", 4, false, true);
+  const auto gzip =
+      parse_response("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\nzz", 4, false, true);
   EXPECT_TRUE(gzip.done);
   EXPECT_EQ(gzip.response.body, "zz");
   EXPECT_FALSE(gzip.keep_alive);
@@ -132,7 +135,7 @@ TEST(ResponseParser, TransferEncodingOverridesContentLength) {
 TEST(ResponseParser, AHeadInPartsIsReadAgainWhole) {
   // The same Content-Length twice is fine; a head read again must not see it as a conflict.
   const auto parsed =
-      parse("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok", 7);
+      parse_response("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok", 7);
   ASSERT_FALSE(parsed.error) << parsed.error.message();
   EXPECT_EQ(parsed.response.body, "ok");
 }
@@ -159,7 +162,7 @@ TEST(ResponseParser, MalformedResponsesAreErrors) {
   };
   for (const auto& [wire, expected] : cases) {
     for (const std::size_t step : {std::size_t{1}, std::size_t{1} << 20}) {
-      const auto parsed = parse(wire, step);
+      const auto parsed = parse_response(wire, step);
       EXPECT_EQ(parsed.error, expected) << wire.substr(0, 60) << " step " << step;
       EXPECT_FALSE(parsed.done);
     }
@@ -169,7 +172,7 @@ TEST(ResponseParser, MalformedResponsesAreErrors) {
 TEST(ResponseParser, TooManyFieldLinesExceedTheHeadLimit) {
   std::string wire = "HTTP/1.1 200 OK\r\n";
   while (wire.size() <= ResponseParser::head_limit) wire += "X-Filler: 0123456789\r\n";
-  EXPECT_EQ(parse(wire + "\r\n").error, Error::header_limit);
+  EXPECT_EQ(parse_response(wire + "\r\n").error, Error::header_limit);
 }
 
 TEST(ResponseParser, EndOfConnectionCutsAFramedBodyShort) {

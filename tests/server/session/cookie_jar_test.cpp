@@ -8,7 +8,7 @@ namespace {
 
 constexpr UnixSeconds now = 1700000000;  // Tue, 14 Nov 2023 22:13:20 GMT
 
-model::Origin origin(std::string host, model::Scheme scheme = model::Scheme::http) {
+model::Origin jar_origin(std::string host, model::Scheme scheme = model::Scheme::http) {
   return {scheme, std::move(host), model::Origin::default_port(scheme)};
 }
 
@@ -21,7 +21,7 @@ std::string sent(const CookieJar& jar, const model::Origin& to, std::string_view
 
 TEST(CookieJar, KeepsReplacesAndDeletes) {
   CookieJar jar;
-  const auto shop = origin("shop.example");
+  const auto shop = jar_origin("shop.example");
   jar.receive("sid=abc; Path=/; HttpOnly; SameSite=Lax", shop, "/login", now);
   jar.receive("theme = dark ", shop, "/account/login", now);
   EXPECT_EQ(sent(jar, shop, "/cart?x=1"), "sid=abc");  // theme's default path: /account
@@ -40,15 +40,15 @@ TEST(CookieJar, KeepsReplacesAndDeletes) {
 // deletes them as any other.
 TEST(CookieJar, CookiesFromAFileAreKeptAndReplacedLikeAnyOther) {
   CookieJar jar;
-  const auto shop = origin("shop.example");
+  const auto shop = jar_origin("shop.example");
   jar.load({"shop.example", true, "/", false, 0, "sid", "old"}, now);
   jar.load({"example", false, "/", false, 0, "region", "eu"}, now);          // .example: subdomains
   jar.load({"shop.example", true, "/", false, now - 1, "stale", "x"}, now);  // expired: dropped
   jar.load({"shop.example", true, "/", true, 0, "tls", "1"}, now);           // Secure
   EXPECT_EQ(sent(jar, shop, "/"), "sid=old; region=eu");
-  EXPECT_EQ(sent(jar, origin("shop.example", model::Scheme::https), "/"),
+  EXPECT_EQ(sent(jar, jar_origin("shop.example", model::Scheme::https), "/"),
             "sid=old; region=eu; tls=1");
-  EXPECT_EQ(sent(jar, origin("other.example"), "/"), "region=eu");
+  EXPECT_EQ(sent(jar, jar_origin("other.example"), "/"), "region=eu");
   jar.receive("sid=new; Path=/", shop, "/login", now);
   EXPECT_EQ(sent(jar, shop, "/"), "sid=new; region=eu");  // replaced, not sent twice
   jar.receive("sid=; Max-Age=0; Path=/", shop, "/logout", now);
@@ -57,7 +57,7 @@ TEST(CookieJar, CookiesFromAFileAreKeptAndReplacedLikeAnyOther) {
 
 TEST(CookieJar, ExpiryByMaxAgeOverExpires) {
   CookieJar jar;
-  const auto site = origin("a.test");
+  const auto site = jar_origin("a.test");
   jar.receive("a=1; Max-Age=60; Expires=Thu, 01 Jan 1970 00:00:00 GMT", site, "/", now);
   jar.receive("b=2; Expires=Wed, 15 Nov 2023 00:00:00 GMT", site, "/", now);
   EXPECT_EQ(sent(jar, site, "/"), "a=1; b=2");
@@ -67,21 +67,23 @@ TEST(CookieJar, ExpiryByMaxAgeOverExpires) {
 
 TEST(CookieJar, DomainsAndHostOnlyCookies) {
   CookieJar jar;
-  jar.receive("wide=1; Domain=.Example.com", origin("www.example.com"), "/", now);
-  jar.receive("narrow=1", origin("www.example.com"), "/", now);
-  jar.receive("other=1; Domain=evil.test", origin("www.example.com"), "/", now);  // not its domain
-  EXPECT_EQ(sent(jar, origin("api.example.com"), "/"), "wide=1");
-  EXPECT_EQ(sent(jar, origin("WWW.example.com"), "/"), "wide=1; narrow=1");
-  EXPECT_EQ(sent(jar, origin("example.com"), "/"), "wide=1");
-  EXPECT_EQ(sent(jar, origin("notexample.com"), "/"), "");
+  jar.receive("wide=1; Domain=.Example.com", jar_origin("www.example.com"), "/", now);
+  jar.receive("narrow=1", jar_origin("www.example.com"), "/", now);
+  jar.receive("other=1; Domain=evil.test", jar_origin("www.example.com"), "/",
+              now);  // not its domain
+  EXPECT_EQ(sent(jar, jar_origin("api.example.com"), "/"), "wide=1");
+  EXPECT_EQ(sent(jar, jar_origin("WWW.example.com"), "/"), "wide=1; narrow=1");
+  EXPECT_EQ(sent(jar, jar_origin("example.com"), "/"), "wide=1");
+  EXPECT_EQ(sent(jar, jar_origin("notexample.com"), "/"), "");
   EXPECT_EQ(jar.size(), 2U);
-  jar.receive("ip=1; Domain=0.0.1", origin("127.0.0.1"), "/", now);  // an address is never a domain
+  jar.receive("ip=1; Domain=0.0.1", jar_origin("127.0.0.1"), "/",
+              now);  // an address is never a domain
   EXPECT_EQ(jar.size(), 2U);
 }
 
 TEST(CookieJar, PathsOrderAndSecure) {
   CookieJar jar;
-  const auto site = origin("s.test");
+  const auto site = jar_origin("s.test");
   jar.receive("root=1; Path=/", site, "/", now);
   jar.receive("deep=1; Path=/api/v1", site, "/", now);
   jar.receive("api=1; Path=/api/", site, "/", now);
@@ -89,20 +91,20 @@ TEST(CookieJar, PathsOrderAndSecure) {
   EXPECT_EQ(sent(jar, site, "/api/v10"), "api=1; root=1");  // /api/v1 is not its parent
   EXPECT_EQ(sent(jar, site, "/apix"), "root=1");
   jar.receive("tls=1; Secure", site, "/", now);  // from http: refused
-  jar.receive("tls=1; Secure", origin("s.test", model::Scheme::https), "/", now);
+  jar.receive("tls=1; Secure", jar_origin("s.test", model::Scheme::https), "/", now);
   EXPECT_EQ(sent(jar, site, "/"), "root=1");
-  EXPECT_EQ(sent(jar, origin("s.test", model::Scheme::https), "/"), "root=1; tls=1");
-  jar.receive("local=1; Secure", origin("127.0.0.1"), "/", now);  // loopback counts as secure
-  EXPECT_EQ(sent(jar, origin("127.0.0.1"), "/"), "local=1");
+  EXPECT_EQ(sent(jar, jar_origin("s.test", model::Scheme::https), "/"), "root=1; tls=1");
+  jar.receive("local=1; Secure", jar_origin("127.0.0.1"), "/", now);  // loopback counts as secure
+  EXPECT_EQ(sent(jar, jar_origin("127.0.0.1"), "/"), "local=1");
 }
 
 TEST(CookieJar, BoundedSize) {
   CookieJar jar;
   for (int i = 0; i < 250; ++i) {
-    jar.receive("c" + std::to_string(i) + "=1", origin("b.test"), "/", now);
+    jar.receive("c" + std::to_string(i) + "=1", jar_origin("b.test"), "/", now);
   }
   EXPECT_EQ(jar.size(), CookieJar::max_cookies);
-  EXPECT_EQ(sent(jar, origin("b.test"), "/").substr(0, 7), "c50=1; ");  // the oldest went first
+  EXPECT_EQ(sent(jar, jar_origin("b.test"), "/").substr(0, 7), "c50=1; ");  // the oldest went first
 }
 
 TEST(ParseCookieDate, Rfc6265Algorithm) {

@@ -15,7 +15,7 @@ std::string rendered(std::string_view text, UserValues& values) {
   return out;
 }
 
-std::string error_of(std::string_view text) {
+std::string template_error(std::string_view text) {
   try {
     (void)parse_template(text);
   } catch (const TemplateError& error) {
@@ -71,12 +71,13 @@ TEST(Template, EnvironmentIsReadOnce) {
 }
 
 TEST(Template, Errors) {
-  EXPECT_NE(error_of("${nope}").find("unknown variable ${nope} (known: ${seq}"), std::string::npos);
-  EXPECT_NE(error_of("a ${seq").find("unclosed ${"), std::string::npos);
+  EXPECT_NE(template_error("${nope}").find("unknown variable ${nope} (known: ${seq}"),
+            std::string::npos);
+  EXPECT_NE(template_error("a ${seq").find("unclosed ${"), std::string::npos);
   for (const auto* bad : {"${rand:5}", "${rand:9-1}", "${rand:a-b}", "${rand:-1-5}", "${rand:}"}) {
-    EXPECT_NE(error_of(bad).find("bad range in"), std::string::npos) << bad;
+    EXPECT_NE(template_error(bad).find("bad range in"), std::string::npos) << bad;
   }
-  EXPECT_EQ(error_of("${env:STAMPEDE_SURELY_UNSET}"),
+  EXPECT_EQ(template_error("${env:STAMPEDE_SURELY_UNSET}"),
             "${env:STAMPEDE_SURELY_UNSET}: STAMPEDE_SURELY_UNSET is not set in the environment");
 }
 
@@ -110,7 +111,7 @@ TEST(Template, CsvColumnsRenderTheRoundsRow) {
   std::string out;
   render(parsed, values, out);
   EXPECT_EQ(out, "/u/Doe, Jane?e=a@x.org");
-  EXPECT_EQ(error_of("${csv:email}"),
+  EXPECT_EQ(template_error("${csv:email}"),
             "${csv:email} needs --data-file FILE.csv, whose header names the columns");
   try {
     (void)parse_template("${csv:mail}", {{}, columns});

@@ -34,7 +34,7 @@ ConnectionCounts random_counts(unsigned seed) {
   return counts;
 }
 
-ConnectionCounts merged(ConnectionCounts left, const ConnectionCounts& right) {
+ConnectionCounts merged_connections(ConnectionCounts left, const ConnectionCounts& right) {
   left.merge(right);
   return left;
 }
@@ -43,11 +43,11 @@ TEST(ConnectionCounts, MergeIsAssociativeAndCommutative) {
   const auto a = random_counts(1);
   const auto b = random_counts(2);
   const auto c = random_counts(3);
-  const auto left = merged(merged(a, b), c);
-  EXPECT_EQ(left, merged(a, merged(b, c)));
-  EXPECT_EQ(merged(a, b), merged(b, a));
-  EXPECT_EQ(merged(merged(c, a), b), left);
-  EXPECT_EQ(merged(a, ConnectionCounts{}), a);
+  const auto left = merged_connections(merged_connections(a, b), c);
+  EXPECT_EQ(left, merged_connections(a, merged_connections(b, c)));
+  EXPECT_EQ(merged_connections(a, b), merged_connections(b, a));
+  EXPECT_EQ(merged_connections(merged_connections(c, a), b), left);
+  EXPECT_EQ(merged_connections(a, ConnectionCounts{}), a);
   // Field by field, so a merge that dropped one would show here even if == missed it.
   EXPECT_EQ(left.opened, a.opened + b.opened + c.opened);
   EXPECT_EQ(left.last_opened, std::max({a.last_opened, b.last_opened, c.last_opened}));

@@ -204,7 +204,7 @@ Metrics random_metrics(unsigned seed, std::size_t n) {
   return m;
 }
 
-Metrics merged(Metrics left, const Metrics& right) {
+Metrics merged_metrics(Metrics left, const Metrics& right) {
   left.merge(right);
   return left;
 }
@@ -221,13 +221,13 @@ TEST(Metrics, MergeIsAssociativeAndCommutative) {
   const Metrics a = random_metrics(1, 3000);
   const Metrics b = random_metrics(2, 5000);
   const Metrics c = random_metrics(3, 700);
-  const Metrics left = merged(merged(a, b), c);
-  const Metrics right = merged(a, merged(b, c));
+  const Metrics left = merged_metrics(merged_metrics(a, b), c);
+  const Metrics right = merged_metrics(a, merged_metrics(b, c));
   EXPECT_EQ(left, right);
-  EXPECT_EQ(merged(a, b), merged(b, a));
-  EXPECT_EQ(merged(merged(c, a), b), left);
+  EXPECT_EQ(merged_metrics(a, b), merged_metrics(b, a));
+  EXPECT_EQ(merged_metrics(merged_metrics(c, a), b), left);
   expect_same_percentiles(left.latency, right.latency);
-  expect_same_percentiles(left.connect, merged(merged(c, b), a).connect);
+  expect_same_percentiles(left.connect, merged_metrics(merged_metrics(c, b), a).connect);
   EXPECT_EQ(left.completed(), 8700U);
   EXPECT_EQ(left.long_lived.opened,
             a.long_lived.opened + b.long_lived.opened + c.long_lived.opened);
@@ -266,15 +266,15 @@ TEST(Metrics, MergeOrderDoesNotChooseServerOrDocumentLength) {
   first.note_server("second");
   second.add(success(10, 11));
   second.note_server("first");
-  EXPECT_EQ(merged(first, second), merged(second, first));
-  EXPECT_EQ(merged(first, second).document_length(), 11U);  // a tie: the smaller
-  EXPECT_EQ(merged(first, second).server_software(), "first");
+  EXPECT_EQ(merged_metrics(first, second), merged_metrics(second, first));
+  EXPECT_EQ(merged_metrics(first, second).document_length(), 11U);  // a tie: the smaller
+  EXPECT_EQ(merged_metrics(first, second).server_software(), "first");
   second.add(success(10, 22));
   second.note_server("second");
-  EXPECT_EQ(merged(second, first).document_length(), 22U);  // seen twice
-  EXPECT_EQ(merged(second, first).server_software(), "second");
-  EXPECT_EQ(merged(empty, second), second);
-  EXPECT_EQ(merged(second, empty), second);
+  EXPECT_EQ(merged_metrics(second, first).document_length(), 22U);  // seen twice
+  EXPECT_EQ(merged_metrics(second, first).server_software(), "second");
+  EXPECT_EQ(merged_metrics(empty, second), second);
+  EXPECT_EQ(merged_metrics(second, empty), second);
 }
 
 TEST(Metrics, MemoryIsSmallEmptyAndGrowsWithTheOctavesUsed) {

@@ -8,7 +8,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-Summary run(int requests, std::chrono::nanoseconds latency, int failures = 0) {
+Summary compared_run(int requests, std::chrono::nanoseconds latency, int failures = 0) {
   Summary summary;
   for (int i = 0; i < requests; ++i) {
     model::Result r;
@@ -35,7 +35,8 @@ const CompareRow& row(const RunComparison& comparison, const std::string& figure
 TEST(CompareRuns, ARiseWithinItsBoundPasses) {
   CompareLimits limits;
   limits.p99_regress = 10;
-  const auto comparison = compare_runs(run(100, 10ms), run(100, 10'500us), limits);
+  const auto comparison =
+      compare_runs(compared_run(100, 10ms), compared_run(100, 10'500us), limits);
   EXPECT_TRUE(comparison.passed());
   EXPECT_NEAR(*row(comparison, "p99").change, 5, 1);
 }
@@ -43,7 +44,7 @@ TEST(CompareRuns, ARiseWithinItsBoundPasses) {
 TEST(CompareRuns, ARisePastItsBoundFails) {
   CompareLimits limits;
   limits.p99_regress = 10;
-  const auto comparison = compare_runs(run(100, 10ms), run(100, 20ms), limits);
+  const auto comparison = compare_runs(compared_run(100, 10ms), compared_run(100, 20ms), limits);
   EXPECT_FALSE(comparison.passed());
   EXPECT_FALSE(row(comparison, "p99").passed);
   EXPECT_TRUE(row(comparison, "p50").passed);  // no bound: shown, not judged
@@ -52,14 +53,14 @@ TEST(CompareRuns, ARisePastItsBoundFails) {
 TEST(CompareRuns, RpsIsJudgedAsADrop) {
   CompareLimits limits;
   limits.rps_drop = 5;
-  EXPECT_TRUE(compare_runs(run(100, 1ms), run(200, 1ms), limits).passed());
-  EXPECT_FALSE(compare_runs(run(100, 1ms), run(90, 1ms), limits).passed());
+  EXPECT_TRUE(compare_runs(compared_run(100, 1ms), compared_run(200, 1ms), limits).passed());
+  EXPECT_FALSE(compare_runs(compared_run(100, 1ms), compared_run(90, 1ms), limits).passed());
 }
 
 TEST(CompareRuns, ErrorsRiseInPercentagePoints) {
   CompareLimits limits;
   limits.errors_rise = 1;
-  const auto comparison = compare_runs(run(100, 1ms), run(98, 1ms, 2), limits);
+  const auto comparison = compare_runs(compared_run(100, 1ms), compared_run(98, 1ms, 2), limits);
   EXPECT_DOUBLE_EQ(*row(comparison, "errors").change, 2.0);
   EXPECT_FALSE(comparison.passed());
 }
@@ -67,7 +68,7 @@ TEST(CompareRuns, ErrorsRiseInPercentagePoints) {
 TEST(CompareRuns, FromAZeroBaselineAnyRiseBreaksTheBound) {
   CompareLimits limits;
   limits.p99_regress = 10;
-  const auto comparison = compare_runs(run(0, 1ms), run(10, 1ms), limits);
+  const auto comparison = compare_runs(compared_run(0, 1ms), compared_run(10, 1ms), limits);
   EXPECT_FALSE(row(comparison, "p99").change.has_value());
   EXPECT_FALSE(comparison.passed());
 }

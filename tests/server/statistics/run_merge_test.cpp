@@ -17,8 +17,8 @@ model::Result ok(std::chrono::nanoseconds latency) {
 
 /// A run of `seconds` seconds started `start` after the epoch, `per_second` requests a second
 /// of `latency` each.
-Summary run(std::chrono::nanoseconds start, int seconds, int per_second,
-            std::chrono::nanoseconds latency) {
+Summary merged_run(std::chrono::nanoseconds start, int seconds, int per_second,
+                   std::chrono::nanoseconds latency) {
   Summary summary;
   summary.info.steps = {"GET http://127.0.0.1/"};
   summary.info.users = 2;
@@ -35,7 +35,8 @@ Summary run(std::chrono::nanoseconds start, int seconds, int per_second,
 }
 
 TEST(MergeRuns, AddsCountsAndHistograms) {
-  const std::vector<Summary> runs{run(100s, 3, 10, 1ms), run(100s + 200ms, 3, 5, 4ms)};
+  const std::vector<Summary> runs{merged_run(100s, 3, 10, 1ms),
+                                  merged_run(100s + 200ms, 3, 5, 4ms)};
   const Summary merged = merge_runs(runs);
   EXPECT_EQ(merged.total.succeeded, 45U);
   EXPECT_EQ(merged.total.status_codes.at(200), 45U);
@@ -48,7 +49,8 @@ TEST(MergeRuns, AddsCountsAndHistograms) {
 TEST(MergeRuns, LinesSecondsUpOnTheWallClock) {
   // The second run starts 2.2 s later: its first second ends 3.2 s after the first run's start,
   // with the first run's third second (to the nearest second).
-  const std::vector<Summary> runs{run(100s, 3, 10, 1ms), run(102s + 200ms, 2, 5, 4ms)};
+  const std::vector<Summary> runs{merged_run(100s, 3, 10, 1ms),
+                                  merged_run(102s + 200ms, 2, 5, 4ms)};
   const Summary merged = merge_runs(runs);
   ASSERT_EQ(merged.per_second.size(), 4U);
   EXPECT_EQ(merged.per_second[2].succeeded, 15U);
@@ -60,7 +62,7 @@ TEST(MergeRuns, LinesSecondsUpOnTheWallClock) {
 }
 
 TEST(MergeRuns, RefusesDifferentRequests) {
-  std::vector<Summary> runs{run(0s, 1, 1, 1ms), run(0s, 1, 1, 1ms)};
+  std::vector<Summary> runs{merged_run(0s, 1, 1, 1ms), merged_run(0s, 1, 1, 1ms)};
   runs[1].info.steps = {"GET http://127.0.0.1/other"};
   EXPECT_THROW(merge_runs(runs), MergeError);
 }
@@ -68,7 +70,7 @@ TEST(MergeRuns, RefusesDifferentRequests) {
 /// `run` as shard `index` of `count` of the run `id`, started `skew` after its --start-at.
 Summary shard(unsigned index, unsigned count, std::string id = "r1",
               std::chrono::nanoseconds skew = 1ms) {
-  auto summary = run(100s + skew, 2, 10, 1ms);
+  auto summary = merged_run(100s + skew, 2, 10, 1ms);
   const std::chrono::system_clock::time_point start_at(100s);
   summary.sharding =
       Sharding{std::move(id),
@@ -94,8 +96,8 @@ TEST(MergeRuns, RefusesTheSameShardTwiceAndShardsOfOtherRuns) {
   EXPECT_THROW(merge_runs(std::vector{shard(1, 4), shard(2, 4), shard(1, 4)}), MergeError);
   EXPECT_THROW(merge_runs(std::vector{shard(1, 4, "r1"), shard(2, 4, "r2")}), MergeError);
   EXPECT_THROW(merge_runs(std::vector{shard(1, 4), shard(2, 3)}), MergeError);
-  EXPECT_THROW(merge_runs(std::vector{shard(1, 4), run(100s, 2, 10, 1ms)}), MergeError);
-  EXPECT_THROW(merge_runs(std::vector{run(100s, 2, 10, 1ms), shard(1, 4)}), MergeError);
+  EXPECT_THROW(merge_runs(std::vector{shard(1, 4), merged_run(100s, 2, 10, 1ms)}), MergeError);
+  EXPECT_THROW(merge_runs(std::vector{merged_run(100s, 2, 10, 1ms), shard(1, 4)}), MergeError);
 }
 
 TEST(MergeRuns, KnowsAnInterruptedShard) {

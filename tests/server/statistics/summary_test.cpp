@@ -11,7 +11,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-model::Result result(std::int64_t latency_ms, model::ErrorKind error, int status) {
+model::Result summary_result(std::int64_t latency_ms, model::ErrorKind error, int status) {
   model::Result r;
   r.error = error;
   r.status = status;
@@ -23,7 +23,8 @@ TEST(Summary, RpsIsCompletedPerElapsedSecond) {
   Summary s;
   EXPECT_EQ(s.rps(), 0.0);  // nothing elapsed yet
   for (int i = 0; i < 300; ++i) {
-    s.total.add(result(1, i % 3 == 0 ? model::ErrorKind::timeout : model::ErrorKind::none, 200));
+    s.total.add(
+        summary_result(1, i % 3 == 0 ? model::ErrorKind::timeout : model::ErrorKind::none, 200));
   }
   s.elapsed = 1500ms;
   EXPECT_DOUBLE_EQ(s.rps(), 200.0);                           // failures count as completed
@@ -34,10 +35,10 @@ TEST(Summary, AddSecondSummarisesTheInterval) {
   Summary s;
   Metrics interval;
   for (std::int64_t ms = 1; ms <= 100; ++ms) {
-    interval.add(result(ms, model::ErrorKind::none, 200));
+    interval.add(summary_result(ms, model::ErrorKind::none, 200));
   }
-  interval.add(result(0, model::ErrorKind::connect, 0));
-  interval.add(result(7, model::ErrorKind::verify, 404));
+  interval.add(summary_result(0, model::ErrorKind::connect, 0));
+  interval.add(summary_result(7, model::ErrorKind::verify, 404));
   s.add_second(interval, 500ms, 12);
 
   ASSERT_EQ(s.per_second.size(), 1U);
@@ -58,7 +59,7 @@ TEST(Summary, AddSecondSummarisesTheInterval) {
 TEST(Summary, AddSecondAccumulatesElapsedAndHandlesEmptySeconds) {
   Summary s;
   Metrics one;
-  one.add(result(3, model::ErrorKind::none, 204));
+  one.add(summary_result(3, model::ErrorKind::none, 204));
   s.add_second(one, 1s, 1);
   s.add_second(Metrics{}, 1001ms, 0);
   s.add_second(one, 0ns, 1);  // a zero-length flush must not divide by zero
@@ -118,7 +119,7 @@ TEST(Summary, AddSecondCountsLongLivedConnections) {
 
 TEST(Summary, LongLivedOnlyWhenConnectionsWereOpenedApartOrFailedTo) {
   Summary s;
-  s.total.add(result(1, model::ErrorKind::none, 200));
+  s.total.add(summary_result(1, model::ErrorKind::none, 200));
   s.add_second(s.total, 1s, 1);
   EXPECT_FALSE(s.long_lived());  // an HTTP run
   EXPECT_EQ(s.per_second[0].connections_open, 0U);

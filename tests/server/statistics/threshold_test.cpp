@@ -13,7 +13,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-model::Result result(std::int64_t latency_ms, bool ok) {
+model::Result threshold_result(std::int64_t latency_ms, bool ok) {
   model::Result r;
   r.error = ok ? model::ErrorKind::none : model::ErrorKind::verify;
   r.status = ok ? 200 : 503;
@@ -23,16 +23,16 @@ model::Result result(std::int64_t latency_ms, bool ok) {
 
 /// 98 requests at 10 ms and 2 failures at 100 ms over 2 s; a flow of two steps, the second
 /// holding the failures.
-Summary run() {
+Summary threshold_run() {
   Summary s;
   s.steps.resize(2);
   for (int i = 0; i < 98; ++i) {
-    s.total.add(result(10, true));
-    s.steps[i % 2].add(result(10, true));
+    s.total.add(threshold_result(10, true));
+    s.steps[i % 2].add(threshold_result(10, true));
   }
   for (int i = 0; i < 2; ++i) {
-    s.total.add(result(100, false));
-    s.steps[1].add(result(100, false));
+    s.total.add(threshold_result(100, false));
+    s.steps[1].add(threshold_result(100, false));
   }
   s.elapsed = 2s;
   return s;
@@ -49,7 +49,7 @@ Threshold bound(Figure figure, Comparison comparison, double value, double perce
 }
 
 TEST(Threshold, MeasuresEachFigure) {
-  const auto s = run();
+  const auto s = threshold_run();
   EXPECT_NEAR(judge(bound(Figure::percentile, Comparison::less, 1, 50), s).measured, 10, 0.1);
   EXPECT_NEAR(judge(bound(Figure::percentile, Comparison::less, 1, 99), s).measured, 100, 1);
   EXPECT_NEAR(judge(bound(Figure::mean, Comparison::less, 1), s).measured, 11.8, 1e-9);
@@ -62,7 +62,7 @@ TEST(Threshold, MeasuresEachFigure) {
 }
 
 TEST(Threshold, ComparesStrictlyOrNot) {
-  const auto s = run();
+  const auto s = threshold_run();
   EXPECT_FALSE(judge(bound(Figure::error_count, Comparison::less, 2), s).passed);
   EXPECT_TRUE(judge(bound(Figure::error_count, Comparison::less_equal, 2), s).passed);
   EXPECT_FALSE(judge(bound(Figure::rps, Comparison::greater, 50), s).passed);
@@ -71,7 +71,7 @@ TEST(Threshold, ComparesStrictlyOrNot) {
 }
 
 TEST(Threshold, ReadsAStepAndFailsOnOnePastTheFlow) {
-  const auto s = run();
+  const auto s = threshold_run();
   auto first = bound(Figure::max, Comparison::less, 50);
   first.step = 0;
   EXPECT_TRUE(judge(first, s).passed);
@@ -84,7 +84,7 @@ TEST(Threshold, ReadsAStepAndFailsOnOnePastTheFlow) {
 }
 
 TEST(Threshold, AnAbandonedRequestIsAnErrorOfTheRun) {
-  auto s = run();
+  auto s = threshold_run();
   s.abandoned = 2;
   EXPECT_DOUBLE_EQ(judge(bound(Figure::error_count, Comparison::less, 1), s).measured, 4);
   EXPECT_NEAR(judge(bound(Figure::error_share, Comparison::less, 1), s).measured, 4 / 102.0, 1e-12);
@@ -97,7 +97,7 @@ TEST(Threshold, ALatencyWithoutAResponseFails) {
 }
 
 TEST(Threshold, OnlyGrowingFiguresPastAnUpperBoundCannotPass) {
-  const auto s = run();
+  const auto s = threshold_run();
   EXPECT_TRUE(cannot_pass(bound(Figure::error_count, Comparison::less, 2), s));
   EXPECT_FALSE(cannot_pass(bound(Figure::error_count, Comparison::less, 3), s));
   EXPECT_TRUE(cannot_pass(bound(Figure::max, Comparison::less_equal, 99), s));

@@ -17,8 +17,8 @@ ValueCounts<std::uint64_t> counts_of(std::uint64_t from, std::uint64_t to) {
   return counts;
 }
 
-ValueCounts<std::uint64_t> merged(ValueCounts<std::uint64_t> left,
-                                  const ValueCounts<std::uint64_t>& right) {
+ValueCounts<std::uint64_t> merged_counts(ValueCounts<std::uint64_t> left,
+                                         const ValueCounts<std::uint64_t>& right) {
   left.merge(right);
   return left;
 }
@@ -50,10 +50,10 @@ TEST(ValueCounts, MergeIsAssociativeAndCommutativeBeyondTheLimit) {
   const auto a = counts_of(5, 12);
   const auto b = counts_of(1, 6);
   const auto c = counts_of(10, 30);
-  EXPECT_EQ(merged(a, b), merged(b, a));
-  EXPECT_EQ(merged(merged(a, b), c), merged(a, merged(b, c)));
-  EXPECT_EQ(merged(merged(c, a), b), merged(merged(a, b), c));
-  EXPECT_EQ(merged(a, b).most_frequent(), 6U);  // 1..8 kept; 6 counts 6 + 6
+  EXPECT_EQ(merged_counts(a, b), merged_counts(b, a));
+  EXPECT_EQ(merged_counts(merged_counts(a, b), c), merged_counts(a, merged_counts(b, c)));
+  EXPECT_EQ(merged_counts(merged_counts(c, a), b), merged_counts(merged_counts(a, b), c));
+  EXPECT_EQ(merged_counts(a, b).most_frequent(), 6U);  // 1..8 kept; 6 counts 6 + 6
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 namespace stampede::server::sweep {
 namespace {
 
-StepFigures step(double level, double qps, double p99_ms = 1, double errors = 0) {
+StepFigures knee_step(double level, double qps, double p99_ms = 1, double errors = 0) {
   StepFigures s;
   s.level = level;
   s.qps = qps;
@@ -32,18 +32,18 @@ Slo slo_p99_errors(double p99_ms, double errors) {
 TEST(Slo, NamesTheFirstBoundABreaksAndSaysItselfBack) {
   const auto slo = slo_p99_errors(100, 0.01);
   EXPECT_EQ(slo.text(), "p99<100ms,errors<1%");
-  EXPECT_EQ(slo.broken_by(step(10, 100, 99.5, 0.005)), std::nullopt);
-  EXPECT_EQ(slo.broken_by(step(10, 100, 120.5)), "p99 120.5 ms >= 100 ms");
-  EXPECT_EQ(slo.broken_by(step(10, 100, 1, 0.02)), "errors 2% >= 1%");
-  EXPECT_EQ(slo.broken_by(step(10, 100, 1, 0.996947)), "errors 99.69% >= 1%");  // 4 digits
+  EXPECT_EQ(slo.broken_by(knee_step(10, 100, 99.5, 0.005)), std::nullopt);
+  EXPECT_EQ(slo.broken_by(knee_step(10, 100, 120.5)), "p99 120.5 ms >= 100 ms");
+  EXPECT_EQ(slo.broken_by(knee_step(10, 100, 1, 0.02)), "errors 2% >= 1%");
+  EXPECT_EQ(slo.broken_by(knee_step(10, 100, 1, 0.996947)), "errors 99.69% >= 1%");  // 4 digits
   EXPECT_EQ(Slo{}.text(), "");
-  EXPECT_EQ(Slo{}.broken_by(step(10, 100, 1e6, 1)), std::nullopt);
+  EXPECT_EQ(Slo{}.broken_by(knee_step(10, 100, 1e6, 1)), std::nullopt);
 }
 
 TEST(Knee, TheSeedsTableQpsStopsRisingAfter100) {
   // ab at 80, 100, 150, 200 users: QPS grows with the users up to 100, then stays flat.
-  const std::vector<StepFigures> steps{step(80, 8000), step(100, 9900), step(150, 10100),
-                                       step(200, 10050)};
+  const std::vector<StepFigures> steps{knee_step(80, 8000), knee_step(100, 9900),
+                                       knee_step(150, 10100), knee_step(200, 10050)};
   const auto knee = find_knee(steps, {});
   EXPECT_EQ(knee.step, 1U);
   EXPECT_EQ(knee.broke, 2U);
@@ -51,14 +51,15 @@ TEST(Knee, TheSeedsTableQpsStopsRisingAfter100) {
 }
 
 TEST(Knee, TheSloBreaksBeforeTheQpsFlattens) {
-  const std::vector<StepFigures> steps{step(10, 1000, 20), step(20, 2000, 90), step(40, 3900, 150)};
+  const std::vector<StepFigures> steps{knee_step(10, 1000, 20), knee_step(20, 2000, 90),
+                                       knee_step(40, 3900, 150)};
   const auto knee = find_knee(steps, slo_p99_errors(100, 0.01));
   EXPECT_EQ(knee.step, 1U);
   EXPECT_EQ(knee.why, "p99 150 ms >= 100 ms");
 }
 
 TEST(Knee, NoneBrokeOrTheFirstDid) {
-  const std::vector<StepFigures> rising{step(1, 100), step(2, 200), step(4, 390)};
+  const std::vector<StepFigures> rising{knee_step(1, 100), knee_step(2, 200), knee_step(4, 390)};
   EXPECT_EQ(find_knee(rising, {}).step, 2U);
   EXPECT_EQ(find_knee(rising, {}).broke, std::nullopt);
   const auto first = find_knee(rising, slo_p99_errors(0.5, 0.01));
@@ -67,10 +68,10 @@ TEST(Knee, NoneBrokeOrTheFirstDid) {
 }
 
 TEST(Knee, FourFifthsOfTheLevelsGrowthStillScales) {
-  EXPECT_TRUE(scales(step(100, 1000), step(200, 1800)));  // +100% users, +80% QPS
-  EXPECT_FALSE(scales(step(100, 1000), step(200, 1799)));
-  EXPECT_TRUE(scales(step(100, 1000), step(105, 1040)));  // a bisection's small step
-  EXPECT_FALSE(scales(step(100, 1000), step(105, 1030)));
+  EXPECT_TRUE(scales(knee_step(100, 1000), knee_step(200, 1800)));  // +100% users, +80% QPS
+  EXPECT_FALSE(scales(knee_step(100, 1000), knee_step(200, 1799)));
+  EXPECT_TRUE(scales(knee_step(100, 1000), knee_step(105, 1040)));  // a bisection's small step
+  EXPECT_FALSE(scales(knee_step(100, 1000), knee_step(105, 1030)));
 }
 
 /// Runs a search against a server that serves `capacity` users' worth and no more: QPS rises
@@ -80,7 +81,7 @@ std::vector<double> search_levels(SearchBounds bounds, double capacity) {
   std::vector<double> levels;
   while (auto level = search.next()) {
     levels.push_back(*level);
-    search.record(step(*level, 100 * std::min(*level, capacity)));
+    search.record(knee_step(*level, 100 * std::min(*level, capacity)));
   }
   return levels;
 }
@@ -97,7 +98,7 @@ TEST(AutoSearch, StopsAtItsStepsAndAtTheTop) {
 
 TEST(AutoSearch, AFirstLevelThatBreaksEndsIt) {
   AutoSearch search({8, 100, 10, true}, slo_p99_errors(10, 0.01));
-  search.record(step(8, 800, 50));
+  search.record(knee_step(8, 800, 50));
   EXPECT_EQ(search.next(), std::nullopt);
   EXPECT_FALSE(search.held());
 }
@@ -106,7 +107,7 @@ TEST(AutoSearch, ItsKneeIsTheHighestThatHeldAndTheLowestThatBroke) {
   AutoSearch search({1, 10000, 20, true}, {});
   std::vector<StepFigures> steps;
   while (auto level = search.next()) {
-    steps.push_back(step(*level, 100 * std::min(*level, 24.0)));
+    steps.push_back(knee_step(*level, 100 * std::min(*level, 24.0)));
     search.record(steps.back());
   }
   std::sort(steps.begin(), steps.end(),
