@@ -43,6 +43,7 @@ done
 for i in 0 1 2; do
   wait "${PODS[i]}" || fail "pod $i ended with $?: $(tail -n 5 "$TEST_TMP/pod$i.log")"
   grep -q "^Shards: *shard $i of 3 (run lab-run)" "$TEST_TMP/pod$i.log" || fail "pod $i's log has not its report"
+  grep -q "^-- waiting [0-9.]* s for --start-at --" "$TEST_TMP/pod$i.log" || fail "pod $i did not wait for START_AT"
   # As run.sh collects it from `kubectl logs`.
   sed -n 's/^stampede-run: //p' "$TEST_TMP/pod$i.log" | base64 -d >"$TEST_TMP/shard-$i.stampede"
 done
@@ -54,6 +55,7 @@ assert_eq 90 "$(count_requests "$ACCESS_LOG" "${HOST_ADDR[0]} 200 \"GET /delay/2
 json_check "$OUT" <<EOF
 g("requests.total") == 210 and g("status_codes") == {"200": 210} and g("users") == 7
 g("shards.run") == "lab-run" and g("shards.missing") == []
-all(0 <= s["skew_ms"] < 100 for s in g("shards.held"))
+all(0 <= s["skew_ms"] < 1000 for s in g("shards.held")) ## woken from the wait on a busy machine (ctest -j)
+g("shards.start_spread_ms") < 100 ## but together
 EOF
 pass
