@@ -204,12 +204,13 @@ case_wss() {
   SERVER_LOG=$WSS_LOG expect_logged 6 "$TARGET" text tls
 }
 
-# --hold 1: each user's connection stays open a second after its message (pinged every 0.3 s),
-# then closes with a close frame (1000) that the server logged; the run lasts the hold.
+# --hold 1.5: each user's connection stays open 1.5 s after its message (pinged every 0.3 s),
+# then closes with a close frame (1000) that the server logged; the run lasts the hold. The
+# once-a-second row falls mid-hold, half a second from either edge: a 1 s hold raced it.
 case_hold() {
-  ws_run hold "$WS_URL/echo" -c 20 -n 1 --hold 1 --ping 0.3 -data held
+  ws_run hold "$WS_URL/echo" -c 20 -n 1 --hold 1.5 --ping 0.3 -data held
   expect_all hold 20 success
-  took 1.0 4 "a 1 s hold"
+  took 1.5 4.5 "a 1.5 s hold"
   json_check "$OUT" <<'EOF'
 g("connections.opened") == 20 and g("connections.open_at_end") == 0
 g("connections.failed") == 0 and g("connections.closed_by_server") == 0 ## the server answers pings
