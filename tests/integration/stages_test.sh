@@ -34,14 +34,16 @@ total=$(json_eval "$OUT" 'g("requests.total")')
 assert_eq "$total" "$(count_requests "$ACCESS_LOG" 'GET /?run=ramp HTTP/1.1')" "requests nginx logged for the ramp"
 
 # The open model's profiles: --ramp with --rate raises the rate from 0 (250 in the first second,
-# 750 in the second, then 1000 a second), --stages in N/s follow the stages' areas.
-run_stampede rate_ramp --rate 1000 --ramp 2s -z 4s -c 50 -k -u "$HTTP_URL/?run=rate_ramp" --output json
+# 750 in the second, then 1000 a second), --stages in N/s follow the stages' areas. A request
+# waits for a user (capped) only when all 25 of a thread's users (-c 50 on 2 threads) are busy:
+# nginx answers in a fraction of a millisecond, but a busy machine can stall it for 50 ms.
+run_stampede rate_ramp --rate 1000 --ramp 2s -z 4s -c 50 -cpuNumber 2 -k -u "$HTTP_URL/?run=rate_ramp" --output json
 expect_rc 0
 json_check "$OUT" <<'EOF2'
 g("requests.succeeded") == 3000 and g("rate.scheduled") == 3000 ## 1000 x 2 s / 2 + 1000 x 2 s
 g("rate.asked") == 750 and abs(g("rate.started") - 750) <= 750 * 0.01 ## on average
 on_schedule(lambda t: 250 * t * t if t <= 2 else 1000 + 1000 * (min(t, 4) - 2), 4) ## 250, 750, 1000, 1000
-g("rate.cap.capped") == 0 and g("rate.cap.missed") == 0
+g("rate.cap.missed") == 0 and (g("rate.cap.capped") == 0 or g("users_started") >= 25)
 EOF2
 assert_eq 3000 "$(count_requests "$ACCESS_LOG" 'GET /?run=rate_ramp HTTP/1.1')" "requests nginx logged for the rate's ramp"
 
