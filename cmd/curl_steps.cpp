@@ -86,6 +86,10 @@ void add_file(const CurlSource& source, const Options& options, bool mix, FileSt
   auto parsed = parse(source.path, options);
   for (auto& warning : parsed.warnings) read.warnings.push_back(std::move(warning));
   for (auto& note : parsed.notes) read.notes.push_back(std::move(note));
+  read.inputs.push_back({"-p's file", source.path});
+  for (auto& file : parsed.files) {
+    read.inputs.push_back({"a file that " + source.path + " reads", std::move(file)});
+  }
   // A HAR's entries are a session: -u moves them to its server even when there is one.
   const bool har = curl::is_har(source.path);
   const bool flow = parsed.steps.size() > 1 || har || mix;

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "cmd/file_clash.hpp"
 #include "cmd/options.hpp"
 #include "model/flow_mix.hpp"
 #include "model/request.hpp"
@@ -16,6 +17,7 @@ struct FileSteps {
   std::vector<model::FlowShare> mix;  ///< several files: each one's flow; one file: empty
   std::vector<std::string> warnings;  ///< what stampede does not apply as curl would
   std::vector<std::string> notes;     ///< what the user should know first (a HAR's choice)
+  std::vector<NamedFile> inputs;      ///< the -p files and the files they read
 };
 
 /// The steps of `options.curl_files`, in order. As in go-stress-testing, `-u` replaces each

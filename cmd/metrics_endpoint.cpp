@@ -94,6 +94,12 @@ MetricsEndpoint::MetricsEndpoint(const std::string& address)
   thread_ = std::thread([this] { context_.run(); });
 }
 
+std::string MetricsEndpoint::url() const {
+  const auto address = acceptor_.local_endpoint().address();
+  const auto host = address.is_v6() ? "[" + address.to_string() + "]" : address.to_string();
+  return "http://" + host + ":" + std::to_string(port_) + "/metrics";
+}
+
 net::awaitable<void> MetricsEndpoint::accept() {
   for (;;) {
     auto [error, socket] = co_await acceptor_.async_accept(as_tuple);

@@ -27,6 +27,8 @@ class MetricsEndpoint {
   void publish(std::string text);
   /// The port bound (the one asked for, or the kernel's pick for port 0).
   [[nodiscard]] unsigned short port() const { return port_; }
+  /// Where the metrics are: `http://127.0.0.1:9464/metrics`, with the port bound.
+  [[nodiscard]] std::string url() const;
 
  private:
   [[nodiscard]] std::shared_ptr<const std::string> current() const;

@@ -361,9 +361,11 @@ void check_har(const Options& o) {
 void check_shards(const Options& o) {
   const auto shard = shard_position(o, std::getenv("JOB_COMPLETION_INDEX"));
   if (!o.start_at.empty()) {
-    const auto at = parse_instant(o.start_at);
-    if (at > std::chrono::system_clock::now() + std::chrono::hours(24)) {
-      throw UsageError("--start-at is more than a day away (is its time zone right? Z is UTC)");
+    // A shard told late starts at once, its lateness shown; a day either way is a mistake.
+    const auto away = parse_instant(o.start_at) - std::chrono::system_clock::now();
+    if (std::chrono::abs(away) > std::chrono::hours(24)) {
+      throw UsageError(std::string("--start-at is more than a day ") +
+                       (away.count() > 0 ? "away" : "ago") + " (is its time zone right? Z is UTC)");
     }
   }
   if (!o.run_id.empty() &&
@@ -443,6 +445,26 @@ const verify::VerifierKind& verifier_named_in(const CanonicalWords& words) {
   return *kind;
 }
 
+/// True for a flag given with nothing in its value (or in one of a repeated flag's values).
+bool empty_value(const po::variable_value& value) {
+  if (const auto* text = boost::any_cast<std::string>(&value.value())) return text->empty();
+  if (const auto* texts = boost::any_cast<std::vector<std::string>>(&value.value())) {
+    return std::any_of(texts->begin(), texts->end(), [](const auto& text) { return text.empty(); });
+  }
+  return false;
+}
+
+/// An empty value is a mistake, not the flag left out: `-z ""` (a variable that was not set)
+/// would otherwise run one request. -data '' is an empty body; -X '' has a message of its own.
+void check_empty_values(const po::variables_map& values, const CanonicalWords& words) {
+  for (const auto& [name, value] : values) {
+    if (name == "data" || name == "method" || !empty_value(value)) continue;
+    const auto typed = words.typed.find(name);
+    const auto flag = typed != words.typed.end() ? typed->second : "-u";  // else the positional URL
+    throw UsageError(flag + " is empty (give it a value, or leave the flag out)");
+  }
+}
+
 /// Boost's messages name the option by its long name and not the fix; ours name the flag as
 /// typed and say what it takes.
 [[noreturn]] void rethrow_as_usage(const po::error& error, const CanonicalWords& words) {
@@ -484,6 +506,7 @@ Options parse_options(std::span<const char* const> args) {
                   .run(),
               values);
     po::notify(values);
+    check_empty_values(values, words);
     options.has_data = values.count("data") > 0;
     options.has_request_timeout = values.count("request-timeout") > 0;
     options.has_requests = values.count("requests") > 0;
@@ -500,8 +523,9 @@ Options parse_options(std::span<const char* const> args) {
   if (is_csv_name(options.data_file)) options.csv_file = std::exchange(options.data_file, {});
   check_ranges(options);
   check_method(options, has_method);
-  if (options.run_id.empty() && (!options.shard.empty() || options.shards != 0)) {
-    options.run_id = derived_run_id(words.words);
+  if (!options.shard.empty() || options.shards != 0) {
+    if (options.run_id.empty()) options.run_id = derived_run_id(words.words);
+    options.plan = plan_digest(words.words);
   }
   return options;
 }

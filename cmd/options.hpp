@@ -118,6 +118,8 @@ struct Options {
   /// --told-at TIME: when whoever started the shard told it to (by that one's clock: `stampede
   /// shards` gives it), so the shard records how far its clock is off; empty: not told.
   std::string told_at;
+  /// With --shard or --shards: plan_digest() of the command line, which its saved run keeps.
+  std::string plan;
 };
 
 /// Parses a load run's arguments (argv without the program name). Throws UsageError with a

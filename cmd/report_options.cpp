@@ -91,6 +91,17 @@ ReportCommand parse_report_options(std::span<const char* const> args) {
   return command;
 }
 
+std::vector<NamedFile> outputs_of(const ReportCommand& command) {
+  std::vector<NamedFile> outputs;
+  const std::pair<const char*, const std::string*> flags[] = {{"--save", &command.save_file},
+                                                              {"-e", &command.percentiles_file},
+                                                              {"--html", &command.html_file}};
+  for (const auto& [flag, path] : flags) {
+    if (!path->empty()) outputs.push_back({flag, *path});
+  }
+  return outputs;
+}
+
 CompareCommand parse_compare_options(std::span<const char* const> args) {
   CompareCommand command;
   std::vector<std::string> files;

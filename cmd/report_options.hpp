@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cmd/file_clash.hpp"
 #include "server/statistics/run_compare.hpp"
 
 namespace stampede::cmd {
@@ -30,6 +31,9 @@ struct CompareCommand {
 
 /// Throws UsageError (exit 2) for an unknown flag, a bad format or threshold, or no file.
 ReportCommand parse_report_options(std::span<const char* const> args);
+
+/// The files `command` writes (--save, -e, --html), each with its flag.
+std::vector<NamedFile> outputs_of(const ReportCommand& command);
 
 /// Throws UsageError for an unknown flag, other than two files, or a bound that is not a
 /// percentage from 0 (`10%` or `10`; errors in percentage points).

@@ -42,6 +42,20 @@ std::string read_file(const std::string& path) {
   return content.str();
 }
 
+/// The files the flags name for reading (a curl file's own come with its steps).
+void add_flag_inputs(const Options& options, std::vector<NamedFile>& inputs) {
+  if (options.data.starts_with("@")) inputs.push_back({"-data's file", options.data.substr(1)});
+  for (const auto* file : {&options.csv_file, &options.data_file}) {
+    if (!file->empty()) inputs.push_back({"--data-file's file", *file});
+  }
+  for (const auto& proto : options.proto_files) {
+    inputs.push_back({"a --proto file", proto});
+    for (const auto& folder : options.import_paths) {
+      inputs.push_back({"a --proto file", std::filesystem::path(folder) / proto});
+    }
+  }
+}
+
 model::Plan make_plan(const Options& options) {
   using std::chrono::milliseconds;
   model::Plan plan;
@@ -252,8 +266,10 @@ RunConfig make_run_config(const Options& options) {
     files = curl_steps(options);
     config.steps = std::move(files.steps);
     config.warnings = std::move(files.warnings);
+    config.inputs = std::move(files.inputs);
     config.notes = std::move(files.notes);
   }
+  add_flag_inputs(options, config.inputs);
   config.plan = make_plan(options);
   config.plan.mix = std::move(files.mix);
   if (!options.csv_file.empty()) {

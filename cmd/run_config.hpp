@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cmd/file_clash.hpp"
 #include "cmd/grpc_call.hpp"
 #include "cmd/options.hpp"
 #include "cmd/shard_flags.hpp"
@@ -29,6 +30,9 @@ struct RunConfig {
   GrpcMethod grpc_method;
   /// --shard: which shard of which run this is (`plan` is then its slice); empty: not sharded.
   std::optional<ShardPosition> shard;
+  /// Every file the run reads (-p's and theirs, -data @file, --data-file, --proto): none may
+  /// be one of its outputs.
+  std::vector<NamedFile> inputs;
 };
 
 /// Interprets `options`: parses the URL (or the curl file of -p), reads `-data @file`, splits

@@ -76,7 +76,7 @@ int run_load(std::span<const char* const> args) {
   const report::Format& format = *report::find_format(options.output);  // parse_options checked it
   // A format a program reads (JSON) has stdout to itself; its live rows go to stderr.
   FILE* rows = format.rows_on_stdout ? stdout : stderr;
-  RunOutputs outputs(options, args);
+  RunOutputs outputs(options, args, config.inputs);
   if (!options.sweep.empty() || !options.sweep_rate.empty()) {
     const auto sweep = run_sweep(options, rows);
     std::fputs(format.render_sweep(sweep).c_str(), stdout);
@@ -100,7 +100,7 @@ int run_load(std::span<const char* const> args) {
     statistics::ShardRecord record{shard->index, summary.info.started_at, start_at,
                                    summary.stop_reason, std::nullopt};
     if (shard->told_at) record.clock_offset = received - *shard->told_at;
-    summary.sharding = statistics::Sharding{shard->run, shard->count, {record}};
+    summary.sharding = statistics::Sharding{shard->run, shard->count, {record}, shard->plan};
   }
   for (const auto& threshold : thresholds) {
     summary.thresholds.push_back(statistics::judge(threshold, summary));

@@ -1,6 +1,8 @@
 // RunOutputs: the outputs opened at the start, fed during the run, written at its end.
 #include "cmd/run_outputs.hpp"
 
+#include <cstdio>
+
 #include "cmd/page_origin.hpp"
 #include "model/version.hpp"
 #include "report/csv_report.hpp"
@@ -11,7 +13,26 @@
 
 namespace stampede::cmd {
 
-RunOutputs::RunOutputs(const Options& options, std::span<const char* const> args) : args_(args) {
+namespace {
+
+std::vector<NamedFile> outputs_of(const Options& options) {
+  std::vector<NamedFile> outputs;
+  const std::pair<const char*, const std::string*> flags[] = {{"-e", &options.percentiles_file},
+                                                              {"-g", &options.gnuplot_file},
+                                                              {"--html", &options.html_file},
+                                                              {"--save", &options.save_file}};
+  for (const auto& [flag, path] : flags) {
+    if (!path->empty()) outputs.push_back({flag, *path});
+  }
+  return outputs;
+}
+
+}  // namespace
+
+RunOutputs::RunOutputs(const Options& options, std::span<const char* const> args,
+                       const std::vector<NamedFile>& inputs)
+    : args_(args) {
+  refuse_clashes(outputs_of(options), inputs);
   if (!options.percentiles_file.empty()) percentiles_.emplace(options.percentiles_file, "-e");
   if (!options.gnuplot_file.empty()) {
     gnuplot_.emplace(options.gnuplot_file, "-g");
@@ -19,7 +40,11 @@ RunOutputs::RunOutputs(const Options& options, std::span<const char* const> args
   }
   if (!options.html_file.empty()) html_.emplace(options.html_file, "--html");
   if (!options.save_file.empty()) save_.emplace(options.save_file, "--save");
-  if (!options.prometheus.empty()) metrics_.emplace(options.prometheus);
+  if (!options.prometheus.empty()) {
+    metrics_.emplace(options.prometheus);
+    // Said always, as port 0 leaves the port to the kernel.
+    std::fprintf(stderr, "stampede: --prometheus: metrics at %s\n", metrics_->url().c_str());
+  }
 }
 
 RunHooks RunOutputs::hooks(std::span<const statistics::Threshold> abort_on) {

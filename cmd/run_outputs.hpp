@@ -4,7 +4,9 @@
 
 #include <optional>
 #include <span>
+#include <vector>
 
+#include "cmd/file_clash.hpp"
 #include "cmd/metrics_endpoint.hpp"
 #include "cmd/options.hpp"
 #include "cmd/output_file.hpp"
@@ -17,7 +19,9 @@ namespace stampede::cmd {
 /// record.
 class RunOutputs {
  public:
-  RunOutputs(const Options& options, std::span<const char* const> args);
+  /// Throws UsageError, with nothing opened, when an output is another or one of `inputs`.
+  RunOutputs(const Options& options, std::span<const char* const> args,
+             const std::vector<NamedFile>& inputs);
 
   /// Hooks that feed -g's file and --prometheus's endpoint while the run goes; they refer to
   /// this object, which must outlive the run.

@@ -125,6 +125,9 @@ int run_report(std::span<const char* const> args) {
     return 0;
   }
   const auto command = parse_report_options(args);
+  std::vector<NamedFile> inputs;
+  for (const auto& file : command.files) inputs.push_back({"a saved run it reads", file});
+  refuse_clashes(outputs_of(command), inputs);
   std::optional<OutputFile> save;
   if (!command.save_file.empty()) save.emplace(command.save_file, "--save");
   std::optional<OutputFile> percentiles;

@@ -112,6 +112,20 @@ bool holds_a_run(const std::string& path) {
 }
 
 /// SIGINT or SIGTERM, once caught: the shards are to stop.
+/// What the shards write into `dir`: the merged run's outputs must not be among them.
+std::vector<NamedFile> shard_files(const std::string& dir, std::size_t count) {
+  std::vector<NamedFile> files;
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto shard = "shard " + std::to_string(i) + "'s ";
+    const auto base = dir + "/shard-" + std::to_string(i);
+    files.push_back({shard + "saved run", base + ".stampede"});
+    files.push_back({shard + "errors", base + ".err"});
+    files.push_back(
+        {shard + "interrupt's errors", dir + "/interrupt-" + std::to_string(i) + ".err"});
+  }
+  return files;
+}
+
 volatile std::sig_atomic_t stop_signal = 0;
 extern "C" void note_stop(int signal) { stop_signal = signal; }
 
@@ -220,6 +234,7 @@ int run_shards(std::span<const char* const> args) {
   }
   const auto run = random_run_id();
   const auto dir = command.dir.empty() ? "stampede-shards-" + run : command.dir;
+  refuse_clashes(command.report_outputs, shard_files(dir, command.hosts.size()));
   std::filesystem::create_directories(dir);
   const auto start_at = rfc3339(system_clock::now() + command.lead);
   std::fprintf(stderr, "stampede: run %s: %zu shards starting at %s; their runs go to %s/\n",

@@ -19,6 +19,7 @@
 #include "cmd/run_config.hpp"
 #include "cmd/run_engine.hpp"
 #include "cmd/sweep_flags.hpp"
+#include "report/report_format.hpp"
 #include "server/sweep/knee.hpp"
 #include "server/sweep/search.hpp"
 
@@ -191,17 +192,33 @@ bool run_search(const Sweep& s, const sweep::Slo& slo, sweep::TargetSweep& targe
   return whole;
 }
 
+/// --sweep-rate: a step that sends a handful of requests (0.1 at 0.5/s for 200 ms) measures no
+/// rate and no knee, so the lowest level must fill its step with `fewest` requests at least.
+void check_step_fills(const Sweep& s) {
+  constexpr double fewest = 10;
+  if (!s.flags.by_rate) return;
+  const double lowest = s.flags.automatic ? first_auto_rate : s.flags.levels.front();
+  const double sent = lowest * s.timing.step_s;
+  if (sent >= fewest) return;
+  throw UsageError("--sweep-rate: a step of " + report::format_at_least(s.timing.step_s, 0) +
+                   " s at " + report::format_at_least(lowest, 0) + " requests/s sends " +
+                   report::format_at_least(sent, 0) + ", too few to judge (a step needs " +
+                   report::format_at_least(fewest, 0) + "): make -z at least " +
+                   report::format_at_least(fewest / lowest, 0) + "s, or the lowest rate higher");
+}
+
 /// The line that says, before any load, how long the sweep may take.
 void announce_sweep(const Sweep& s, std::size_t targets) {
   const double per_level = s.timing.warmup_s + s.timing.step_s;
   const auto levels = s.flags.automatic ? std::size_t{12} : s.flags.levels.size();
+  const auto seconds = [](double value) { return report::format_at_least(value, 0); };
   std::fprintf(s.rows,
-               "Sweep: %s%zu level%s a target x %zu target%s, %.0f s each (%.0f s warm-up, not "
-               "counted): %s%.0f s in all\n",
+               "Sweep: %s%zu level%s a target x %zu target%s, %s s each (%s s warm-up, not "
+               "counted): %s%s s in all\n",
                s.flags.automatic ? "up to " : "", levels, levels == 1 ? "" : "s", targets,
-               targets == 1 ? "" : "s", per_level, s.timing.warmup_s,
-               s.flags.automatic ? "at most " : "",
-               per_level * static_cast<double>(levels * targets));
+               targets == 1 ? "" : "s", seconds(per_level).c_str(),
+               seconds(s.timing.warmup_s).c_str(), s.flags.automatic ? "at most " : "",
+               seconds(per_level * static_cast<double>(levels * targets)).c_str());
 }
 
 }  // namespace
@@ -209,6 +226,7 @@ void announce_sweep(const Sweep& s, std::size_t targets) {
 sweep::SweepResult run_sweep(const Options& options, std::FILE* rows) {
   StopSignals signals;
   const Sweep s{options, parse_sweep(options), timing_of(options), rows, &signals};
+  check_step_fills(s);
   const auto targets = targets_of(options);
   // Every target is checked before the first sends anything: a typo in the last -u should not
   // cost the minutes the others take.

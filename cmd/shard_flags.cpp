@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cstdio>
 #include <memory>
+#include <span>
 
 #include "cmd/limits.hpp"
 
@@ -121,7 +122,10 @@ std::optional<ShardPosition> shard_position(const Options& options, const char* 
     }
     position = ShardPosition{*index, count, {}, {}};
   }
-  if (position) position->run = options.run_id;
+  if (position) {
+    position->run = options.run_id;
+    position->plan = options.plan;
+  }
   return position;
 }
 
@@ -154,10 +158,11 @@ std::chrono::system_clock::time_point parse_instant(std::string_view text, std::
   return time_point_cast<system_clock::duration>(at + fraction - offset);
 }
 
-std::string derived_run_id(const std::vector<std::string>& words) {
-  static constexpr std::array apart{
-      "--shard=",   "--shards=", "--save=",       "--html=",   "--percentiles-csv=",
-      "--gnuplot=", "--output=", "--prometheus=", "--run-id=", "--told-at="};
+namespace {
+
+/// 12 hex digits of the SHA-256 of `words` without those that start as one of `apart`.
+std::string digest_without(const std::vector<std::string>& words,
+                           std::span<const char* const> apart) {
   std::string text;
   for (const auto& word : words) {
     if (std::none_of(apart.begin(), apart.end(),
@@ -176,6 +181,22 @@ std::string derived_run_id(const std::vector<std::string>& words) {
     id += hex.data();
   }
   return id;
+}
+
+}  // namespace
+
+std::string derived_run_id(const std::vector<std::string>& words) {
+  static constexpr std::array apart{
+      "--shard=",   "--shards=", "--save=",       "--html=",   "--percentiles-csv=",
+      "--gnuplot=", "--output=", "--prometheus=", "--run-id=", "--told-at="};
+  return digest_without(words, apart);
+}
+
+std::string plan_digest(const std::vector<std::string>& words) {
+  static constexpr std::array apart{
+      "--shard=",  "--shards=",     "--save=",   "--html=",    "--percentiles-csv=", "--gnuplot=",
+      "--output=", "--prometheus=", "--run-id=", "--told-at=", "--start-at="};
+  return digest_without(words, apart);
 }
 
 void slice_plan(model::Plan& plan, const ShardPosition& shard, bool users_given) {

@@ -21,6 +21,7 @@ struct ShardPosition {
   std::string run;  ///< --run-id, or one made from the command line (derived_run_id)
   /// --told-at: when the shard was told to start, by the clock of whoever told it.
   std::optional<std::chrono::system_clock::time_point> told_at;
+  std::string plan{};  ///< plan_digest() of the command line
 };
 
 /// The most shards a run splits into: a large cluster's worth; more is a typo.
@@ -40,6 +41,10 @@ std::chrono::system_clock::time_point parse_instant(std::string_view text,
 /// canonical command line) without what differs between shards (--shard, --save and the other
 /// output files), so the same command with the same --start-at gives the same id anywhere.
 std::string derived_run_id(const std::vector<std::string>& words);
+
+/// What every shard of one run must share: a digest of `words` without what differs between
+/// shards (as derived_run_id(), and --start-at too), so a merge can refuse shards of other flags.
+std::string plan_digest(const std::vector<std::string>& words);
 
 /// The shard's slice of `plan`: the users (the remainder to the first shards, numbered on from
 /// the shards before), --rate and its -n, each stage's target, --connect-rate, -m, the

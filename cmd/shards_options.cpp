@@ -116,7 +116,7 @@ ShardsCommand parse_shards_options(std::span<const char* const> args) {
   // The report's flags are checked now, not after the run.
   auto report_check = command.report_args;
   report_check.emplace_back("shard.stampede");
-  (void)parse_report_options(argv_of(report_check));
+  command.report_outputs = outputs_of(parse_report_options(argv_of(report_check)));
   return command;
 }
 

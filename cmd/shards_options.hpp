@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "cmd/file_clash.hpp"
+
 namespace stampede::cmd {
 
 /// `stampede shards`: one load run split over hosts reached by ssh, merged and judged here.
@@ -18,9 +20,10 @@ struct ShardsCommand {
   /// --wait: how long the shards may take after --start-at before they are stopped and named;
   /// empty: as long as the load's -z, --stages or -timeout says, with 30 s to spare.
   std::optional<std::chrono::milliseconds> wait;
-  std::string dir;                       ///< --dir: where each shard's run is kept
-  std::vector<std::string> report_args;  ///< --output, --threshold, --save, -e, --html
-  std::vector<std::string> load_args;    ///< after `--`: each shard's flags, as for a run
+  std::string dir;                        ///< --dir: where each shard's run is kept
+  std::vector<std::string> report_args;   ///< --output, --threshold, --save, -e, --html
+  std::vector<NamedFile> report_outputs;  ///< the files of --save, -e, --html
+  std::vector<std::string> load_args;     ///< after `--`: each shard's flags, as for a run
 };
 
 /// Throws UsageError for an unknown flag, no host, no load after `--`, a load flag the command

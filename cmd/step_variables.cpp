@@ -19,14 +19,24 @@ std::string step_name(std::size_t step, std::size_t count) {
   return count > 1 ? "step " + std::to_string(step + 1) + "'s " : std::string();
 }
 
-/// `text` is `where` of step `step` of `count` (for the message).
+/// `text` is `where` of step `step` of `count` (for the message). ${env:NAME} is put in as the
+/// environment has it, so its value must not hold what `refused` lists (a line break in a
+/// header would add a header line, a space in the URL would split the request line).
 void check(std::string_view text, session::TemplateNames names, const std::string& where,
-           std::size_t step, std::size_t count) {
+           std::size_t step, std::size_t count, std::string_view refused = {}) {
   if (!session::has_template(text)) return;
+  session::Template parsed;
   try {
-    (void)session::parse_template(text, names);
+    parsed = session::parse_template(text, names);
   } catch (const session::TemplateError& error) {
     throw UsageError(step_name(step, count) + where + ": " + error.what());
+  }
+  for (const auto& piece : parsed.pieces) {
+    if (piece.find_first_of(refused) == std::string::npos) continue;
+    const bool spaces = refused.find(' ') != std::string_view::npos;
+    throw UsageError(step_name(step, count) + where + ": a ${env:...} value holds a line break" +
+                     (spaces ? ", a NUL or a space" : " or a NUL") +
+                     ", which would add a line to the request or split one");
   }
 }
 
@@ -61,8 +71,10 @@ void check_step(const model::Request& step, session::TemplateNames names, std::s
                 std::size_t count) {
   check_capture_names(step, i, count);
   check_protocol(step, i, count);
-  check(step.target, names, "URL", i, count);
-  for (const auto& [name, value] : step.headers) check(value, names, name, i, count);
+  constexpr std::string_view line_breaks("\r\n\0", 3);
+  constexpr std::string_view line_breaks_and_spaces("\r\n\0 \t", 5);
+  check(step.target, names, "URL", i, count, line_breaks_and_spaces);
+  for (const auto& [name, value] : step.headers) check(value, names, name, i, count, line_breaks);
   if (!model::is_grpc(step.origin.scheme)) check(step.body, names, "body", i, count);
 }
 

@@ -20,7 +20,9 @@ std::string Files::read(const std::string& name, Position where) const {
 
 std::optional<long long> Files::modified(const std::string& name) const {
   struct stat status {};
-  if (::stat(full_path(name).c_str(), &status) != 0) return std::nullopt;
+  const auto full = full_path(name);
+  named_.push_back(full);
+  if (::stat(full.c_str(), &status) != 0) return std::nullopt;
   return status.st_mtime;
 }
 
@@ -31,6 +33,7 @@ std::filesystem::path Files::full_path(const std::string& name) const {
 
 std::string Files::read_file(const std::string& name, Position where) const {
   const auto full = full_path(name);
+  named_.push_back(full);
   // Only regular files: a device or a pipe (/dev/zero, /dev/stdin) would never end or block.
   std::error_code error;
   std::ifstream file;

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "curl/parse_error.hpp"
 #include "curl/shell_words.hpp"
@@ -24,12 +25,18 @@ class Files {
   /// When the file `name` was last changed (seconds since 1970), or nullopt when no such file.
   [[nodiscard]] std::optional<long long> modified(const std::string& name) const;
 
+  /// Every file read or looked at so far (a command's input file included), as found: the
+  /// files an output of the run must not overwrite.
+  [[nodiscard]] const std::vector<std::filesystem::path>& named() const { return named_; }
+
  private:
   std::string read_file(const std::string& name, Position where) const;
   std::filesystem::path full_path(const std::string& name) const;
 
   std::filesystem::path base_;
   std::optional<Input> input_;
+  // Kept by const readers: what was read is a record of the reading, not a change of the files.
+  mutable std::vector<std::filesystem::path> named_;
 };
 
 }  // namespace stampede::curl

@@ -27,6 +27,21 @@ std::string checked_name(std::string name, const Argument& argument) {
   return name;
 }
 
+/// Content-Length and Transfer-Encoding frame the body, which stampede frames itself from what
+/// it sends (so a curl file's `Content-Length: 5` over a 10-byte body cannot cut it short): true,
+/// with a warning at the header's place, for one of them.
+bool framing_header(std::string_view name, const Argument& argument,
+                    std::vector<Warning>& warnings) {
+  if (!model::same_field_name(name, "Content-Length") &&
+      !model::same_field_name(name, "Transfer-Encoding")) {
+    return false;
+  }
+  warnings.push_back({argument.where, "header '" + argument.value +
+                                          "' is not sent: stampede frames the body itself "
+                                          "(its Content-Length is the body's size)"});
+  return true;
+}
+
 }  // namespace
 
 Headers::Headers(const std::vector<Argument>& arguments, const Files& files,
@@ -55,7 +70,8 @@ void Headers::read(const Argument& argument, std::vector<Warning>& warnings) {
   if (colon == std::string::npos) {
     const auto name = trim(text);
     if (name.size() > 1 && name.ends_with(';')) {
-      custom_.emplace_back(checked_name(name.substr(0, name.size() - 1), argument), "");
+      auto bare = checked_name(name.substr(0, name.size() - 1), argument);
+      if (!framing_header(bare, argument, warnings)) custom_.emplace_back(std::move(bare), "");
     } else {
       warnings.push_back({argument.where, "header '" + text +
                                               "' has no ':' and is not sent "
@@ -65,6 +81,7 @@ void Headers::read(const Argument& argument, std::vector<Warning>& warnings) {
   }
   const auto name = checked_name(trim(std::string_view(text).substr(0, colon)), argument);
   const auto value = trim(std::string_view(text).substr(colon + 1));
+  if (framing_header(name, argument, warnings)) return;
   if (value.empty()) {
     omitted_.push_back(name);
   } else {

@@ -82,7 +82,9 @@ Parsed parse_text(std::string_view text, const std::string& name, const std::fil
   if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a UTF-8 mark from Windows editors
   try {
     for (const auto& command : split_commands(text, environment, warnings)) {
-      add_command(command, Files(base, command.input), parsed, warnings);
+      const Files files(base, command.input);
+      add_command(command, files, parsed, warnings);
+      parsed.files.insert(parsed.files.end(), files.named().begin(), files.named().end());
     }
   } catch (const ParseError& error) {
     throw ParseError(error.where(), error.message(), name);

@@ -19,6 +19,9 @@ struct Parsed {
   std::vector<std::string> warnings;  ///< each `file:line:column: text`, one line
   std::vector<std::string> notes;     ///< what the user should know that is not amiss (a HAR's
                                       ///< choice of entries), one line each
+  /// The files its commands read (@file, -T, -b, -H @file, `< file`, -z's date file), as
+  /// found from the curl file's folder: a run must not write over them.
+  std::vector<std::filesystem::path> files;
 };
 
 /// Reads the curl file at `path`; relative @files are found from its folder, `$NAME` in this

@@ -44,6 +44,31 @@ std::string method(const Argument& argument) {
   return text;
 }
 
+/// An option whose value goes into a header or the request line as typed (-A, -e, -b, -r,
+/// --oauth2-bearer, -u for digest, --request-target, --url-query +...). curl sends a CR, LF or
+/// NUL as it is, which adds a header line or splits the request: refused, as in -H.
+const std::string& field_safe(const Argument& argument, std::string_view option) {
+  const auto& text = argument.value;
+  if (const auto bad = model::unsafe_in_field_value(text); bad != std::string::npos) {
+    throw ParseError(argument.where, std::string(option) + " '" + text.substr(0, bad) +
+                                         "...' contains " +
+                                         (text[bad] == '\0' ? "a NUL byte" : "a line break") +
+                                         " (it would add a header line or split the request)");
+  }
+  return text;
+}
+
+/// --request-target and --url-query +...: a space would split the request line too.
+const std::string& target_safe(const Argument& argument, std::string_view option) {
+  const auto& text = field_safe(argument, option);
+  if (const auto space = text.find_first_of(" \t"); space != std::string::npos) {
+    throw ParseError(argument.where, std::string(option) + " '" + text +
+                                         "' contains a space (it would split the request line; "
+                                         "write it %20)");
+  }
+  return text;
+}
+
 /// curl refuses these mixes ("You can only select one HTTP request method!"), and so do we.
 void check_methods(const CurlCommand& c) {
   const bool post_data = !c.data.empty() && !c.get;
@@ -89,14 +114,14 @@ class Builder {
     if (c_.connect_timeout) r.connect_timeout = seconds(*c_.connect_timeout, "--connect-timeout");
     if (c_.method) r.method = method(*c_.method);
     r.route = route_of(c_, r.origin, warnings_);
-    if (c_.request_target) r.target = c_.request_target->value;
+    if (c_.request_target) r.target = target_safe(*c_.request_target, "--request-target");
     return r;
   }
 
  private:
   /// --url-query: `+` sends the rest as written; anything else is encoded as curl 7.88 does.
   [[nodiscard]] std::string url_query(const Argument& query) const {
-    if (query.value.starts_with('+')) return query.value.substr(1);
+    if (query.value.starts_with('+')) return target_safe(query, "--url-query").substr(1);
     return url_encoded_piece(query, files_, Hex::lower);
   }
 
@@ -104,7 +129,7 @@ class Builder {
   void set_conditions(Headers& headers) {
     if (c_.range) {
       // curl completes a single number to an open range ("100" -> "100-").
-      const auto& text = c_.range->value;
+      const auto& text = field_safe(*c_.range, "-r");
       const bool number = !text.empty() && std::isdigit(static_cast<unsigned char>(text[0])) &&
                           text.find('-') == std::string::npos;
       headers.add_default("Range", "bytes=" + text + (number ? "-" : ""));
@@ -161,10 +186,12 @@ class Builder {
   }
 
   void set_identity(model::Request& r, Headers& headers, const std::string& userinfo) {
-    if (c_.bearer) {
-      headers.add_default("Authorization", "Bearer " + c_.bearer->value);
+    // With --digest curl answers the server's challenge only: no bearer goes first.
+    const bool digest = c_.digest && (c_.user || !userinfo.empty());
+    if (c_.bearer && !digest) {
+      headers.add_default("Authorization", "Bearer " + field_safe(*c_.bearer, "--oauth2-bearer"));
     } else if (c_.user || !userinfo.empty()) {
-      auto credentials = c_.user ? c_.user->value : userinfo;
+      auto credentials = c_.user ? field_safe(*c_.user, "-u") : userinfo;
       if (credentials.find(':') == std::string::npos) {
         warnings_.push_back({c_.user ? c_.user->where : c_.where,
                              "-u has no password; curl would ask for one, "
@@ -181,14 +208,15 @@ class Builder {
     }
     if (c_.user_agent && c_.user_agent->value.empty()) headers.omit_default("User-Agent");
     if (c_.user_agent && !c_.user_agent->value.empty()) {
-      headers.add_default("User-Agent", c_.user_agent->value);
+      headers.add_default("User-Agent", field_safe(*c_.user_agent, "-A"));
     }
     if (c_.referer && !c_.referer->value.empty()) {  // curl sends no Referer for -e ''
-      const auto& referer = c_.referer->value;
+      const auto& referer = field_safe(*c_.referer, "-e");
       // `;auto` only tells curl to update the referer while following redirects.
       headers.add_default(
           "Referer", referer.ends_with(";auto") ? referer.substr(0, referer.size() - 5) : referer);
     }
+    for (const auto& cookie : c_.cookies) (void)field_safe(cookie, "-b");
     auto cookies = read_cookies(c_.cookies, files_, warnings_);
     if (!cookies.header.empty()) headers.add_default("Cookie", cookies.header);
     r.jar_cookies = std::move(cookies.jar);

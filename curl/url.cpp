@@ -2,10 +2,12 @@
 #include "curl/url.hpp"
 
 #include <algorithm>
+#include <array>
 #include <boost/url/grammar/ci_string.hpp>
 #include <boost/url/parse.hpp>
 #include <cctype>
 #include <charconv>
+#include <cstdio>
 #include <optional>
 #include <vector>
 
@@ -21,6 +23,30 @@ unsigned short parse_port(std::string_view digits, std::string_view url) {
     throw UrlError("bad port in URL '" + std::string(url) + "' (use 1-65535)");
   }
   return static_cast<unsigned short>(port);
+}
+
+/// The first byte of `url` that no URL may hold as it is (RFC 3986 2: a control, a space,
+/// `"<>\^`{|}`, or a byte past ASCII), named with its place: ", at character 12: a space"; ""
+/// when there is none. A `${...}` variable is skipped: it is replaced before the URL is sent.
+std::string first_bad_character(std::string_view url) {
+  constexpr std::string_view refused = "\"<>\\^`{|}";
+  for (std::size_t i = 0; i < url.size(); ++i) {
+    if (url.substr(i, 2) == "${") {
+      const auto end = url.find('}', i);
+      if (end == std::string_view::npos) break;
+      i = end;
+      continue;
+    }
+    const auto byte = static_cast<unsigned char>(url[i]);
+    if (byte > ' ' && byte < 0x7F && refused.find(url[i]) == std::string_view::npos) continue;
+    std::array<char, 8> hex{};
+    std::snprintf(hex.data(), hex.size(), "\\x%02X", byte);
+    const std::string what = byte == ' '                 ? "a space"
+                             : byte > ' ' && byte < 0x7F ? "'" + std::string(1, url[i]) + "'"
+                                                         : "the byte " + std::string(hex.data());
+    return ", at character " + std::to_string(i + 1) + ": " + what + " (percent-encode it)";
+  }
+  return "";
 }
 
 /// RFC 3986's remove_dot_segments, as curl applies it before sending (`/a/../b` -> `/b`).
@@ -122,7 +148,10 @@ std::string apply_url(std::string_view original, model::Request& request, const 
   const auto parsed = boost::urls::parse_uri(text);
   const auto hint =
       " (expected http://host[:port]/path, https://, ws://, wss://, grpc:// or grpcs://...)";
-  if (!parsed) throw UrlError("malformed URL '" + std::string(original) + "'" + hint);
+  if (!parsed) {
+    const auto bad = first_bad_character(original);
+    throw UrlError("malformed URL '" + std::string(original) + "'" + (bad.empty() ? hint : bad));
+  }
   // Schemes are case-insensitive (RFC 3986); Boost.URL gives scheme_id for the known ones.
   const auto scheme = scheme_of(parsed->scheme_id(), parsed->scheme());
   if (!scheme) {

@@ -28,8 +28,9 @@ std::string rate_text(const statistics::Summary& summary) {
   const auto& rate = summary.total.rate;
   const auto* asked =
       summary.info.rate_moves ? " requests/s asked on average, " : " requests/s asked, ";
-  std::string text = rate_line("Rate:", format_fixed(summary.info.rate, 2) + asked +
-                                            format_fixed(summary.achieved_rate(), 2) + " started");
+  std::string text =
+      rate_line("Rate:", format_at_least(summary.info.rate, 2) + asked +
+                             format_at_least(summary.achieved_rate(), 2) + " started");
   text +=
       rate_line("Latency:", "from each request's due time (corrected for coordinated omission)");
   text += rate_line("Service time:", spread(rate.service_time) + " (the exchange alone)");

@@ -22,6 +22,21 @@ std::string format_fixed(double value, int decimals) {
   return text;
 }
 
+std::string format_at_least(double value, int decimals) {
+  constexpr int most = 9;  // a billionth: past it, the value shows as 0
+  int wanted = decimals;
+  if (std::isfinite(value) && value != 0) {
+    wanted = std::max(decimals, 2 - static_cast<int>(std::floor(std::log10(std::fabs(value)))));
+  }
+  auto text = format_fixed(value, std::min(wanted, most));
+  if (const auto point = text.find('.'); point != std::string::npos) {
+    const auto shortest = point + (decimals > 0 ? 1 + static_cast<std::size_t>(decimals) : 0);
+    while (text.size() > shortest && text.back() == '0') text.pop_back();
+    if (text.back() == '.') text.pop_back();
+  }
+  return text;
+}
+
 double ratio(double numerator, double denominator) {
   if (denominator == 0) {
     return 0;

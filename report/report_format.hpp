@@ -17,6 +17,10 @@ using statistics::Metrics;
 /// `value` with `decimals` digits after the point; nan and inf print as 0 so no report shows them.
 std::string format_fixed(double value, int decimals);
 
+/// `value` with at least `decimals` digits after the point, and more for a small one, so that
+/// three significant digits show ("0.001", not "0.00"); zeros past `decimals` are dropped.
+std::string format_at_least(double value, int decimals);
+
 /// `numerator / denominator`, or 0 when the denominator is 0 or the quotient is not finite.
 double ratio(double numerator, double denominator);
 

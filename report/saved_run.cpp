@@ -166,7 +166,10 @@ SavedJson sharding_to_json(const std::optional<statistics::Sharding>& sharding) 
          {"clock_offset_ns",
           shard.clock_offset ? SavedJson(shard.clock_offset->count()) : SavedJson(nullptr)}});
   }
-  return {{"run", sharding->run}, {"count", sharding->count}, {"shards", shards}};
+  return {{"run", sharding->run},
+          {"count", sharding->count},
+          {"shards", shards},
+          {"plan", sharding->plan}};
 }
 
 /// A shard told when to start (--told-at) has its clock offset; runs saved before it, none.
@@ -179,8 +182,11 @@ std::optional<std::chrono::nanoseconds> clock_offset_of(const SavedJson& shard) 
 std::optional<statistics::Sharding> sharding_from_json(const SavedJson& run) {
   if (!run.contains("sharding") || run.at("sharding").is_null()) return std::nullopt;
   const auto& json = run.at("sharding");
-  statistics::Sharding sharding{
-      json.at("run").get<std::string>(), json.at("count").get<unsigned>(), {}};
+  // "plan": not in files saved before shards of other flags were refused.
+  statistics::Sharding sharding{json.at("run").get<std::string>(),
+                                json.at("count").get<unsigned>(),
+                                {},
+                                json.value("plan", std::string())};
   for (const auto& shard : json.at("shards")) {
     const auto& start_at = shard.at("start_at_ns");
     sharding.shards.push_back(

@@ -20,7 +20,8 @@ std::string ms1(std::chrono::nanoseconds duration) {
 }  // namespace
 
 std::string shards_text(const statistics::Sharding& sharding) {
-  const auto of = " of " + std::to_string(sharding.count) + " (run " + sharding.run + ")";
+  const auto of =
+      " of " + std::to_string(sharding.count) + " (run " + printable(sharding.run) + ")";
   // One shard's own run is no merge with the others missing: it says which it is.
   std::string text = sharding.shards.size() == 1
                          ? "shard " + std::to_string(sharding.shards.front().index) + of

@@ -50,10 +50,10 @@ std::string server_block(const Summary& summary) {
   const RunInfo& info = summary.info;
   // The Server header is the server's text, not ours: escaped so it cannot drive the terminal.
   std::string text = line("Server Software:", printable(summary.total.server_software()));
-  text += line("Server Hostname:", info.origin.host);
+  text += line("Server Hostname:", printable(info.origin.host));
   text += line("Server Port:", std::to_string(info.origin.port));
   text += '\n';
-  text += line("Document Path:", info.path);
+  text += line("Document Path:", printable(info.path));
   text += line("Document Length:", std::to_string(summary.total.document_length()) + " bytes");
   return text + '\n';
 }
@@ -288,8 +288,8 @@ std::string step_rows(const Summary& summary, std::size_t first, std::size_t cou
             pad_left(std::to_string(step.failed), 10) + pad_left(ms3(latency.mean()), 10) +
             pad_left(ms3(static_cast<double>(latency.percentile(50))), 10) +
             pad_left(ms3(static_cast<double>(latency.percentile(99))), 10) +
-            pad_left(ms3(static_cast<double>(latency.max())), 10) + "  " + summary.info.steps[i] +
-            '\n';
+            pad_left(ms3(static_cast<double>(latency.max())), 10) + "  " +
+            printable(summary.info.steps[i]) + '\n';
   }
   return text;
 }

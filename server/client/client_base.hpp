@@ -58,6 +58,8 @@ class ClientBase : public Client, public Watchdog::Guarded {
 
   /// Closes the socket under the pending operation, if a connection is open.
   virtual void close_socket() = 0;
+  /// The deadline passed and closed the socket: the failure under way is a timeout.
+  [[nodiscard]] bool timed_out() const { return timed_out_; }
   /// A connection held open (--hold) starts closing as its protocol would and returns true;
   /// any other returns false.
   virtual bool say_goodbye() { return false; }

@@ -217,13 +217,16 @@ void Http2Client<Stream>::refuse_http1(model::Response& response) {
 template <class Stream>
 bool Http2Client<Stream>::fail(model::Response& response, Phase phase,
                                const boost::system::error_code& error) {
-  // Over plain TCP nothing says whether the server speaks HTTP/2 until its SETTINGS come.
+  // Over plain TCP nothing says whether the server speaks HTTP/2 until its SETTINGS come: one
+  // that closes or answers in HTTP/1.1 does not; one that says nothing may be only slow.
   const bool silent =
       !std::is_same_v<Stream, TlsStream> && session_.has_value() && !session_->server_settings();
-  record_failure(response, phase, error,
-                 silent ? "no HTTP/2 from the server: over http:// HTTP/2 is sent "
-                          "without asking first, which an HTTP/1.1-only server refuses"
-                        : "");
+  const char* hint = !silent       ? ""
+                     : timed_out() ? "no HTTP/2 SETTINGS from the server before the timeout: it "
+                                     "took the connection and said nothing"
+                                   : "no HTTP/2 from the server: over http:// HTTP/2 is sent "
+                                     "without asking first, which an HTTP/1.1-only server refuses";
+  record_failure(response, phase, error, hint);
   close();
   return false;
 }

@@ -94,6 +94,14 @@ void add_shards(std::optional<Sharding>& into, const std::optional<Sharding>& fr
                      shard_name(*into, into->shards.front().index) + ", " +
                      shard_name(*from, from->shards.front().index) + ")");
   }
+  if (!from->plan.empty() && !into->plan.empty() && from->plan != into->plan) {
+    throw MergeError(shard_name(*from, from->shards.front().index) +
+                     " was run with other flags than " +
+                     shard_name(*into, into->shards.front().index) +
+                     " (-c, -n, -z, --rate or the URL: the shards of one run share every flag but "
+                     "--shard and the outputs)");
+  }
+  if (into->plan.empty()) into->plan = from->plan;
   for (const auto& shard : from->shards) {
     const auto at = std::lower_bound(
         into->shards.begin(), into->shards.end(), shard.index,

@@ -96,6 +96,9 @@ struct Sharding {
   std::string run;                  ///< the run's id: every shard of one run has the same
   unsigned count = 1;               ///< N
   std::vector<ShardRecord> shards;  ///< in order of index, each index once
+  /// A digest of the flags every shard of the run shares (its command line less --shard and
+  /// the outputs): shards of other flags do not merge. Empty in files saved before it was kept.
+  std::string plan{};
   /// The indexes of the shards not held: a merge without them.
   [[nodiscard]] std::vector<unsigned> missing() const;
   /// Some shard was stopped before its end (Ctrl-C, SIGTERM): its load was not all sent.

@@ -26,6 +26,21 @@ std::string usage_error(std::initializer_list<const char*> words) {
   return "no error";
 }
 
+TEST(Options, AnEmptyValueIsAUsageErrorNamingTheFlagAsTyped) {
+  const auto empty = [](const char* flag) {
+    return std::string(flag) + " is empty (give it a value, or leave the flag out)";
+  };
+  for (const auto* flag : {"-z", "--stages", "--think", "--ramp", "--slo", "--data-file",
+                           "--source-ips", "--sweep-rate", "--sweep", "--save", "-e", "--html",
+                           "-H", "--threshold", "-p", "--duration"}) {
+    EXPECT_EQ(usage_error({flag, "", "-u", "http://h/"}), empty(flag)) << flag;
+  }
+  EXPECT_EQ(usage_error({"-H", "A: 1", "-H", "", "-u", "http://h/"}), empty("-H"));
+  EXPECT_EQ(usage_error({"-u", ""}), empty("-u"));
+  EXPECT_EQ(usage_error({""}), empty("-u"));
+  EXPECT_EQ(parse({"-data", "", "-u", "http://h/"}).data, "");  // an empty body
+}
+
 TEST(Options, Defaults) {
   const auto o = parse({"-u", "http://127.0.0.1/"});
   EXPECT_EQ(o.users, 1);

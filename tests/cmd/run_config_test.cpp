@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
 #include "server/client/prepared_request.hpp"
@@ -485,6 +486,26 @@ TEST(MakeRunConfig, BadInputIsAUsageError) {
   options.data.clear();
   options.headers = {"no colon here"};
   EXPECT_THROW(make_run_config(options), UsageError);
+}
+
+TEST(MakeRunConfig, AnEnvironmentValueCannotAddALineToTheRequest) {
+  ::setenv("STAMPEDE_RUN_CONFIG_EVIL", "a\r\nX-Injected: 1", 1);
+  ::setenv("STAMPEDE_RUN_CONFIG_SPACE", "x HTTP/1.0", 1);
+  Options options;
+  options.url = "http://h/";
+  options.headers = {"X-A: ${env:STAMPEDE_RUN_CONFIG_EVIL}"};
+  EXPECT_EQ(usage_error_of(options),
+            "X-A: a ${env:...} value holds a line break or a NUL, which would add a line to the "
+            "request or split one");
+  options.headers = {};
+  options.url = "http://h/${env:STAMPEDE_RUN_CONFIG_SPACE}";
+  EXPECT_EQ(usage_error_of(options),
+            "URL: a ${env:...} value holds a line break, a NUL or a space, which would add a line "
+            "to the request or split one");
+  options.data = "${env:STAMPEDE_RUN_CONFIG_EVIL}";  // a body is sent as it is
+  options.has_data = true;
+  options.url = "http://h/";
+  EXPECT_EQ(usage_error_of(options), "no error");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 namespace stampede::curl {
 namespace {
@@ -52,6 +53,24 @@ TEST(Parse, FilesFindTheirDataNextToThem) {
   std::ofstream(dir / "req.curl.txt") << "curl --data-binary @body.json http://h/\n";
   const auto parsed = parse_file((dir / "req.curl.txt").string());
   EXPECT_EQ(parsed.steps.at(0).body, R"({"a":1})");
+}
+
+TEST(Parse, NamesEveryFileItsCommandsRead) {
+  const auto dir = std::filesystem::path(testing::TempDir()) / "stampede_curl_files";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "body.json") << "{}";
+  std::ofstream(dir / "cookies.txt") << "h\tFALSE\t/\tFALSE\t0\tsid\t1\n";
+  std::ofstream(dir / "headers.txt") << "X-A: 1\n";
+  std::ofstream(dir / "in.txt") << "b=2";
+  const auto parsed = parse_text(
+      "curl -d @body.json -b cookies.txt -H @headers.txt -z since.html http://h/\n"
+      "curl --data-binary @- http://h/ < in.txt\n",
+      "f.txt", dir);
+  const std::vector<std::filesystem::path> named{dir / "body.json", dir / "headers.txt",
+                                                 dir / "cookies.txt", dir / "since.html",
+                                                 dir / "in.txt"};
+  EXPECT_EQ(std::set(parsed.files.begin(), parsed.files.end()),
+            std::set(named.begin(), named.end()));
 }
 
 TEST(Parse, CapturesReadTheLastRequestOfTheCommandAfterThem) {

@@ -100,6 +100,23 @@ TEST_F(ToRequest, HeadersValuesEmptiesAndRemovals) {
   EXPECT_TRUE(warnings[0].starts_with("t.curl:1:9: header 'nocolon' has no ':'")) << warnings[0];
 }
 
+TEST_F(ToRequest, TheFilesOwnFramingHeadersAreNotSentAndSaySo) {
+  const auto parsed = parse(
+      "curl -H 'Content-Length: 5' -H 'transfer-encoding: chunked' -H 'Content-Length;' "
+      "--data-raw abcdefghij h");
+  const auto& r = parsed.steps.at(0);
+  EXPECT_EQ(header(r, "Content-Length"), "(none)");
+  EXPECT_EQ(header(r, "transfer-encoding"), "(none)");
+  EXPECT_EQ(r.body, "abcdefghij");
+  const std::string why =
+      "' is not sent: stampede frames the body itself (its Content-Length "
+      "is the body's size)";
+  EXPECT_EQ(parsed.warnings,
+            (std::vector<std::string>{"t.curl:1:9: header 'Content-Length: 5" + why,
+                                      "t.curl:1:32: header 'transfer-encoding: chunked" + why,
+                                      "t.curl:1:64: header 'Content-Length;" + why}));
+}
+
 TEST_F(ToRequest, IdentityHeaders) {
   auto r = one("curl -u ada:s3cret -A 'agent/1' -e 'http://r/;auto' -b 'a=1' -b 'b=2' h");
   EXPECT_EQ(header(r, "Authorization"), "Basic YWRhOnMzY3JldA==");
@@ -139,6 +156,12 @@ TEST_F(ToRequest, IdentityHeaders) {
   EXPECT_FALSE(one("curl --digest --no-basic -u a:b h").digest->basic_too);
   EXPECT_FALSE(one("curl --digest -u a:b h").digest->basic_too);
   EXPECT_EQ(header(one("curl --no-basic -u a:b h"), "Authorization"), "Basic YTpi");
+  // A bearer goes first unless Digest is asked for: then curl waits for the challenge.
+  EXPECT_EQ(header(one("curl --oauth2-bearer X h"), "Authorization"), "Bearer X");
+  const auto digest = one("curl --oauth2-bearer X --user u:p --no-basic --digest h");
+  EXPECT_EQ(header(digest, "Authorization"), "(none)");
+  ASSERT_TRUE(digest.digest);
+  EXPECT_EQ(digest.digest->user, "u");
 }
 
 TEST_F(ToRequest, MultipartBody) {
@@ -189,9 +212,9 @@ TEST_F(ToRequest, RangeQueryAuthorizationAndTarget) {
   EXPECT_EQ(header(one("curl -r 100 h"), "Range"), "bytes=100-");  // curl adds the dash
   EXPECT_EQ(header(one("curl -H 'Range: x' -r 1-2 h"), "Range"), "x");
   EXPECT_EQ(one("curl --url-query 'a=b&c/d é~*' --url-query x --url-query '=y z' --url-query "
-                "'+v=%41 ' 'h/q?k=1'")
+                "'+v=%41' 'h/q?k=1'")
                 .target,
-            "/q?k=1&a=b%26c%2fd+%c3%a9~%2a&x&y+z&v=%41 ");
+            "/q?k=1&a=b%26c%2fd+%c3%a9~%2a&x&y+z&v=%41");
   EXPECT_EQ(one("curl --url-query n@note.txt -G -d c=d h/q").target, "/q?n=one%0d%0atwo%0a&c=d");
   EXPECT_EQ(header(one("curl -u a:b --oauth2-bearer TOK h"), "Authorization"), "Bearer TOK");
   EXPECT_EQ(header(one("curl --oauth2-bearer TOK -u a:b h"), "Authorization"), "Bearer TOK");
@@ -273,6 +296,23 @@ TEST_F(ToRequest, BadInputIsLocated) {
   EXPECT_EQ(error_of("curl -H $'A: 1\\r\\nB: 2' h"),
             "t.curl:1:9: header 'A: 1...' contains a line break");
   EXPECT_EQ(error_of("curl -X 'GET /x' h"), "t.curl:1:9: bad method 'GET /x' (-X takes one word)");
+  // Every option whose value goes into a header or the request line as typed, not only -H.
+  const std::string split = " (it would add a header line or split the request)";
+  for (const auto* option : {"-A", "-e", "-b", "-r", "--oauth2-bearer"}) {
+    const auto at = std::to_string(7 + std::string(option).size());
+    EXPECT_EQ(error_of("curl " + std::string(option) + " $'v\\r\\nX-Inj: 2' h"),
+              "t.curl:1:" + at + ": " + option + " 'v...' contains a line break" + split);
+  }
+  EXPECT_EQ(error_of("curl -u $'u\\n:p' --digest h"),
+            "t.curl:1:9: -u 'u...' contains a line break" + split);
+  EXPECT_EQ(error_of("curl --request-target $'x\\r\\nZ' h"),
+            "t.curl:1:23: --request-target 'x...' contains a line break" + split);
+  EXPECT_EQ(error_of("curl --request-target 'x y' h"),
+            "t.curl:1:23: --request-target 'x y' contains a space (it would split the request "
+            "line; write it %20)");
+  EXPECT_EQ(error_of("curl --url-query '+a b' h"),
+            "t.curl:1:18: --url-query '+a b' contains a space (it would split the request line; "
+            "write it %20)");
   EXPECT_EQ(error_of("curl -H 'Bad Name: 1' h"),
             "t.curl:1:9: bad header name 'Bad Name' (a header name is one word)");
   EXPECT_EQ(error_of("curl -H 'A B;' h"),

@@ -101,6 +101,27 @@ TEST(ApplyUrl, MalformedUrlsAreUrlErrors) {
   }
 }
 
+TEST(ApplyUrl, AMalformedUrlNamesItsFirstBadCharacterAndWhere) {
+  const auto message = [](std::string_view bad) {
+    try {
+      (void)url(bad);
+    } catch (const UrlError& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(message("http://h/a b"),
+            "malformed URL 'http://h/a b', at character 11: a space (percent-encode it)");
+  EXPECT_EQ(message("http://h/${seq}/a|b"),
+            "malformed URL 'http://h/${seq}/a|b', at character 18: '|' (percent-encode it)");
+  EXPECT_EQ(message("http://h/caf\xc3\xa9"),
+            "malformed URL 'http://h/caf\xc3\xa9', at character 13: the byte \\xC3 "
+            "(percent-encode it)");
+  EXPECT_EQ(message("http://[::1/"),
+            "malformed URL 'http://[::1/' (expected http://host[:port]/path, https://, ws://, "
+            "wss://, grpc:// or grpcs://...)");
+}
+
 TEST(ApplyUrl, SchemesIgnoreCase) {
   model::Request r;
   (void)apply_url("HTTPS://h/x", r);

@@ -138,4 +138,8 @@ expect_rc 0
 json_check "$OUT" <<'EOF'
 g("requests.total") == 4 and g("errors.timeout") == 4
 EOF
+# It said nothing: not called HTTP/1.1-only, as one that closes or answers in HTTP/1.1 is.
+grep -qF "no HTTP/2 SETTINGS from the server before the timeout: it took the connection and said nothing" "$ERR" ||
+  fail "stall: the silence is not named: $(head -c 2000 "$ERR")"
+if grep -q "HTTP/1.1-only" "$ERR"; then fail "stall: called HTTP/1.1-only"; fi
 pass

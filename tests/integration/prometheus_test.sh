@@ -28,6 +28,8 @@ log "prometheus (pid $PROM_PID) on 127.0.0.1:$PROM_PORT, scraping 127.0.0.1:$MET
 run_stampede scraped -c 4 -z 6s -k -u "$HTTP_URL/?run=prom" --prometheus "127.0.0.1:$METRICS_PORT" --output json
 expect_rc 0
 cp "$OUT" "$TEST_TMP/run.json"
+grep -qxF "stampede: --prometheus: metrics at http://127.0.0.1:$METRICS_PORT/metrics" "$ERR" ||
+  fail "scraped: the metrics' address is not said: $(head -c 500 "$ERR")"
 assert_eq "$(count_requests "$ACCESS_LOG" 'GET /?run=prom ')" "$(json_eval "$OUT" 'g("requests.succeeded")')" "requests nginx logged against the run's"
 
 # query EXPR: the value of a PromQL expression over the last minute, from Prometheus's HTTP API.
@@ -60,6 +62,11 @@ p99=$(query 'histogram_quantile(0.99, max_over_time(stampede_request_duration_se
 "$PYTHON" -c "import sys; sys.exit(0 if 0 < float('$p99') <= 10 else 1)" || fail "p99 from Prometheus's histogram: $p99"
 assert_eq 4 "$(query 'max_over_time(stampede_users_running[1m])')" "users running"
 
+# Port 0: the kernel's pick, said on stderr and served there for the run.
+run_stampede any_port -c 1 -n 1 -u "$HTTP_URL/?run=any_port" --prometheus 127.0.0.1:0
+expect_rc 0
+grep -qE '^stampede: --prometheus: metrics at http://127\.0\.0\.1:[1-9][0-9]*/metrics$' "$ERR" ||
+  fail "any_port: the port bound is not said: $(head -c 500 "$ERR")"
 run_stampede bad_address -c 1 -n 1 -u "$HTTP_URL/?run=prom_bad" --prometheus 127.0.0.1:99999
 expect_rc 2
 grep -q "^stampede: --prometheus 127.0.0.1:99999: a port" "$ERR" || fail "bad_address: $(cat "$ERR")"

@@ -43,6 +43,8 @@ usage_error shard_and_shards -c 8 -n 1 --shard 0/8 --shards 8 -u "$HTTP_URL/?run
 usage_error shard_sweep --sweep 1,2 --shard 0/2 -u "$HTTP_URL/?run=shard_sweep"
 usage_error start_at_local -c 1 -n 1 --start-at 2026-12-01T10:00:00 -u "$HTTP_URL/?run=start_at_local"
 usage_error start_at_far -c 1 -n 1 --start-at 2099-01-01T00:00:00Z -u "$HTTP_URL/?run=start_at_far"
+usage_error start_at_years_ago -c 1 -n 1 --start-at 2020-01-01T00:00:00Z -u "$HTTP_URL/?run=start_at_years_ago"
+grep -qF 'more than a day ago' "$ERR" || fail "start_at_years_ago: $(cat "$ERR")"
 usage_error run_id_alone -c 1 -n 1 --run-id nightly -u "$HTTP_URL/?run=run_id_alone"
 usage_error run_id_bad -c 2 -n 1 --shard 0/2 --run-id 'a b' -u "$HTTP_URL/?run=run_id_bad"
 usage_error told_at_alone -c 1 -n 1 --told-at 2026-12-01T10:00:00Z -u "$HTTP_URL/?run=told_at_alone"
@@ -56,6 +58,9 @@ usage_error sweep_bad_slo --sweep 1,2 --slo 'p98<1s' -u "$HTTP_URL/?run=sweep_ba
 usage_error slo_without_sweep -c 1 -n 1 --slo 'p99<1s' -u "$HTTP_URL/?run=slo_without_sweep"
 usage_error two_urls_without_sweep -c 1 -n 1 -u "$HTTP_URL/?run=two_urls" -u "$HTTP_URL/?run=two_urls"
 usage_error sweep_bad_second_url --sweep 1 -z 1s -u "$HTTP_URL/?run=sweep_bad_second_url" -u 'ftp://x'
+usage_error sweep_rate_step_too_short --sweep-rate 0.5,1 -z 200ms -u "$HTTP_URL/?run=sweep_rate_step_too_short"
+grep -qxF "stampede: --sweep-rate: a step of 0.2 s at 0.5 requests/s sends 0.1, too few to judge (a step needs 10): make -z at least 20s, or the lowest rate higher" "$ERR" ||
+  fail "sweep_rate_step_too_short: $(cat "$ERR")"
 usage_error page_views_negative -c 1 -n 1 --pv -5 -u "$HTTP_URL/?run=page_views_negative"
 usage_error serve_negative_max_in_flight serve --port 0 --max-in-flight -1
 # What would be sent as something else than typed.
@@ -65,6 +70,23 @@ usage_error header_injection -c 1 -n 1 -H $'X: a\r\nInjected: 1' -u "$HTTP_URL/?
 usage_error header_name_space -c 1 -n 1 -H 'X Y: 1' -u "$HTTP_URL/?run=header_name_space"
 usage_error header_no_colon -c 1 -n 1 -H 'no-colon' -u "$HTTP_URL/?run=header_no_colon"
 usage_error empty_host_header -c 1 -n 1 -H 'Host:' -u "$HTTP_URL/?run=empty_host_header"
+# CR/LF through any option of a curl file, not only -H, and through ${env:...} (issue 38).
+cat >"$TEST_TMP/agent.curl" <<EOF
+curl -A \$'ua\\r\\nX-Inj: 2' $HTTP_URL/?run=curl_agent_injection
+EOF
+usage_error curl_agent_injection -c 1 -n 1 -p "$TEST_TMP/agent.curl"
+cat >"$TEST_TMP/target.curl" <<EOF
+curl --request-target \$'/x\\r\\nZ: 1' $HTTP_URL/?run=curl_target_split
+EOF
+usage_error curl_target_split -c 1 -n 1 -p "$TEST_TMP/target.curl"
+EVIL=$'v\r\nX-Inj: 2' usage_error env_header_injection -c 1 -n 1 -H 'X-A: ${env:EVIL}' \
+  -u "$HTTP_URL/?run=env_header_injection"
+# An empty value is a mistake (an unset variable), not the flag left out: `-z ""` ran one request.
+for flag in -z --stages --think --ramp --data-file --source-ips --sweep-rate --save; do
+  usage_error "empty_${flag##*-}" -c 1 "$flag" '' -u "$HTTP_URL/?run=empty_value"
+  grep -qxF "stampede: $flag is empty (give it a value, or leave the flag out)" "$ERR" ||
+    fail "empty $flag: $(cat "$ERR")"
+done
 usage_error port_with_letters -c 1 -n 1 -u "http://127.0.0.1:${HTTP_PORT}abc/?run=port_with_letters"
 # A run this machine cannot hold is refused before it starts: more users than local ports to
 # one server, more sockets than open files.
@@ -96,4 +118,51 @@ assert_eq 0 "$(count_requests "$ACCESS_LOG")" "requests nginx saw from the bad c
 run_stampede go_flag_forms -c=2 --n 3 -k=true -cpuNumber=1 -u="$HTTP_URL/?run=go_flag_forms"
 expect_rc 0
 assert_eq 6 "$(count_requests "$ACCESS_LOG" 'GET /?run=go_flag_forms ')" "requests of -c=2 --n 3"
+
+# An output that is another output or an input is refused before any file is opened (issue 38:
+# `report c.stampede --save c.stampede` emptied its own input; -p req --html req overwrote the
+# curl file): by the same name, another path to it, a link, or a file a curl file reads.
+run_stampede saved_first -c 1 -n 2 -u "$HTTP_URL/?run=saved_first" --save "$TEST_TMP/c.stampede"
+expect_rc 0
+cp "$TEST_TMP/c.stampede" "$TEST_TMP/c.copy"
+mkdir -p "$TEST_TMP/sub"
+printf '{"a":1}' >"$TEST_TMP/body.json"
+printf 'curl -d @body.json %s\n' "$HTTP_URL/?run=clash" >"$TEST_TMP/req.curl"
+printf 'name\nann\n' >"$TEST_TMP/v.csv"
+echo keep >"$TEST_TMP/out.html"
+ln "$TEST_TMP/body.json" "$TEST_TMP/body.hard"
+cp "$TEST_TMP/req.curl" "$TEST_TMP/req.copy"
+usage_error report_saves_over_its_input report "$TEST_TMP/c.stampede" --save "$TEST_TMP/c.stampede"
+grep -q "^stampede: --save '.*/c.stampede' is also a saved run it reads: writing it would destroy it" "$ERR" ||
+  fail "report_saves_over_its_input: $(cat "$ERR")"
+usage_error report_html_over_save report "$TEST_TMP/c.stampede" --save "$TEST_TMP/out.html" \
+  --html "$TEST_TMP/sub/../out.html"
+usage_error html_over_save -c 1 -n 1 -u "$HTTP_URL/?run=clash" --save "$TEST_TMP/out.html" \
+  --html "$TEST_TMP/out.html"
+usage_error html_over_curl_file -c 1 -n 1 -p "$TEST_TMP/req.curl" --html "$TEST_TMP/req.curl"
+usage_error csv_over_curl_body -c 1 -n 1 -p "$TEST_TMP/req.curl" -e "$TEST_TMP/sub/../body.json"
+grep -q "is also a file that .*/req.curl reads" "$ERR" || fail "csv_over_curl_body: $(cat "$ERR")"
+usage_error csv_over_data_file -c 1 -n 1 --data-file "$TEST_TMP/v.csv" -e "$TEST_TMP/v.csv" \
+  -u "$HTTP_URL/?run=clash&n=\${csv:name}"
+usage_error save_over_hard_link -c 1 -n 1 -data @"$TEST_TMP/body.json" \
+  --save "$TEST_TMP/body.hard" -u "$HTTP_URL/?run=clash"
+usage_error shards_save_over_a_shard shards --hosts a --dir "$TEST_TMP/shards" \
+  --save "$TEST_TMP/shards/shard-0.stampede" -- -c 1 -n 1 -u "$HTTP_URL/?run=clash"
+cmp -s "$TEST_TMP/c.stampede" "$TEST_TMP/c.copy" || fail "the saved run was changed"
+cmp -s "$TEST_TMP/req.curl" "$TEST_TMP/req.copy" || fail "the curl file was changed"
+assert_eq '{"a":1}' "$(cat "$TEST_TMP/body.json")" "the curl file's body file"
+assert_eq keep "$(cat "$TEST_TMP/out.html")" "an output of a refused run"
+assert_eq 'name ann' "$(echo $(cat "$TEST_TMP/v.csv"))" "the CSV file"
+assert_eq 0 "$(count_requests "$ACCESS_LOG" '/?run=clash')" "requests of the refused runs"
+# Shards of one --run-id with other flags (-c 2 beside -c 4) merged into a run neither was.
+run_stampede shard_a -c 2 -n 1 --shard 0/2 --run-id same -u "$HTTP_URL/?run=shard_plan" --save "$TEST_TMP/sa.stampede"
+expect_rc 0
+run_stampede shard_b -c 4 -n 1 --shard 1/2 --run-id same -u "$HTTP_URL/?run=shard_plan" --save "$TEST_TMP/sb.stampede"
+expect_rc 0
+usage_error shards_of_other_flags report "$TEST_TMP/sa.stampede" "$TEST_TMP/sb.stampede"
+grep -qF "stampede: shard 1/2 of run same was run with other flags than shard 0/2 of run same" "$ERR" ||
+  fail "shards_of_other_flags: $(cat "$ERR")"
+# Devices are not files that one output overwrites: -e and --html may both go to /dev/null.
+run_stampede outputs_to_dev_null -c 1 -n 1 -u "$HTTP_URL/?run=dev_null" -e /dev/null --html /dev/null
+expect_rc 0
 pass

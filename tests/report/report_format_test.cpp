@@ -23,6 +23,19 @@ TEST(ReportFormat, FixedRoundsAndNeverPrintsNanOrInf) {
   EXPECT_EQ(format_fixed(-1.5, 1), "-1.5");
 }
 
+TEST(ReportFormat, AtLeastShowsThreeSignificantDigitsOfASmallValue) {
+  EXPECT_EQ(format_at_least(0.001, 2), "0.001");  // --rate 0.001 printed "0.00"
+  EXPECT_EQ(format_at_least(0.0125, 2), "0.0125");
+  EXPECT_EQ(format_at_least(1000, 2), "1000.00");
+  EXPECT_EQ(format_at_least(0.5, 0), "0.5");  // a sweep's 500 ms warm-up printed "0 s"
+  EXPECT_EQ(format_at_least(1.5, 0), "1.5");
+  EXPECT_EQ(format_at_least(2, 0), "2");
+  EXPECT_EQ(format_at_least(0.2, 0), "0.2");
+  EXPECT_EQ(format_at_least(0, 0), "0");
+  EXPECT_EQ(format_at_least(1e-12, 2), "0.00");
+  EXPECT_EQ(format_at_least(std::numeric_limits<double>::quiet_NaN(), 2), "0.00");
+}
+
 TEST(ReportFormat, RatioGuardsZeroDenominators) {
   EXPECT_EQ(ratio(1000, 2), 500.0);
   EXPECT_EQ(ratio(1000, 0), 0.0);

@@ -112,7 +112,8 @@ TEST(SavedRun, KeepsItsShards) {
       "3fa1c2d9e0b4",
       8,
       {{2, at + 1500us, at, statistics::StopReason::duration, -2300us},
-       {5, at + 700us, std::nullopt, statistics::StopReason::interrupted, std::nullopt}}};
+       {5, at + 700us, std::nullopt, statistics::StopReason::interrupted, std::nullopt}},
+      "a1b2c3d4e5f6"};
   const auto back = read_saved_run(saved_run_text({summary, {}}));
   EXPECT_EQ(back.summary.sharding, summary.sharding);
 }

@@ -97,6 +97,19 @@ TEST(TextReport, ServerSoftwareCannotDriveTheTerminal) {
       << text;
 }
 
+TEST(TextReport, ASavedRunsHostPathAndStepsCannotDriveTheTerminal) {
+  // `stampede report` prints what a saved file says, which anyone may have written.
+  Summary s = thousand_in_two_seconds();
+  s.info.origin.host = "h\x1b[2J";
+  s.info.path = std::string("/a\0b", 4);
+  s.info.steps = {"GET http://h/\x1b]0;title\x07", "GET http://h/b"};
+  s.steps.resize(2);
+  const std::string text = text_report(s);
+  EXPECT_TRUE(contains(text, "Server Hostname:        h\\x1B[2J\n")) << text;
+  EXPECT_TRUE(contains(text, "Document Path:          /a\\x00b\n")) << text;
+  EXPECT_TRUE(contains(text, "  GET http://h/\\x1B]0;title\\x07\n")) << text;
+}
+
 TEST(TextReport, GoStressTestingBlockWithUntruncatedPercentiles) {
   Summary s;
   s.info.users = 4;

@@ -100,6 +100,26 @@ TEST(MergeRuns, RefusesTheSameShardTwiceAndShardsOfOtherRuns) {
   EXPECT_THROW(merge_runs(std::vector{merged_run(100s, 2, 10, 1ms), shard(1, 4)}), MergeError);
 }
 
+TEST(MergeRuns, RefusesShardsOfOneRunIdRunWithOtherFlags) {
+  auto a = shard(0, 2);
+  auto b = shard(1, 2);
+  a.sharding->plan = "0123456789ab";
+  b.sharding->plan = "ba9876543210";  // -c 50 beside -c 10, both --run-id r1
+  try {
+    (void)merge_runs(std::vector{a, b});
+    ADD_FAILURE() << "merged";
+  } catch (const MergeError& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "shard 1/2 of run r1 was run with other flags than shard 0/2 of run r1 (-c, -n, "
+              "-z, --rate or the URL: the shards of one run share every flag but --shard and the "
+              "outputs)");
+  }
+  b.sharding->plan = a.sharding->plan;
+  EXPECT_EQ(merge_runs(std::vector{a, b}).sharding->plan, "0123456789ab");
+  b.sharding->plan.clear();  // saved before plans were kept: merged on trust
+  EXPECT_EQ(merge_runs(std::vector{b, a}).sharding->plan, "0123456789ab");
+}
+
 TEST(MergeRuns, KnowsAnInterruptedShard) {
   auto stopped = shard(1, 2);
   stopped.sharding->shards[0].stop_reason = StopReason::interrupted;
