@@ -179,6 +179,7 @@ Json rate_json(const Summary& summary) {
   return {
       {"asked", round_to(summary.info.rate, 3)},
       {"started", round_to(summary.achieved_rate(), 3)},
+      {"due", rate.due},
       {"scheduled", rate.scheduled},
       {"cap", {{"users", summary.info.users}, {"capped", rate.capped}, {"missed", rate.missed}}}};
 }

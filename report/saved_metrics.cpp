@@ -148,7 +148,8 @@ SavedJson metrics_to_json(const Metrics& m) {
         {"open_sum", m.streams.open_sum},
         {"open_max", m.streams.open_max}}},
       {"rate",
-       {{"scheduled", m.rate.scheduled},
+       {{"due", m.rate.due},
+        {"scheduled", m.rate.scheduled},
         {"service_time", histogram_to_json(m.rate.service_time)},
         {"lag", histogram_to_json(m.rate.lag)},
         {"capped", m.rate.capped},
@@ -191,6 +192,7 @@ Metrics metrics_from_json(const SavedJson& json) {
                streams.at("open_sum").get<std::uint64_t>(),
                streams.at("open_max").get<std::uint64_t>()};
   const auto& rate = json.at("rate");
+  m.rate.due = rate.value("due", std::uint64_t{0});  // not in runs saved before it was counted
   m.rate.scheduled = rate.at("scheduled").get<std::uint64_t>();
   m.rate.service_time = histogram_from_json(rate.at("service_time"));
   m.rate.lag = histogram_from_json(rate.at("lag"));

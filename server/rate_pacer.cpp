@@ -46,6 +46,7 @@ net::awaitable<void> RatePacer::run() {
 }
 
 void RatePacer::hand_out(std::uint64_t k, Clock::time_point due) {
+  ++tally_.metrics.rate.due;
   const auto handout = dispatch_.due(k);
   using To = pacing::Dispatch::Handout::To;
   if (handout.to == To::queue) {

@@ -51,6 +51,10 @@ net::awaitable<bool> UserPace::wait(bool round_start, std::chrono::milliseconds 
   co_return go;
 }
 
+void UserPace::end() {
+  if (setup_.rate != nullptr && std::exchange(first_, false)) ++tally_.metrics.rate.missed;
+}
+
 net::awaitable<bool> UserPace::wait_until(Clock::time_point at) {
   timer_->expires_at(std::min(at, tally_.window_end));  // -z's end comes first
   co_await timer_->async_wait(net::as_tuple(net::use_awaitable));

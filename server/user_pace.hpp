@@ -56,6 +56,11 @@ class UserPace {
   /// generator's own delay.
   [[nodiscard]] std::chrono::nanoseconds lag() const { return lag_; }
 
+  /// The user ends. --rate handed it its first request when it was started: if the run ended
+  /// before the user could send it (thousands of users starting at once), that request is
+  /// missed, so that every request that came due is counted somewhere.
+  void end();
+
  private:
   boost::asio::awaitable<bool> wait_until(std::chrono::steady_clock::time_point at);
   [[nodiscard]] bool going() const;

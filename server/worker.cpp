@@ -351,6 +351,7 @@ net::awaitable<void> run_user(UserTask task) {
       if (!steps[step].captures.empty() && error != model::ErrorKind::none) break;
     }
   }
+  pace.end();
   share_cookies(clients, nullptr);  // a held connection outlives the session
   co_await end_user(clients, task, response, starting);
 }

@@ -137,7 +137,7 @@ void Metrics::reset() {
   long_lived = {};
   rate.service_time.reset();
   rate.lag.reset();
-  rate.scheduled = rate.capped = rate.missed = 0;
+  rate.due = rate.scheduled = rate.capped = rate.missed = 0;
 }
 
 }  // namespace stampede::statistics

@@ -10,6 +10,9 @@ namespace stampede::statistics {
 
 /// --rate's own figures; all zero and empty in a closed-model run.
 struct RateCounts {
+  /// Requests (a flow's rounds) that came due: each ends scheduled, abandoned at a stop, or
+  /// missed.
+  std::uint64_t due = 0;
   std::uint64_t scheduled = 0;  ///< requests that started on the schedule and ended
   /// Service time: the exchange alone, for the requests whose latency is recorded (latency is
   /// then counted from when each was due).
@@ -22,6 +25,7 @@ struct RateCounts {
   std::uint64_t missed = 0;
 
   void merge(const RateCounts& other) {
+    due += other.due;
     scheduled += other.scheduled;
     service_time.merge(other.service_time);
     lag.merge(other.lag);

@@ -46,9 +46,11 @@ t0=$SECONDS
 podman pod create --name "$RUN-warm" >/dev/null && podman pod rm -f "$RUN-warm" >/dev/null
 log "a first pod: $((SECONDS - t0)) s"
 # The lead: the three `podman kube play`s, 1-3 s each here; a pod that starts late shows its
-# lateness as its skew. The pods wait for START_AT and start together (their spread, under
-# 100 ms); how late they all wake from that wait is the machine's: 120 ms once with Chromium and
-# a WebSocket load test beside (ctest -j), so the skew's bound is a second, short of the lead.
+# lateness as its skew. The pods wait for START_AT and start together: their spread is under
+# 500 ms, where the plays 1-3 s apart would spread pods that did not wait over seconds (a pod
+# woke 100 ms after the others once, beside a build and two tests). How late they all wake from
+# that wait is the machine's: 120 ms once with Chromium and a WebSocket load test beside
+# (ctest -j), so the skew's bound is a second, short of the lead.
 START_AT=$(date -u -d '+10 seconds' +%Y-%m-%dT%H:%M:%S.%3NZ)
 node "$K8S/pods.mjs" "$DEPLOY/k8s" "$K8S" "$TAG" 3 "$START_AT" "$RUN" "$K8S/args.txt" >/dev/null
 for i in 0 1 2; do
@@ -68,7 +70,7 @@ assert_eq 210 "$(count_requests "$ACCESS_LOG" 'GET /?run=pods ')" "requests ngin
 json_check "$OUT" <<EOF
 g("requests.total") == 210 and g("users") == 7 and g("shards.run") == "$RUN"
 g("shards.missing") == [] and all(0 <= s["skew_ms"] < 1000 for s in g("shards.held"))
-g("shards.start_spread_ms") < 100
+g("shards.start_spread_ms") < 500
 EOF
 # --- run.sh as a user runs it, against a kubectl stand-in that plays the Job's pods with podman
 # (tests/integration/k8s/kubectl): N checked, start.env written, the pods' logs collected.
@@ -92,7 +94,7 @@ grep -q "^START_AT=20[0-9-]*T[0-9:]*Z$" "$TEST_TMP/deploy/start.env" || fail "ru
 assert_eq 100 "$(count_requests "$ACCESS_LOG" 'GET /?run=runsh ')" "requests nginx saw from run.sh's pods"
 json_check "$OUT" <<EOF
 g("requests.total") == 100 and g("users") == 5 and g("shards.count") == 3 and g("shards.missing") == []
-all(0 <= s["skew_ms"] < 1000 for s in g("shards.held")) and g("shards.start_spread_ms") < 100
+all(0 <= s["skew_ms"] < 1000 for s in g("shards.held")) and g("shards.start_spread_ms") < 500
 EOF
 # A Job whose N disagrees is refused before anything is applied.
 sed -i 's/^  parallelism: 3/  parallelism: 2/' "$TEST_TMP/deploy/job.yaml"

@@ -42,6 +42,7 @@ TEST(RateEngine, EveryRequestOfTheTotalIsSentOnceAndTimedFromWhenItWasDue) {
   const auto& total = summary.total;
   EXPECT_EQ(total.succeeded, 40U);
   EXPECT_EQ(total.rate.scheduled, 40U);
+  EXPECT_EQ(total.rate.due, 40U);
   EXPECT_EQ(total.rate.service_time.count(), 40U);
   EXPECT_EQ(total.rate.lag.count(), 40U);
   EXPECT_EQ(total.rate.capped, 0U);  // 50 users for 40 requests
@@ -74,10 +75,22 @@ TEST(RateEngine, RequestsStillWaitingWhenTheWindowEndsAreMissed) {
   const auto summary = run_at_rate(1000, 0, 50ms, 1, 30ms);
   const auto& total = summary.total;
   EXPECT_EQ(total.completed() + total.rate.missed + summary.abandoned, 50U);
+  EXPECT_EQ(total.rate.due, 50U);
   EXPECT_GE(total.completed(), 1U);
   EXPECT_GE(total.rate.missed, 1U);
   EXPECT_EQ(total.rate.capped, 49U);
   EXPECT_EQ(summary.stop_reason, statistics::StopReason::duration);
+}
+
+// -z 5ms at a million a second on 5000 users: the users started last are handed their first
+// request and find the window over before they can send it. Each is missed, not lost: every
+// request due is completed, abandoned or missed.
+TEST(RateEngine, AFirstRequestItsUserHadNoTimeToSendIsMissed) {
+  const auto summary = run_at_rate(1e6, 0, 5ms, 5000, 1ms);
+  const auto& total = summary.total;
+  EXPECT_EQ(total.rate.scheduled + total.rate.missed + summary.abandoned, total.rate.due);
+  EXPECT_EQ(total.completed(), total.rate.scheduled);
+  EXPECT_GE(total.rate.due, 4000U);
 }
 
 // --stages 150ms:4,150ms:0 on two threads: four users start as the level climbs and stop as it
