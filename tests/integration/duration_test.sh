@@ -19,14 +19,16 @@ g("stop_reason") == "duration"
 EOF2
 
 # A request in flight when the time is up ends as it would: here by -t. Starts at 0, 0.3, 0.6 and
-# 0.9 s: 16 timeouts recorded, none abandoned, where -timeout 1 would abandon the last 4.
-run_stampede timeouts -c 4 -z 1 -k -t 0.3 -u "$SERVE_URL/delay/700" --output json
+# 0.9 s, each cut by -t: every request a timeout, none abandoned, where -timeout 1.1 would abandon
+# the last. A timeout fires late on a busy machine (checked every 5 ms at best), so a user whose
+# three timeouts came 0.2 s late in all sends three, not four (14 of 16 once, with -z 1).
+run_stampede timeouts -c 4 -z 1.1 -k -t 0.3 -u "$SERVE_URL/delay/700" --output json
 expect_rc 0
 json_check "$OUT" <<'EOF2'
-g("requests.total") == 16 and g("errors.timeout") == 16 ## four a user, each cut by -t
+12 <= g("requests.total") <= 16 and g("errors.timeout") == g("requests.total") ## 3 or 4 a user
 g("requests.abandoned") == 0
 g("stop_reason") == "duration"
-1.15 <= g("duration_s") <= 1.8
+1.2 <= g("duration_s") <= 1.9 ## the last ones cut by -t after -z's end
 EOF2
 
 # Against nginx, as fast as it answers: every request nginx logged is in the report, and the
