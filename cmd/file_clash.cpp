@@ -31,6 +31,15 @@ bool is_stream(const fs::path& path) {
 
 }  // namespace
 
+std::vector<NamedFile> given_files(
+    std::initializer_list<std::pair<const char*, const std::string*>> flags) {
+  std::vector<NamedFile> files;
+  for (const auto& [flag, path] : flags) {
+    if (!path->empty()) files.push_back({flag, *path});
+  }
+  return files;
+}
+
 void refuse_clashes(const std::vector<NamedFile>& outputs, const std::vector<NamedFile>& inputs) {
   for (auto output = outputs.begin(); output != outputs.end(); ++output) {
     if (is_stream(output->path)) continue;

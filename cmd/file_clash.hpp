@@ -2,7 +2,9 @@
 #pragma once
 
 #include <filesystem>
+#include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace stampede::cmd {
@@ -12,6 +14,10 @@ struct NamedFile {
   std::string what;
   std::filesystem::path path;
 };
+
+/// The files of `flags` that were given (a path not empty), each named by its flag.
+std::vector<NamedFile> given_files(
+    std::initializer_list<std::pair<const char*, const std::string*>> flags);
 
 /// Throws UsageError (exit 2, before any file is opened) when an output is another output or
 /// an input: the same path once resolved (`./a` and `a`, a link to it), or the same file (a hard

@@ -92,14 +92,9 @@ ReportCommand parse_report_options(std::span<const char* const> args) {
 }
 
 std::vector<NamedFile> outputs_of(const ReportCommand& command) {
-  std::vector<NamedFile> outputs;
-  const std::pair<const char*, const std::string*> flags[] = {{"--save", &command.save_file},
-                                                              {"-e", &command.percentiles_file},
-                                                              {"--html", &command.html_file}};
-  for (const auto& [flag, path] : flags) {
-    if (!path->empty()) outputs.push_back({flag, *path});
-  }
-  return outputs;
+  return given_files({{"--save", &command.save_file},
+                      {"-e", &command.percentiles_file},
+                      {"--html", &command.html_file}});
 }
 
 CompareCommand parse_compare_options(std::span<const char* const> args) {

@@ -13,26 +13,14 @@
 
 namespace stampede::cmd {
 
-namespace {
-
-std::vector<NamedFile> outputs_of(const Options& options) {
-  std::vector<NamedFile> outputs;
-  const std::pair<const char*, const std::string*> flags[] = {{"-e", &options.percentiles_file},
-                                                              {"-g", &options.gnuplot_file},
-                                                              {"--html", &options.html_file},
-                                                              {"--save", &options.save_file}};
-  for (const auto& [flag, path] : flags) {
-    if (!path->empty()) outputs.push_back({flag, *path});
-  }
-  return outputs;
-}
-
-}  // namespace
-
 RunOutputs::RunOutputs(const Options& options, std::span<const char* const> args,
                        const std::vector<NamedFile>& inputs)
     : args_(args) {
-  refuse_clashes(outputs_of(options), inputs);
+  refuse_clashes(given_files({{"-e", &options.percentiles_file},
+                              {"-g", &options.gnuplot_file},
+                              {"--html", &options.html_file},
+                              {"--save", &options.save_file}}),
+                 inputs);
   if (!options.percentiles_file.empty()) percentiles_.emplace(options.percentiles_file, "-e");
   if (!options.gnuplot_file.empty()) {
     gnuplot_.emplace(options.gnuplot_file, "-g");
