@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "report/hdr_encoding.hpp"
 
@@ -30,7 +31,7 @@ std::array<std::uint64_t, N> named_from_json(const SavedJson& json, Name name_of
     std::size_t i = 0;
     while (i < N && name_of(i) != key) ++i;
     if (i == N) throw std::invalid_argument("an unknown name '" + key + "'");
-    counts[i] = count.template get<std::uint64_t>();
+    counts[i] = count_value(count, key);
   }
   return counts;
 }
@@ -46,10 +47,72 @@ SavedJson value_counts_to_json(const statistics::ValueCounts<T>& counts) {
 }
 
 template <typename T>
-statistics::ValueCounts<T> value_counts_from_json(const SavedJson& json) {
+T counted_value(const SavedJson& value, std::string_view name) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    return value.get<std::string>();
+  } else {
+    return count_value(value, name);
+  }
+}
+
+template <typename T>
+statistics::ValueCounts<T> value_counts_from_json(const SavedJson& json, std::string_view name) {
   statistics::ValueCounts<T> counts;
-  for (const auto& entry : json) counts.add(entry.at(0).get<T>(), entry.at(1).get<std::uint64_t>());
+  for (const auto& entry : json) {
+    counts.add(counted_value<T>(entry.at(0), name), count_value(entry.at(1), name));
+  }
   return counts;
+}
+
+template <typename Counts>
+std::uint64_t sum_of(const Counts& counts) {
+  unsigned __int128 sum = 0;  // a damaged file's counts may add up past 64 bits
+  for (const auto& count : counts) {
+    if constexpr (requires { count.second; }) {
+      sum += count.second;
+    } else {
+      sum += count;
+    }
+  }
+  return sum > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(sum);
+}
+
+void require(bool holds, const std::string& why) {
+  if (!holds) throw std::invalid_argument(why);
+}
+
+std::string counted(std::string_view name, std::uint64_t count) {
+  return "'" + std::string(name) + "' (" + std::to_string(count) + ")";
+}
+
+/// Refuses counts no run makes: the saved counters are derived from one another (Metrics::add),
+/// so a file whose totals disagree with its histograms or its breakdowns was edited or damaged.
+void check_counts(const Metrics& m) {
+  // JSON readers lose whole numbers past 2^53; no run comes near it.
+  constexpr std::uint64_t most_requests = std::uint64_t{1} << 53;
+  require(m.succeeded <= most_requests && m.failed <= most_requests - m.succeeded,
+          counted("succeeded", m.succeeded) + " and " + counted("failed", m.failed) +
+              " are more requests than a run makes");
+  require(m.errors[0] == 0 && sum_of(m.errors) == m.failed,
+          counted("failed", m.failed) + " is not the sum of its 'errors' (" +
+              std::to_string(sum_of(m.errors)) + ")");
+  const auto whole =
+      m.succeeded + m.errors_of(model::ErrorKind::verify) + m.errors_of(model::ErrorKind::capture);
+  require(m.latency.count() == whole && m.processing.count() == whole,
+          counted("latency", m.latency.count()) + " does not hold the " + std::to_string(whole) +
+              " whole exchanges of 'succeeded' and the 'verify' and 'capture' errors");
+  require(sum_of(m.status_codes) <= m.completed() && sum_of(m.grpc_codes) <= m.completed(),
+          "'status_codes' or 'grpc_codes' count more responses than 'succeeded' + 'failed' (" +
+              std::to_string(m.completed()) + ")");
+  require(sum_of(m.failed_checks) <= m.errors_of(model::ErrorKind::verify),
+          "'failed_checks' count more than the 'verify' errors");
+  require(sum_of(m.negotiated) == m.connections_opened && m.connect.count() == m.connections_opened,
+          counted("connections_opened", m.connections_opened) +
+              " does not match 'negotiated' and 'connect'");
+  require(m.rate.lag.count() == m.rate.scheduled && m.rate.scheduled <= m.completed() &&
+              m.rate.service_time.count() <= m.rate.scheduled,
+          "'rate': " + counted("scheduled", m.rate.scheduled) +
+              " does not match its 'lag' or the requests");
 }
 
 }  // namespace
@@ -62,7 +125,7 @@ SavedJson counts_to_json(const std::map<int, std::uint64_t>& counts) {
 
 std::map<int, std::uint64_t> counts_from_json(const SavedJson& json) {
   std::map<int, std::uint64_t> counts;
-  for (const auto& [key, count] : json.items()) counts[std::stoi(key)] = count.get<std::uint64_t>();
+  for (const auto& [key, count] : json.items()) counts[number_key(key)] = count_value(count, key);
   return counts;
 }
 
@@ -102,13 +165,12 @@ SavedJson histogram_to_json(const Histogram& histogram) {
 
 Histogram histogram_from_json(const SavedJson& json) {
   if (json.is_null()) return {};
-  const Histogram::Exact exact{json.at("min").get<std::uint64_t>(),
-                               json.at("max").get<std::uint64_t>(),
+  const Histogram::Exact exact{count_at(json, "min"), count_at(json, "max"),
                                u128_from_text(json.at("sum").get<std::string>()),
                                u128_from_text(json.at("sum_squares").get<std::string>())};
   const auto counts = hdr_counts(json.at("hdr").get<std::string>());
   Histogram histogram = Histogram::from_counts(counts, exact);
-  if (histogram.count() != json.at("count").get<std::uint64_t>()) {
+  if (histogram.count() != count_at(json, "count")) {
     throw std::invalid_argument("a histogram whose counts do not add up to its count");
   }
   return histogram;
@@ -159,8 +221,8 @@ SavedJson metrics_to_json(const Metrics& m) {
 
 Metrics metrics_from_json(const SavedJson& json) {
   Metrics m;
-  m.succeeded = json.at("succeeded").get<std::uint64_t>();
-  m.failed = json.at("failed").get<std::uint64_t>();
+  m.succeeded = count_at(json, "succeeded");
+  m.failed = count_at(json, "failed");
   m.errors = named_from_json<model::error_kind_count>(json.at("errors"), error_name);
   m.status_codes = counts_from_json(json.at("status_codes"));
   m.failed_checks = counts_from_json(json.at("failed_checks"));
@@ -172,32 +234,34 @@ Metrics metrics_from_json(const SavedJson& json) {
   m.queueing = histogram_from_json(json.at("queueing"));
   // Saved before --digest's round trip was kept apart: none answered.
   if (json.contains("challenge")) m.challenge = histogram_from_json(json.at("challenge"));
-  m.bytes_received = json.at("bytes_received").get<std::uint64_t>();
-  m.body_bytes = json.at("body_bytes").get<std::uint64_t>();
-  m.bytes_sent = json.at("bytes_sent").get<std::uint64_t>();
-  m.connections_opened = json.at("connections_opened").get<std::uint64_t>();
+  m.bytes_received = count_at(json, "bytes_received");
+  m.body_bytes = count_at(json, "body_bytes");
+  m.bytes_sent = count_at(json, "bytes_sent");
+  m.connections_opened = count_at(json, "connections_opened");
   m.negotiated = named_from_json<model::negotiated_count>(json.at("negotiated"), negotiated_name);
-  m.keep_alive_responses = json.at("keep_alive_responses").get<std::uint64_t>();
-  m.servers = value_counts_from_json<std::string>(json.at("servers"));
-  m.document_lengths = value_counts_from_json<std::uint64_t>(json.at("document_lengths"));
+  m.keep_alive_responses = count_at(json, "keep_alive_responses");
+  m.servers = value_counts_from_json<std::string>(json.at("servers"), "servers");
+  m.document_lengths =
+      value_counts_from_json<std::uint64_t>(json.at("document_lengths"), "document_lengths");
   const auto& lived = json.at("long_lived");
-  m.long_lived.opened = lived.at("opened").get<std::uint64_t>();
+  m.long_lived.opened = count_at(lived, "opened");
   m.long_lived.last_opened =
-      std::chrono::nanoseconds(lived.at("last_opened_ns").get<std::int64_t>());
-  m.long_lived.ended = lived.at("ended").get<std::uint64_t>();
-  m.long_lived.closed_by_server = lived.at("closed_by_server").get<std::uint64_t>();
+      std::chrono::nanoseconds(count_at<std::int64_t>(lived, "last_opened_ns"));
+  m.long_lived.ended = count_at(lived, "ended");
+  m.long_lived.closed_by_server = count_at(lived, "closed_by_server");
   m.long_lived.failed = named_from_json<model::error_kind_count>(lived.at("failed"), error_name);
   const auto& streams = json.at("streams");
-  m.streams = {streams.at("streams").get<std::uint64_t>(),
-               streams.at("open_sum").get<std::uint64_t>(),
-               streams.at("open_max").get<std::uint64_t>()};
+  m.streams = {count_at(streams, "streams"), count_at(streams, "open_sum"),
+               count_at(streams, "open_max")};
   const auto& rate = json.at("rate");
-  m.rate.due = rate.value("due", std::uint64_t{0});  // not in runs saved before it was counted
-  m.rate.scheduled = rate.at("scheduled").get<std::uint64_t>();
+  // Not in runs saved before it was counted.
+  m.rate.due = rate.contains("due") ? count_at(rate, "due") : 0;
+  m.rate.scheduled = count_at(rate, "scheduled");
   m.rate.service_time = histogram_from_json(rate.at("service_time"));
   m.rate.lag = histogram_from_json(rate.at("lag"));
-  m.rate.capped = rate.at("capped").get<std::uint64_t>();
-  m.rate.missed = rate.at("missed").get<std::uint64_t>();
+  m.rate.capped = count_at(rate, "capped");
+  m.rate.missed = count_at(rate, "missed");
+  check_counts(m);
   return m;
 }
 

@@ -1,13 +1,10 @@
 // The saved-run format's Metrics and Histogram objects (saved_run.hpp), both ways.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
+#include "report/saved_fields.hpp"
 #include "server/statistics/metrics.hpp"
 
 namespace stampede::report {
-
-using SavedJson = nlohmann::ordered_json;
 
 /// null when empty, else its exact figures and its counts in HdrHistogram's encoding.
 SavedJson histogram_to_json(const statistics::Histogram& histogram);

@@ -62,8 +62,8 @@ SavedJson flows_to_json(const std::vector<model::FlowShare>& flows) {
 std::vector<model::FlowShare> flows_from_json(const SavedJson& json) {
   std::vector<model::FlowShare> flows;
   for (const auto& flow : json) {
-    flows.push_back({flow.at("name").get<std::string>(), flow.at("first").get<std::size_t>(),
-                     flow.at("count").get<std::size_t>(), flow.at("weight").get<std::uint64_t>()});
+    flows.push_back({flow.at("name").get<std::string>(), count_at<std::size_t>(flow, "first"),
+                     count_at<std::size_t>(flow, "count"), count_at(flow, "weight")});
   }
   return flows;
 }
@@ -90,20 +90,20 @@ SavedJson info_to_json(const RunInfo& info) {
 RunInfo info_from_json(const SavedJson& json) {
   RunInfo info;
   info.origin = {scheme_named(json.at("scheme").get<std::string>()),
-                 json.at("host").get<std::string>(), json.at("port").get<unsigned short>()};
+                 json.at("host").get<std::string>(), count_at<unsigned short>(json, "port")};
   info.path = json.at("path").get<std::string>();
-  info.users = json.at("users").get<std::uint64_t>();
-  info.requests_per_user = json.at("requests_per_user").get<std::uint64_t>();
-  info.threads = json.at("threads").get<unsigned>();
+  info.users = count_at(json, "users");
+  info.requests_per_user = count_at(json, "requests_per_user");
+  info.threads = count_at<unsigned>(json, "threads");
   info.keep_alive = json.at("keep_alive").get<bool>();
   info.steps = json.at("steps").get<std::vector<std::string>>();
   if (json.contains("flows")) info.flows = flows_from_json(json.at("flows"));  // since mixes
-  info.rate = json.at("rate").get<double>();
-  info.window = std::chrono::nanoseconds(json.at("window_ns").get<std::int64_t>());
+  info.rate = number_at(json, "rate");
+  info.window = std::chrono::nanoseconds(count_at<std::int64_t>(json, "window_ns"));
   info.rate_moves = json.at("rate_moves").get<bool>();
   info.checks = json.at("checks").get<std::vector<std::string>>();
   info.latency_per_second = json.at("latency_per_second").get<bool>();
-  info.started_at = from_epoch_ns(json.at("started_at_ns").get<std::int64_t>());
+  info.started_at = from_epoch_ns(integer_at(json, "started_at_ns"));
   return info;
 }
 
@@ -131,24 +131,25 @@ SavedJson second_to_json(const Second& s) {
 
 Second second_from_json(const SavedJson& json) {
   Second s;
-  s.elapsed_s = json.at("elapsed_s").get<double>();
-  s.users_running = json.at("users_running").get<std::uint64_t>();
-  s.succeeded = json.at("succeeded").get<std::uint64_t>();
-  s.failed = json.at("failed").get<std::uint64_t>();
-  s.rps = json.at("rps").get<double>();
-  s.min_ms = json.at("min_ms").get<double>();
-  s.mean_ms = json.at("mean_ms").get<double>();
-  s.max_ms = json.at("max_ms").get<double>();
-  s.p50_ms = json.value("p50_ms", 0.0);  // not in the first files of version 1
-  s.p90_ms = json.value("p90_ms", 0.0);
-  s.p99_ms = json.at("p99_ms").get<double>();
+  s.elapsed_s = number_at(json, "elapsed_s");
+  s.users_running = count_at(json, "users_running");
+  s.succeeded = count_at(json, "succeeded");
+  s.failed = count_at(json, "failed");
+  s.rps = number_at(json, "rps");
+  s.min_ms = number_at(json, "min_ms");
+  s.mean_ms = number_at(json, "mean_ms");
+  s.max_ms = number_at(json, "max_ms");
+  // Not in the first files of version 1.
+  s.p50_ms = json.contains("p50_ms") ? number_at(json, "p50_ms") : 0.0;
+  s.p90_ms = json.contains("p90_ms") ? number_at(json, "p90_ms") : 0.0;
+  s.p99_ms = number_at(json, "p99_ms");
   s.status_codes = counts_from_json(json.at("status_codes"));
-  s.connections_open = json.at("connections_open").get<std::uint64_t>();
-  s.connections_opened = json.at("connections_opened").get<std::uint64_t>();
-  s.connections_failed = json.at("connections_failed").get<std::uint64_t>();
-  s.connections_closed_by_server = json.at("connections_closed_by_server").get<std::uint64_t>();
-  s.received_bytes_per_s = json.at("received_bytes_per_s").get<double>();
-  s.resident_bytes = json.at("resident_bytes").get<std::uint64_t>();
+  s.connections_open = count_at(json, "connections_open");
+  s.connections_opened = count_at(json, "connections_opened");
+  s.connections_failed = count_at(json, "connections_failed");
+  s.connections_closed_by_server = count_at(json, "connections_closed_by_server");
+  s.received_bytes_per_s = number_at(json, "received_bytes_per_s");
+  s.resident_bytes = count_at(json, "resident_bytes");
   s.latency = histogram_from_json(json.at("latency"));
   return s;
 }
@@ -175,7 +176,7 @@ SavedJson sharding_to_json(const std::optional<statistics::Sharding>& sharding) 
 /// A shard told when to start (--told-at) has its clock offset; runs saved before it, none.
 std::optional<std::chrono::nanoseconds> clock_offset_of(const SavedJson& shard) {
   if (!shard.contains("clock_offset_ns") || shard.at("clock_offset_ns").is_null()) return {};
-  return std::chrono::nanoseconds(shard.at("clock_offset_ns").get<std::int64_t>());
+  return std::chrono::nanoseconds(integer_at(shard, "clock_offset_ns"));
 }
 
 /// Runs saved before --shard have none.
@@ -184,16 +185,15 @@ std::optional<statistics::Sharding> sharding_from_json(const SavedJson& run) {
   const auto& json = run.at("sharding");
   // "plan": not in files saved before shards of other flags were refused.
   statistics::Sharding sharding{json.at("run").get<std::string>(),
-                                json.at("count").get<unsigned>(),
+                                count_at<unsigned>(json, "count"),
                                 {},
                                 json.value("plan", std::string())};
   for (const auto& shard : json.at("shards")) {
     const auto& start_at = shard.at("start_at_ns");
     sharding.shards.push_back(
-        {shard.at("index").get<unsigned>(),
-         from_epoch_ns(shard.at("started_at_ns").get<std::int64_t>()),
+        {count_at<unsigned>(shard, "index"), from_epoch_ns(integer_at(shard, "started_at_ns")),
          start_at.is_null() ? std::nullopt
-                            : std::optional(from_epoch_ns(start_at.get<std::int64_t>())),
+                            : std::optional(from_epoch_ns(integer_at(shard, "start_at_ns"))),
          stop_reason_named(shard.at("stop_reason").get<std::string>()), clock_offset_of(shard)});
   }
   return sharding;
@@ -228,15 +228,15 @@ SavedJson summary_to_json(const Summary& summary) {
 Summary summary_from_json(const SavedJson& json) {
   Summary summary;
   summary.info = info_from_json(json.at("info"));
-  summary.elapsed = std::chrono::nanoseconds(json.at("elapsed_ns").get<std::int64_t>());
+  summary.elapsed = std::chrono::nanoseconds(count_at<std::int64_t>(json, "elapsed_ns"));
   summary.stop_reason = stop_reason_named(json.at("stop_reason").get<std::string>());
-  summary.users_running = json.at("users_running").get<std::uint64_t>();
-  summary.users_started = json.at("users_started").get<std::uint64_t>();
-  summary.abandoned = json.at("abandoned").get<std::uint64_t>();
-  summary.resident_at_start = json.at("resident_at_start").get<std::uint64_t>();
+  summary.users_running = count_at(json, "users_running");
+  summary.users_started = count_at(json, "users_started");
+  summary.abandoned = count_at(json, "abandoned");
+  summary.resident_at_start = count_at(json, "resident_at_start");
   for (const auto& verdict : json.at("thresholds")) {
     summary.thresholds.push_back(
-        {verdict.at("text").get<std::string>(), verdict.at("measured").get<double>(),
+        {verdict.at("text").get<std::string>(), number_at(verdict, "measured"),
          verdict.at("unit").get<std::string>(), verdict.at("passed").get<bool>()});
   }
   summary.total = metrics_from_json(json.at("total"));
@@ -254,11 +254,11 @@ void check_header(const SavedJson& json) {
     throw SavedRunError(R"(not a saved stampede run (no "format": "stampede-run"))");
   }
   const auto version = json.contains("version") ? json["version"] : SavedJson();
-  if (!version.is_number_integer() || version.get<int>() < 1) {
+  if (!version.is_number_unsigned() || version.get<std::uint64_t>() < 1) {
     throw SavedRunError("a saved run without a valid format version");
   }
-  if (version.get<int>() > saved_run_version) {
-    throw SavedRunError("a saved run of format version " + std::to_string(version.get<int>()) +
+  if (version.get<std::uint64_t>() > saved_run_version) {
+    throw SavedRunError("a saved run of format version " + version.dump() +
                         ", newer than this stampede reads (" + std::to_string(saved_run_version) +
                         "): use a newer stampede");
   }
@@ -290,7 +290,7 @@ SavedRun read_saved_run(std::string_view text) {
     for (const auto& source : json.at("sources")) {
       run.sources.push_back({source.at("arguments").get<std::vector<std::string>>(),
                              source.at("stampede").get<std::string>(),
-                             from_epoch_ns(source.at("started_at_ns").get<std::int64_t>())});
+                             from_epoch_ns(integer_at(source, "started_at_ns"))});
     }
     run.summary = summary_from_json(json.at("run"));
     return run;

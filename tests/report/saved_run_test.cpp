@@ -2,6 +2,7 @@
 // are refused.
 #include "report/saved_run.hpp"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <random>
@@ -16,6 +17,7 @@ namespace {
 using namespace std::chrono_literals;
 using statistics::Histogram;
 using statistics::Summary;
+using testing::HasSubstr;
 
 Histogram spread_histogram(unsigned seed, std::size_t values) {
   std::mt19937_64 random(seed);
@@ -45,9 +47,14 @@ Summary sample_summary() {
     summary.total.add(result(std::chrono::microseconds(100 + i * 37), model::ErrorKind::none, 200));
   }
   summary.total.add(result(0ns, model::ErrorKind::timeout, 0));
+  auto refused = result(90us, model::ErrorKind::verify, 500);
+  refused.failed_check = 1;
+  summary.total.add(refused);
+  auto late = result(120us, model::ErrorKind::none, 200);
+  late.scheduled = true;
+  late.lag = 3ms;
+  summary.total.add(late);
   summary.total.note_server("nginx");
-  summary.total.failed_checks[1] = 2;
-  summary.total.rate.lag = spread_histogram(3, 500);
   summary.total.challenge = spread_histogram(4, 50);
   summary.add_second(summary.total, 1s, 3);
   summary.elapsed = 1'234'567'891ns;
@@ -131,6 +138,53 @@ TEST(SavedRun, RefusesANewerVersionByName) {
   } catch (const SavedRunError& error) {
     EXPECT_NE(std::string(error.what()).find("version 2"), std::string::npos) << error.what();
   }
+}
+
+/// The sample's saved text with `field` of its total set to `value` (JSON text).
+std::string with_total(const std::string& path, const std::string& value) {
+  auto json = SavedJson::parse(saved_run_text({sample_summary(), {}}));
+  json["run"]["total"][SavedJson::json_pointer(path)] = SavedJson::parse(value);
+  return json.dump();
+}
+
+/// The message read_saved_run refuses `text` with.
+std::string refusal(const std::string& text) {
+  try {
+    read_saved_run(text);
+  } catch (const SavedRunError& error) {
+    return error.what();
+  }
+  return "read";
+}
+
+TEST(SavedRun, RefusesCountsNoRunMakes) {
+  EXPECT_THAT(refusal(with_total("/bytes_sent", "18446744073709551621")),
+              HasSubstr("'bytes_sent' is 1.8446744073709552e+19, not a count"));
+  EXPECT_THAT(refusal(with_total("/bytes_sent", "-1")), HasSubstr("'bytes_sent' is -1"));
+  EXPECT_THAT(refusal(with_total("/failed", "2.5")), HasSubstr("'failed' is 2.5, not a count"));
+  EXPECT_THAT(refusal(with_total("/succeeded", "9223372036854775808")),
+              HasSubstr("more requests than a run makes"));
+  EXPECT_THAT(refusal(with_total("/succeeded", "22")), HasSubstr("'latency' (22) does not hold the 23 whole exchanges"));
+  EXPECT_THAT(refusal(with_total("/failed", "7")), HasSubstr("'failed' (7) is not the sum"));
+  EXPECT_THAT(refusal(with_total("/connections_opened", "4")), HasSubstr("'connections_opened'"));
+  EXPECT_THAT(refusal(with_total("/status_codes/200", "99")), HasSubstr("'status_codes'"));
+  EXPECT_THAT(refusal(with_total("/rate/scheduled", "0")), HasSubstr("'rate'"));
+  EXPECT_EQ(refusal(with_total("/bytes_sent", "18446744073709551615")), "read");
+}
+
+TEST(SavedRun, RefusesInfoOutOfItsRange) {
+  auto json = SavedJson::parse(saved_run_text({sample_summary(), {}}));
+  json["run"]["info"]["users"] = 1e-300;
+  EXPECT_THAT(refusal(json.dump()), HasSubstr("'users' is 1e-300, not a count"));
+  json = SavedJson::parse(saved_run_text({sample_summary(), {}}));
+  json["run"]["info"]["port"] = 65536;
+  EXPECT_THAT(refusal(json.dump()), HasSubstr("'port' is 65536, not a count up to 65535"));
+  json = SavedJson::parse(saved_run_text({sample_summary(), {}}));
+  json["run"]["elapsed_ns"] = -5;
+  EXPECT_THAT(refusal(json.dump()), HasSubstr("'elapsed_ns' is -5"));
+  json = SavedJson::parse(saved_run_text({sample_summary(), {}}));
+  json["version"] = 4294967297;
+  EXPECT_THAT(refusal(json.dump()), HasSubstr("version 4294967297"));
 }
 
 TEST(SavedMetrics, SumsAboveSixtyFourBitsSurvive) {
