@@ -23,16 +23,18 @@ enum class ErrorKind : unsigned char {
   closed,
   too_big,  ///< a WebSocket message over --max-message
   capture,  ///< a step's response lacked what one of its captures reads (a flow's token, an id)
+  /// not sent: a captured or --data-file value would have put CR, LF or NUL in a header
+  unsafe,
 };
 
 /// Number of ErrorKind values, for arrays indexed by kind.
-inline constexpr std::size_t error_kind_count = 12;
+inline constexpr std::size_t error_kind_count = 13;
 
 /// Every failure kind (not `none`), in report order.
 inline constexpr std::array<ErrorKind, error_kind_count - 1> failure_kinds{
-    ErrorKind::connect,  ErrorKind::timeout, ErrorKind::read,   ErrorKind::write,
-    ErrorKind::protocol, ErrorKind::tls,     ErrorKind::verify, ErrorKind::handshake,
-    ErrorKind::closed,   ErrorKind::too_big, ErrorKind::capture};
+    ErrorKind::connect,  ErrorKind::timeout, ErrorKind::read,    ErrorKind::write,
+    ErrorKind::protocol, ErrorKind::tls,     ErrorKind::verify,  ErrorKind::handshake,
+    ErrorKind::closed,   ErrorKind::too_big, ErrorKind::capture, ErrorKind::unsafe};
 
 /// True for the outcomes that come with the server's HTTP status: a response (accepted, refused
 /// or lacking a capture's value) and a refused WebSocket upgrade. The other failures have no
@@ -51,8 +53,8 @@ constexpr bool whole_exchange(ErrorKind kind) {
 /// Lower-case name used in reports and JSON ("timeout").
 constexpr std::string_view to_string(ErrorKind kind) {
   constexpr std::array<std::string_view, error_kind_count> names{
-      "none", "connect", "timeout",   "read",   "write",   "protocol",
-      "tls",  "verify",  "handshake", "closed", "too_big", "capture"};
+      "none",   "connect",   "timeout", "read",    "write",   "protocol", "tls",
+      "verify", "handshake", "closed",  "too_big", "capture", "unsafe"};
   return names[static_cast<std::size_t>(kind)];
 }
 

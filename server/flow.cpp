@@ -124,6 +124,16 @@ Flow::Flow(std::vector<model::Request> requests, const model::Plan& plan, bool k
   }
 }
 
+std::string Flow::variable_name(const session::Variable& variable) const {
+  if (variable.kind == session::VariableKind::captured) {
+    return "${" + capture_names_.at(variable.slot) + "}";
+  }
+  if (variable.kind == session::VariableKind::csv && data_) {
+    return "${csv:" + data_->columns.at(variable.slot) + "}";
+  }
+  return "a variable";  // only captured and --data-file values can be unsafe
+}
+
 const std::vector<std::string>* Flow::row_for(session::UserValues& values) const {
   if (!data_) return nullptr;
   const auto& rows = data_->rows;

@@ -77,6 +77,8 @@ class Flow {
   }
   /// The names the steps capture, by slot (`${NAME}` in later requests).
   [[nodiscard]] const std::vector<std::string>& capture_names() const { return capture_names_; }
+  /// How a request names `variable`: `${token}`, `${csv:id}` (for messages).
+  [[nodiscard]] std::string variable_name(const session::Variable& variable) const;
   /// The headers (lower case) the steps' captures and --digest read, which the clients must
   /// keep.
   [[nodiscard]] const std::vector<std::string>& capture_headers() const { return capture_headers_; }

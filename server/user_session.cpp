@@ -57,6 +57,7 @@ UserSession::Copies& UserSession::copies() {
 /// The step's request with the user's values in it: its prepared bytes rendered, or, for one
 /// whose exchange may go on, its fields rendered and prepared anew.
 const client::PreparedRequest& UserSession::rendered(const FlowStep& step) {
+  values_.unsafe.reset();
   if (step.fields) {
     auto& copy = copies();
     step.fields->render(step.request, values_, copy.sent);

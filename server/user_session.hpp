@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -37,6 +38,9 @@ class UserSession final : public client::SessionCookies {
   /// The request to send for `step`: its own, or a copy with the user's values and cookies in
   /// it (valid until the next call).
   const client::PreparedRequest& request_for(const FlowStep& step);
+  /// The variable that made request_for()'s last request unsafe (CR, LF or NUL for a header):
+  /// that request must not be sent.
+  [[nodiscard]] const std::optional<session::Variable>& unsafe() const { return values_.unsafe; }
   /// Keeps what `response`'s Set-Cookie headers say, for the request `step` sent.
   void keep(const FlowStep& step, const model::Response& response);
   /// A redirect's or --digest's response within an exchange: its cookies are kept.

@@ -42,6 +42,20 @@ void log_first_missed_capture(const client::ClientSetup& setup, const FlowStep& 
                step.name, capture.capture().name, response.status, body);
 }
 
+/// A request a value made unsafe (UserSession::unsafe) is not sent: it fails as
+/// ErrorKind::unsafe, and the first one a run says which value of which step.
+void refuse_unsafe(const Flow& flow, const FlowStep& step, const session::Variable& variable,
+                   model::Response& response) {
+  response.clear();
+  response.error = model::ErrorKind::unsafe;
+  const auto& setup = flow.destinations()[step.destination]->setup;
+  auto& flag = setup.failure_logged[static_cast<std::size_t>(model::ErrorKind::unsafe)];
+  if (flag.test_and_set(std::memory_order_relaxed)) return;
+  spdlog::warn(
+      "first unsafe failure: {} held CR, LF or NUL for a header of {}: the request was not sent",
+      flow.variable_name(variable), step.name);
+}
+
 /// After an exchange or a hold on a long-lived connection that ended as `how`: if it is no
 /// longer open, it ended, closed by the server or lost (a message that timed out drops its
 /// connection too).
@@ -326,8 +340,10 @@ net::awaitable<void> run_user(UserTask task) {
       if (!paced) break;
       ++tally.in_flight;
       const bool was_open = client.is_open();
-      bool ready = true;
-      if (client.opens_apart() && !client.is_open()) {
+      bool ready = !session.unsafe();
+      if (!ready) {
+        refuse_unsafe(*task.flow, steps[step], *session.unsafe(), response);
+      } else if (client.opens_apart() && !client.is_open()) {
         // A failed open is this request's failure.
         ready = co_await open_connection(client, prepared, response, tally);
       }

@@ -90,8 +90,9 @@ bool read_variable(std::string_view inside, TemplateNames names, Variable& varia
                       "} (known: " + known_list(names) + ")");
 }
 
-/// Appends `value` made safe for `place`.
-void append_value(std::string_view value, Place place, std::string& out) {
+/// Appends `value` made safe for `place`; false when it had CR, LF or NUL for a header.
+bool append_value(std::string_view value, Place place, std::string& out) {
+  bool safe = true;
   constexpr std::string_view hex = "0123456789ABCDEF";
   for (const char c : value) {
     const auto byte = static_cast<unsigned char>(c);
@@ -102,10 +103,12 @@ void append_value(std::string_view value, Place place, std::string& out) {
       out += hex[byte & 0xFU];
     } else if (place == Place::header && (c == '\r' || c == '\n' || c == '\0')) {
       out += ' ';
+      safe = false;
     } else {
       out += c;
     }
   }
+  return safe;
 }
 
 void append_number(std::uint64_t value, std::string& out) {
@@ -190,10 +193,14 @@ void render(const Template& text, UserValues& values, std::string& out) {
         append_number(variable.low + values.random.below(variable.span), out);
         break;
       case VariableKind::captured:
-        append_value(values.captured[variable.slot], variable.place, out);
+        if (!append_value(values.captured[variable.slot], variable.place, out)) {
+          values.unsafe = variable;
+        }
         break;
       case VariableKind::csv:
-        append_value((*values.row)[variable.slot], variable.place, out);
+        if (!append_value((*values.row)[variable.slot], variable.place, out)) {
+          values.unsafe = variable;
+        }
         break;
       case VariableKind::now:
       case VariableKind::now_ms: {

@@ -29,7 +29,9 @@ enum class VariableKind : unsigned char {
 enum class Place : unsigned char {
   body,    ///< as it is
   target,  ///< the URL's path or query: percent-encoded but for letters, digits and -._~
-  header,  ///< a header's value: CR, LF and NUL become spaces, so no header can be added
+  /// a header's value: CR, LF and NUL become spaces, so no header can be added, and the
+  /// request is marked unsafe (UserValues::unsafe): it is not sent
+  header,
 };
 
 /// One variable of a template.
@@ -90,6 +92,9 @@ struct UserValues {
   model::SplitMix64 random;  ///< seeded with the user's number: a rerun draws the same values
   std::vector<std::string> captured;              ///< by slot: what the user's captures last kept
   const std::vector<std::string>* row = nullptr;  ///< the round's --data-file row, if any
+  /// The last variable render() put CR, LF or NUL from into a header, if any: the caller
+  /// clears it before rendering a request and refuses to send one it is set for.
+  std::optional<Variable> unsafe;
 };
 
 /// Appends `text` rendered with `values` to `out`.

@@ -81,13 +81,19 @@ for i, line in enumerate(lines):
     assert int(m.group(3)) == (i // 2) % 10, line
 EOF
 
-# A value in the URL is percent-encoded, one in a header cannot start another header.
-printf 'q,h\n"a b&c=d/é","x\r\nX-Id: forged"\n' >"$TEST_TMP/odd.csv"
+# A value in the URL is percent-encoded; a request whose header would get a CR, LF or NUL from a
+# value is not sent: it fails as unsafe, and the other rows' requests go.
+printf 'q,h\n"a b&c=d/é",plain\n"z","x\r\nX-Id: forged"\n"y","nul\0"\n' >"$TEST_TMP/odd.csv"
 before=$(wc -l <"$LOG")
-run_stampede encoded -c 1 -n 1 --data-file "$TEST_TMP/odd.csv" -u "$HTTP_URL/t/e?q=\${csv:q}&k=1" -H 'X-Id: ${csv:h}'
+run_stampede encoded -c 1 -n 6 --data-file "$TEST_TMP/odd.csv" --data-mode per-request \
+  -u "$HTTP_URL/t/e?q=\${csv:q}&k=1" -H 'X-Id: ${csv:h}' --output json
 expect_rc 0
+json_assert "$OUT" 'g("requests.succeeded") == 2 and g("errors.unsafe") == 4' "two sent, four unsafe"
+grep -qF 'first unsafe failure: ${csv:h} held CR, LF or NUL for a header of GET' "$ERR" ||
+  fail "no unsafe warning: $(cat "$ERR")"
 settle_log "$LOG"
-assert_eq 1 "$(tail -n +"$((before + 1))" "$LOG" | grep -cF '"GET /t/e?q=a%20b%26c%3Dd%2F%C3%A9&k=1 HTTP/1.1" "x  X-Id: forged"')" "encoded values"
+assert_eq 2 "$(tail -n +"$((before + 1))" "$LOG" | grep -cF '"GET /t/e?q=a%20b%26c%3Dd%2F%C3%A9&k=1 HTTP/1.1" "plain"')" "encoded values"
+assert_eq 2 "$(tail -n +"$((before + 1))" "$LOG" | wc -l)" "requests sent with the odd rows"
 
 # Refused before anything is sent.
 before=$(wc -l <"$LOG")

@@ -69,8 +69,9 @@ TEST(ErrorKind, WebSocketKindsAreNamedAndReportedLast) {
   EXPECT_EQ(to_string(ErrorKind::closed), "closed");
   EXPECT_EQ(to_string(ErrorKind::too_big), "too_big");
   EXPECT_EQ(to_string(ErrorKind::capture), "capture");
+  EXPECT_EQ(to_string(ErrorKind::unsafe), "unsafe");
   // The text report prints the kinds after verify only when they occurred: they come last.
-  EXPECT_EQ(failure_kinds.back(), ErrorKind::capture);
+  EXPECT_EQ(failure_kinds.back(), ErrorKind::unsafe);
   EXPECT_EQ(failure_kinds[6], ErrorKind::verify);
 }
 

@@ -118,7 +118,8 @@ TEST(JsonReport, CodesErrorsBytesAndServer) {
                                     {"handshake", 0},
                                     {"closed", 0},
                                     {"too_big", 0},
-                                    {"capture", 0}}));
+                                    {"capture", 0},
+                                    {"unsafe", 0}}));
   EXPECT_EQ(report["bytes"],
             json({{"received", 300000}, {"body_received", 100000}, {"sent", 80000}}));
   EXPECT_EQ(report["connections"]["opened"], 10);

@@ -138,10 +138,31 @@ TEST(Template, ValuesAreMadeSafeForTheirPlace) {
   EXPECT_EQ(out,
             "GET /a?v=Doe%2C%20J%0D%0AX-Evil%3A%201%2F%26%C3%A9&u=0 HTTP/1.1\r\n"
             "X-V: Doe, J  X-Evil: 1/&é\r\n\r\n");
+  ASSERT_TRUE(values.unsafe);  // the header's value: the request must not go
+  EXPECT_EQ(values.unsafe->slot, 0U);
+  EXPECT_EQ(values.unsafe->place, Place::header);
+  values.unsafe.reset();
   auto body = parse_template("{\"v\":\"${csv:v}\"}", {{}, columns});
   out.clear();
   render(body, values, out);
   EXPECT_EQ(out, "{\"v\":\"Doe, J\r\nX-Evil: 1/&é\"}");  // a body takes the value as it is
+  EXPECT_FALSE(values.unsafe);
+}
+
+TEST(Template, ACapturedValueWithANulIsUnsafeInAHeader) {
+  const std::vector<std::string> captured{"token"};
+  auto head = parse_template("GET / HTTP/1.1\r\nAuthorization: Bearer ${token}\r\n\r\n",
+                             {captured, {}});
+  place_variables(head, Place::header, Place::target);
+  UserValues values(0);
+  values.captured = {std::string("abc", 3)};
+  std::string out;
+  render(head, values, out);
+  EXPECT_FALSE(values.unsafe);
+  values.captured = {std::string("a\0c", 3)};
+  render(head, values, out);
+  ASSERT_TRUE(values.unsafe);
+  EXPECT_EQ(values.unsafe->kind, VariableKind::captured);
 }
 
 TEST(Template, BuiltinNamesAreNotForCaptures) {
