@@ -44,7 +44,7 @@ void override_step(const Options& options, bool flow, model::Request& step) {
   step.insecure = step.insecure || options.insecure;
   step.tls_resume = step.tls_resume && !options.no_tls_resume;
   if (options.http2) step.http_version = model::HttpVersion::http2_prior_knowledge;
-  apply_websocket_flags(options, step);
+  apply_message_flags(options, step);
 }
 
 /// The file's steps, as curl (or a browser, for a HAR) sent them.

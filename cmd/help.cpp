@@ -142,8 +142,8 @@ awaiting one reply (latency: message to reply; the upgrade counts as the connect
   -data MESSAGE            the text message (@file reads it); without it, go-stress-testing's
                            ping {"seq":"<user>_<i>","cmd":"ping","data":{}}
   --binary                 send the message as a binary frame
-  --max-message BYTES      the largest reply taken, 1 to 2^30 (default 1048576); a larger one
-                           fails as too_big
+  --max-message BYTES      the largest reply taken, 1 to 2^30 (default 1048576; for a gRPC
+                           answer 4194304); a larger one fails as too_big
   --listen                 after the -data messages (none without -data), count each message
                            the server sends until --hold's S or the end of the run (-timeout,
                            Ctrl-C): successes are messages, latencies the gaps between them

@@ -512,6 +512,7 @@ Options parse_options(std::span<const char* const> args) {
     options.has_requests = values.count("requests") > 0;
     options.has_code = values.count("code") > 0;
     options.has_rate = values.count("rate") > 0;
+    options.has_max_message = values.count("max-message") > 0;
     options.has_users = values.count("concurrency") > 0;
     has_method = values.count("method") > 0;
   } catch (const po::error& error) {

@@ -55,12 +55,14 @@ struct Options {
   /// -p, --curl: a "Copy as cURL" file (or HAR) to replay; several, each `FILE[:WEIGHT]`: a
   /// mix of flows, one picked by weight each round.
   std::vector<std::string> curl_files;
-  std::string har_include;             ///< --har-include REGEX: the HAR entries replayed
-  std::string har_exclude;             ///< --har-exclude REGEX: HAR entries left out
-  bool print_request = false;          ///< --print-request: print the bytes, send nothing
-  bool has_request_timeout = false;    ///< -t was given (it then wins over the file's --max-time)
-  bool binary = false;                 ///< --binary: WebSocket messages go as binary frames
-  std::int64_t max_message = 1 << 20;  ///< --max-message: the largest WebSocket message taken
+  std::string har_include;           ///< --har-include REGEX: the HAR entries replayed
+  std::string har_exclude;           ///< --har-exclude REGEX: HAR entries left out
+  bool print_request = false;        ///< --print-request: print the bytes, send nothing
+  bool has_request_timeout = false;  ///< -t was given (it then wins over the file's --max-time)
+  bool binary = false;               ///< --binary: WebSocket messages go as binary frames
+  /// --max-message: the largest WebSocket message or gRPC answer message taken
+  std::int64_t max_message = 1 << 20;
+  bool has_max_message = false;  ///< --max-message was given (gRPC's default is 4 MiB)
   /// --hold [S]: keep WebSocket (or HTTP/2) connections open S seconds after the requests;
   /// hold_forever (--hold alone): until -timeout or Ctrl-C; 0: do not hold.
   double hold_s = 0;

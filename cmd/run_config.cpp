@@ -18,6 +18,7 @@
 #include "cmd/stages_flag.hpp"
 #include "cmd/step_variables.hpp"
 #include "curl/url.hpp"
+#include "grpc/framing.hpp"
 #include "model/protocol.hpp"
 
 namespace stampede::cmd {
@@ -137,7 +138,7 @@ model::Request request_from_flags(const Options& options) {
   request.insecure = options.insecure;
   request.tls_resume = !options.no_tls_resume;
   if (options.http2) request.http_version = model::HttpVersion::http2_prior_knowledge;
-  apply_websocket_flags(options, request);
+  apply_message_flags(options, request);
   return request;
 }
 
@@ -248,9 +249,12 @@ std::string body_of(const Options& options) {
   return options.data.starts_with("@") ? read_file(options.data.substr(1)) : options.data;
 }
 
-void apply_websocket_flags(const Options& options, model::Request& request) {
+void apply_message_flags(const Options& options, model::Request& request) {
   request.binary = options.binary;
-  request.max_message = static_cast<std::uint64_t>(options.max_message);
+  // Unless --max-message says: 1 MiB for WebSocket, grpc-go's and grpc-java's 4 MiB for gRPC.
+  const bool grpc_default = !options.has_max_message && model::is_grpc(request.origin.scheme);
+  request.max_message =
+      grpc_default ? grpc::default_max_message : static_cast<std::uint64_t>(options.max_message);
   if (options.http2 && model::is_websocket(request.origin.scheme)) {
     throw UsageError("-http2 with a " + std::string(request.origin.scheme_name()) +
                      ":// URL (WebSocket goes by HTTP/1.1's upgrade; drop -http2)");

@@ -52,8 +52,9 @@ std::string apply_url(std::string_view url, model::Request& request);
 /// The -data body: the text, or the file's content for `@file` (UsageError if unreadable).
 std::string body_of(const Options& options);
 
-/// The WebSocket flags (--binary, --max-message) onto `request`; -http2 on a ws(s):// URL is a
-/// UsageError (WebSocket goes by HTTP/1.1's upgrade: stampede has no RFC 8441).
-void apply_websocket_flags(const Options& options, model::Request& request);
+/// The message flags onto `request`: --binary, --max-message (WebSocket's and gRPC's, with
+/// their defaults); -http2 on a ws(s):// URL is a UsageError (WebSocket goes by HTTP/1.1's
+/// upgrade: stampede has no RFC 8441).
+void apply_message_flags(const Options& options, model::Request& request);
 
 }  // namespace stampede::cmd

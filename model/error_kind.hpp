@@ -21,7 +21,7 @@ enum class ErrorKind : unsigned char {
   /// the server closed the connection before the reply: a WebSocket close frame, or an HTTP/2
   /// stream it refused (REFUSED_STREAM, or left out by its GOAWAY)
   closed,
-  too_big,  ///< a WebSocket message over --max-message
+  too_big,  ///< a WebSocket message, or a gRPC answer message, over --max-message
   capture,  ///< a step's response lacked what one of its captures reads (a flow's token, an id)
   /// not sent: a captured or --data-file value would have put CR, LF or NUL in a header
   unsafe,

@@ -95,7 +95,14 @@ void ClientBase::end_exchange(const PreparedRequest& request, model::Response& r
       return;
     }
   }
-  if (request.grpc) settle_grpc_call(response, request.grpc_server_streaming);
+  if (request.grpc) {
+    const auto why =
+        settle_grpc_call(response, request.grpc_server_streaming, request.grpc_max_message);
+    if (response.error != model::ErrorKind::none) {  // the answer broke --max-message
+      log_first_failure(setup_, response.error, {}, why);
+      return;
+    }
+  }
   if (late) {  // complete, but after the deadline: wrk too counts a late response as a timeout
     response.error = model::ErrorKind::timeout;
     log_first_failure(setup_, response.error, {}, {});

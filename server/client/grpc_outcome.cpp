@@ -20,10 +20,17 @@ std::optional<std::string_view> present(const std::string& value) {
 
 }  // namespace
 
-void settle_grpc_call(model::Response& response, bool server_streaming) {
+std::string settle_grpc_call(model::Response& response, bool server_streaming,
+                             std::uint64_t max_message) {
   auto status = grpc::call_status(response.status, present(response.grpc_status_field),
                                   present(response.grpc_message));
-  const auto body = grpc::read_messages(response.body);
+  const auto body = grpc::read_messages(response.body, {}, max_message);
+  // framing's one RESOURCE_EXHAUSTED: a message over the limit we gave it.
+  if (body.error && body.error->code == grpc::Code::resource_exhausted) {
+    response.error = model::ErrorKind::too_big;
+    return "a gRPC answer's " + body.error->message + " (--max-message " +
+           std::to_string(max_message) + ")";
+  }
   if (body.error && status.code == grpc::Code::ok) {
     status = *body.error;
   } else if (!server_streaming) {
@@ -31,6 +38,7 @@ void settle_grpc_call(model::Response& response, bool server_streaming) {
   }
   response.grpc_status = static_cast<int>(status.code);
   response.grpc_message = std::move(status.message);
+  return {};
 }
 
 }  // namespace stampede::client

@@ -1,6 +1,9 @@
 // A finished gRPC call's status, as a gRPC client would report it.
 #pragma once
 
+#include <cstdint>
+#include <string>
+
 #include "model/response.hpp"
 
 namespace stampede::client {
@@ -9,6 +12,9 @@ namespace stampede::client {
 /// completed: grpc-status from the trailers (or a Trailers-Only response's headers), else the
 /// code gRPC maps the HTTP status to; a body that is not whole messages, or a unary call's OK
 /// answer that is not exactly one message, is INTERNAL (as grpc-go says). The body is kept.
-void settle_grpc_call(model::Response& response, bool server_streaming);
+/// A message longer than `max_message` fails the call as ErrorKind::too_big, with no status:
+/// the limit is stampede's, not the server's answer. Returns that failure's description.
+std::string settle_grpc_call(model::Response& response, bool server_streaming,
+                             std::uint64_t max_message);
 
 }  // namespace stampede::client

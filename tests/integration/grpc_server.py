@@ -30,6 +30,7 @@ The request's name chooses what the server does:
   sleep:MS          waits MS milliseconds, or until the deadline passes (then gRPC answers
                     DEADLINE_EXCEEDED itself), then answers as usual
   code:N            answers as usual, with code N in the reply
+  big:N             answers as usual, its message N bytes of "x" (a reply over the client's limit)
   anything else     answers {"message": "Hello NAME", "code": 200}; a stream answers `count`
                     such messages ("Hello NAME #i"), 3 when count is 0
 A call with metadata "x-echo: V" gets "x-echo: V" back in its trailers, whatever its outcome.
@@ -131,6 +132,8 @@ def sleep_within_deadline(ms, context):
 
 def reply(reply_class, name, suffix=""):
     code = int(name[5:]) if name.startswith("code:") else 200
+    if name.startswith("big:"):
+        return reply_class(message="x" * int(name[4:]), code=code)
     return reply_class(message="Hello " + name + suffix, code=code)
 
 

@@ -156,6 +156,26 @@ case_serve_echo() {  # stampede serve's echo, with --data-file's bytes and no .p
   json_assert "$OUT" 'g("grpc_status_codes") == {"UNIMPLEMENTED": 2}'
 }
 
+case_big() {  # an answer over the client's own limit (4 MiB, or --max-message) is too_big, no status
+  start_grpc big
+  run_stampede big -c 2 -n 2 -u "grpc://127.0.0.1:$SERVER_PORT/$SAY" --proto "$PROTO" \
+    -data '{"name":"big:5000000"}' --output json
+  expect_rc 0
+  json_check "$OUT" <<'PYEOF'
+g("requests.failed") == 4 and g("errors.too_big") == 4 and g("errors.verify") == 0
+"grpc_status_codes" not in d
+PYEOF
+  grep -qF "first too_big failure: a gRPC answer's message of 5000008 bytes, more than the limit of 4194304 (--max-message 4194304)" "$ERR" ||
+    fail "big: no too_big warning: $(grep -v '│' "$ERR" | head -3)"
+  run_stampede big_allowed -c 2 -n 2 -u "grpc://127.0.0.1:$SERVER_PORT/$SAY" --proto "$PROTO" \
+    -data '{"name":"big:5000000"}' --max-message 6000000 -v json --output json
+  expect_rc 0
+  json_check "$OUT" <<'PYEOF'
+g("requests.succeeded") == 4 and g("grpc_status_codes") == {"OK": 4}
+PYEOF
+  assert_eq 8 "$(calls_logged big:5000000 8)" "big: calls the server logged"
+}
+
 case_usage() {  # exit 2 and nothing sent
   local url="grpc://127.0.0.1:9/$SAY"
   run_stampede no-proto -c 1 -n 1 -u "$url" -data '{"name":"x"}'
@@ -177,5 +197,5 @@ case_usage() {  # exit 2 and nothing sent
   grep -q -- "--proto and --data-file are for gRPC calls" "$ERR" || fail "proto-on-http: $(head -c 500 "$ERR")"
 }
 
-run_cases "${GRPC_CASES:-}" unary statuses metadata deadline json expect shared tls stream serve_echo usage
+run_cases "${GRPC_CASES:-}" unary statuses metadata deadline json expect shared tls stream serve_echo big usage
 pass
