@@ -116,14 +116,18 @@ net::awaitable<bool> open_connection(client::Client& client, const client::Prepa
 }
 
 /// --listen: a connection no request opened (no -data) is opened for the listening, with its
-/// destination's first step; one that cannot open counts as a failed message.
+/// destination's first step; one that cannot open counts as a failed message, and one the
+/// stopping run leaves unanswered as abandoned (in flight until then, as a message would be).
 net::awaitable<void> open_to_listen(std::vector<std::unique_ptr<client::Client>>& clients,
                                     const UserTask& task, model::Response& response) {
+  auto& tally = *task.tally;
   for (const auto& step : task.flow->steps()) {
     auto& client = *clients[step.destination];
     if (!client.opens_apart() || client.is_open()) continue;
-    const bool opened = co_await open_connection(client, step.prepared, response, *task.tally);
-    if (!opened) task.tally->record(0, to_result(response, {}, *task.verifier));
+    ++tally.in_flight;
+    const bool opened = co_await open_connection(client, step.prepared, response, tally);
+    --tally.in_flight;
+    if (!opened) tally.record(0, to_result(response, {}, *task.verifier));
   }
 }
 
@@ -223,7 +227,11 @@ net::awaitable<void> listen(std::vector<std::unique_ptr<client::Client>>& client
     auto last = task.now();
     while (client->is_open()) {
       co_await client->receive(until, response);
-      if (!client->is_open()) break;
+      // The server's close ends the listening; a failure (a push over --max-message, a reset,
+      // an unanswered --ping) is also a message lost, so Failed requests says so too.
+      const bool lost =
+          response.error != model::ErrorKind::none && response.error != model::ErrorKind::closed;
+      if (!client->is_open() && !lost) break;
       const auto now = task.now();
       tally.record(0, to_result(response, now - last, *task.verifier));
       last = now;

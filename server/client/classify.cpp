@@ -32,6 +32,10 @@ std::optional<model::ErrorKind> websocket_kind(const boost::system::error_code& 
 
 }  // namespace
 
+bool websocket_outcome(const boost::system::error_code& error) {
+  return error.category() == make_error_code(websocket::error::closed).category();
+}
+
 model::ErrorKind classify(Phase phase, const boost::system::error_code& error) {
   using model::ErrorKind;
   if (const auto kind = websocket_kind(error)) return *kind;

@@ -15,4 +15,9 @@ enum class Phase : unsigned char { connect, handshake, write, read };
 /// (Timeouts are known by the client that expired the connection, not by the error code.)
 model::ErrorKind classify(Phase phase, const boost::system::error_code& error);
 
+/// True for what Beast's WebSocket read found on the wire (a close frame, a message over the
+/// limit, a frame that breaks RFC 6455): it says why, even when the deadline then ended the
+/// wait for the server's TCP close.
+bool websocket_outcome(const boost::system::error_code& error);
+
 }  // namespace stampede::client

@@ -111,7 +111,8 @@ void ClientBase::end_exchange(const PreparedRequest& request, model::Response& r
 
 model::ErrorKind ClientBase::failure(Phase phase, const boost::system::error_code& error,
                                      std::string_view hint) {
-  const auto kind = timed_out_ ? model::ErrorKind::timeout : classify(phase, error);
+  const auto kind =
+      timed_out_ && !websocket_outcome(error) ? model::ErrorKind::timeout : classify(phase, error);
   log_first_failure(setup_, kind, error, hint);
   return kind;
 }

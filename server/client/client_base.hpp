@@ -105,6 +105,13 @@ class ClientBase : public Client, public Watchdog::Guarded {
     arm_deadline(Clock::now() + std::min<Clock::duration>(std::chrono::seconds(1), setup_.timeout));
   }
 
+  /// A goodbye's limit from now, unless the clock stops sooner: a closing handshake the server
+  /// started, or the protocol failed, must not wait out -t for the server's TCP close.
+  void bound_by_goodbye() {
+    const auto goodbye = std::min<Clock::duration>(std::chrono::seconds(1), setup_.timeout);
+    deadline_ = std::min(deadline_, Clock::now() + goodbye);
+  }
+
   /// Stops the clock without ending the exchange, for a client that hands it to another (the
   /// HTTP/2 client to its HTTP/1.1 fallback).
   void stop_clock() { deadline_ = Clock::time_point::max(); }

@@ -23,6 +23,7 @@
 #include "server/client/client_base.hpp"
 #include "server/client/client_factories.hpp"
 #include "server/client/connect.hpp"
+#include "server/client/websocket_transport.hpp"
 
 namespace stampede::client {
 
@@ -42,7 +43,7 @@ void append_seq(std::string& out, UserId user, std::uint64_t sent) {
 }
 
 template <class Stream>
-class WebSocketClient final : public ClientBase {
+class WebSocketClient final : public ClientBase, private TeardownWatch {
  public:
   WebSocketClient(const ClientSetup& setup, ThreadContext& thread, UserId user)
       : ClientBase(setup, thread, model::Protocol::websocket), user_(user) {}
@@ -147,7 +148,16 @@ class WebSocketClient final : public ClientBase {
   /// The run stops while a reply is awaited: the close frame goes out beside the read, which
   /// ends when the server answers it (Ctrl-C closes every connection with a close frame).
   void cut_short() override {
-    if (awaiting_reply_ && !said_goodbye_) start_goodbye();
+    if (awaiting_reply_ && !said_goodbye_ && !closing_) start_goodbye();
+  }
+
+  /// Beast closes the connection within a read (the server's close frame, a reply over
+  /// --max-message, a broken frame) and waits for the server's TCP close: no goodbye of ours
+  /// on top, and a goodbye's limit on the wait.
+  void teardown_started() override {
+    closing_ = true;
+    holding_ = false;
+    bound_by_goodbye();
   }
 
   void start_goodbye() {
@@ -226,7 +236,7 @@ class WebSocketClient final : public ClientBase {
       co_return;
     }
     const auto& wire = std::get<WebSocketWire>(request.wire);
-    ws_.emplace(std::move(*raw));
+    ws_.emplace(std::move(*raw), static_cast<TeardownWatch&>(*this));
     configure(wire);
     websocket::response_type answer;
     const auto [error] = co_await ws_->async_handshake(answer, wire.host, wire.target, as_tuple);
@@ -299,6 +309,7 @@ class WebSocketClient final : public ClientBase {
 
   void close() override {
     said_goodbye_ = false;
+    closing_ = false;
     ws_.reset();
     buffer_ = {};
   }
@@ -308,13 +319,14 @@ class WebSocketClient final : public ClientBase {
   std::optional<Stream>* connecting_ = nullptr;  ///< upgrade()'s stream while it connects
   /// The upgraded connection; `false`: without permessage-deflate (never offered), so no
   /// inflate/deflate state is compiled in.
-  std::optional<websocket::stream<Stream, false>> ws_;
+  std::optional<websocket::stream<WebSocketTransport<Stream>, false>> ws_;
   beast::flat_buffer buffer_;            ///< the reply being read
   std::string message_;                  ///< the ping being sent
   bool holding_ = false;                 ///< receive() or hold() is reading: its end is a goodbye
   bool awaiting_reply_ = false;          ///< exchange() is reading: a stop cuts it short
   bool said_goodbye_ = false;            ///< the hold's end is ours: its read's error is no failure
   bool goodbye_started_ = false;         ///< goodbye() runs
+  bool closing_ = false;                 ///< Beast's closing handshake is under way
   net::steady_timer* joiner_ = nullptr;  ///< receive() waits on it for goodbye() to end
   std::weak_ptr<HoldOwner> owner_;       ///< a hold apart's, for goodbye() to keep
   bool hold_over_ = false;               ///< a hold apart's read ended; the goodbye may run on

@@ -1,0 +1,92 @@
+// A WebSocket connection's TCP or TLS stream, whose closing handshake ends on our terms: Beast's
+// own teardown waits for the server's TCP close and, if that fails (a reset, our deadline),
+// reports the teardown's error in place of why the connection was closing.
+#pragma once
+
+#include <boost/asio/associated_allocator.hpp>
+#include <boost/asio/associated_executor.hpp>
+#include <boost/beast/websocket/ssl.hpp>
+#include <boost/beast/websocket/teardown.hpp>
+#include <type_traits>
+#include <utility>
+
+#include "server/client/connect.hpp"
+
+namespace stampede::client {
+
+/// Told when a connection's closing handshake waits for the server's TCP close, so that the
+/// wait can be bounded.
+class TeardownWatch {
+ public:
+  virtual void teardown_started() = 0;
+
+ protected:
+  ~TeardownWatch() = default;
+};
+
+/// `Next` (TcpStream, TlsStream) as Beast's websocket::stream sees it, but for the teardown:
+/// that one reports success whatever its end, so that the read which closed the connection
+/// reports what arrived first (the server's close frame, a message over --max-message, a
+/// broken frame) rather than the reset or the timeout of the wait for the TCP close.
+template <class Next>
+class WebSocketTransport {
+ public:
+  using executor_type = typename Next::executor_type;
+  using next_layer_type = Next;
+
+  WebSocketTransport(Next&& next, TeardownWatch& watch) : next_(std::move(next)), watch_(&watch) {}
+
+  executor_type get_executor() noexcept { return next_.get_executor(); }
+  Next& next_layer() noexcept { return next_; }
+  const Next& next_layer() const noexcept { return next_; }
+
+  template <class Buffers, class Handler>
+  auto async_read_some(const Buffers& buffers, Handler&& handler) {
+    return next_.async_read_some(buffers, std::forward<Handler>(handler));
+  }
+  template <class Buffers, class Handler>
+  auto async_write_some(const Buffers& buffers, Handler&& handler) {
+    return next_.async_write_some(buffers, std::forward<Handler>(handler));
+  }
+
+  /// Beast's teardown of the stream under it (shut down, then read to the server's close),
+  /// bounded by the watch, its end reported as success.
+  template <class Handler>
+  friend void async_teardown(boost::beast::role_type role, WebSocketTransport& transport,
+                             Handler&& handler) {
+    transport.watch_->teardown_started();
+    using boost::beast::async_teardown;
+    using boost::beast::websocket::async_teardown;
+    async_teardown(role, transport.next_,
+                   Succeeded<std::decay_t<Handler>>{std::forward<Handler>(handler)});
+  }
+
+ private:
+  /// Calls the handler with no error, keeping its executor and allocator.
+  template <class Handler>
+  struct Succeeded {
+    Handler handler;
+    using executor_type = boost::asio::associated_executor_t<Handler>;
+    using allocator_type = boost::asio::associated_allocator_t<Handler>;
+    executor_type get_executor() const noexcept {
+      return boost::asio::get_associated_executor(handler);
+    }
+    allocator_type get_allocator() const noexcept {
+      return boost::asio::get_associated_allocator(handler);
+    }
+    void operator()(const boost::system::error_code& /*teardown's*/) {
+      std::move(handler)(boost::system::error_code{});
+    }
+  };
+
+  Next next_;
+  TeardownWatch* watch_;
+};
+
+/// The TCP socket under a WebSocket's transport, the one the watchdog closes.
+template <class Next>
+TcpStream& tcp_socket(WebSocketTransport<Next>& transport) {
+  return tcp_socket(transport.next_layer());
+}
+
+}  // namespace stampede::client
