@@ -176,12 +176,15 @@ Json connections_json(const Summary& summary) {
 /// --rate's figures: the rate asked and started, the cap and what it held back, the lag.
 Json rate_json(const Summary& summary) {
   const auto& rate = summary.total.rate;
-  return {
-      {"asked", round_to(summary.info.rate, 3)},
-      {"started", round_to(summary.achieved_rate(), 3)},
-      {"due", rate.due},
-      {"scheduled", rate.scheduled},
-      {"cap", {{"users", summary.info.users}, {"capped", rate.capped}, {"missed", rate.missed}}}};
+  return {{"asked", round_to(summary.info.rate, 3)},
+          {"started", round_to(summary.achieved_rate(), 3)},
+          {"due", rate.due},
+          {"scheduled", rate.scheduled},
+          {"cap",
+           {{"users", summary.info.users},
+            {"capped", rate.capped},
+            {"capped_starting", rate.capped_starting},
+            {"missed", rate.missed}}}};
 }
 
 Json server_json(const Summary& summary) {

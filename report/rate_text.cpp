@@ -35,9 +35,13 @@ std::string rate_text(const statistics::Summary& summary) {
       rate_line("Latency:", "from each request's due time (corrected for coordinated omission)");
   text += rate_line("Service time:", spread(rate.service_time) + " (the exchange alone)");
   text += rate_line("Generator lag:", spread(rate.lag) + " (a free user to the send)");
-  text += rate_line("Capped:", std::to_string(rate.capped) + " requests came due with all " +
-                                   std::to_string(summary.info.users) +
-                                   " users (-c) busy, and waited for one");
+  std::string capped = std::to_string(rate.capped) + " requests came due with all " +
+                       std::to_string(summary.info.users) + " users (-c) busy, and waited for one";
+  if (rate.capped_starting > 0) {
+    capped += "; " + std::to_string(rate.capped_starting) +
+              " of them while users were still connecting (on their first request)";
+  }
+  text += rate_line("Capped:", capped);
   if (rate.missed > 0) {
     text += rate_line("Missed:", std::to_string(rate.missed) +
                                      " requests never sent: no user was free before -z's end");

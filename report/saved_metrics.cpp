@@ -110,7 +110,8 @@ void check_counts(const Metrics& m) {
           counted("connections_opened", m.connections_opened) +
               " does not match 'negotiated' and 'connect'");
   require(m.rate.lag.count() == m.rate.scheduled && m.rate.scheduled <= m.completed() &&
-              m.rate.service_time.count() <= m.rate.scheduled,
+              m.rate.service_time.count() <= m.rate.scheduled &&
+              m.rate.capped_starting <= m.rate.capped,
           "'rate': " + counted("scheduled", m.rate.scheduled) +
               " does not match its 'lag' or the requests");
 }
@@ -215,6 +216,7 @@ SavedJson metrics_to_json(const Metrics& m) {
         {"service_time", histogram_to_json(m.rate.service_time)},
         {"lag", histogram_to_json(m.rate.lag)},
         {"capped", m.rate.capped},
+        {"capped_starting", m.rate.capped_starting},
         {"missed", m.rate.missed}}},
   };
 }
@@ -260,6 +262,8 @@ Metrics metrics_from_json(const SavedJson& json) {
   m.rate.service_time = histogram_from_json(rate.at("service_time"));
   m.rate.lag = histogram_from_json(rate.at("lag"));
   m.rate.capped = count_at(rate, "capped");
+  // Not in runs saved before it was counted.
+  m.rate.capped_starting = rate.contains("capped_starting") ? count_at(rate, "capped_starting") : 0;
   m.rate.missed = count_at(rate, "missed");
   check_counts(m);
   return m;

@@ -51,10 +51,12 @@ void RatePacer::hand_out(std::uint64_t k, Clock::time_point due) {
   using To = pacing::Dispatch::Handout::To;
   if (handout.to == To::queue) {
     ++tally_.metrics.rate.capped;
+    if (starting_ > 0) ++tally_.metrics.rate.capped_starting;
     return;
   }
   const RateStart start{due, due};
   if (handout.to == To::new_user) {
+    ++starting_;
     spawn_(*this, handout.user, start);
     return;
   }
@@ -78,6 +80,7 @@ void RatePacer::finish() {
 
 net::awaitable<std::optional<RateStart>> RatePacer::next(std::uint32_t local,
                                                          net::steady_timer& wake) {
+  if (!std::exchange(slots_[local].first_done, true)) --starting_;
   if (over()) co_return std::nullopt;
   if (const auto k = dispatch_.release(local)) {  // a request waited for a free user
     co_return RateStart{tally_.run_start + *schedule_.due(*k), Clock::now()};

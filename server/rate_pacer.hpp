@@ -62,6 +62,7 @@ class RatePacer {
   struct Slot {
     boost::asio::steady_timer* wake = nullptr;  ///< the idle user's, while it waits
     std::optional<RateStart> start;             ///< its next request, set before it wakes
+    bool first_done = false;                    ///< its first request is over (next() came)
   };
 
   pacing::RateSchedule schedule_;
@@ -70,7 +71,8 @@ class RatePacer {
   SpawnUser spawn_;
   std::function<void()> on_finish_;
   boost::asio::steady_timer clock_;
-  std::vector<Slot> slots_;  ///< one a user
+  std::vector<Slot> slots_;     ///< one a user
+  std::uint32_t starting_ = 0;  ///< users started whose first request is not over
   bool finished_ = false;
 };
 

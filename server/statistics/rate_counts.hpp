@@ -21,6 +21,9 @@ struct RateCounts {
   Histogram lag;
   /// Requests that came due with every user (-c) busy: they started late, when one was free.
   std::uint64_t capped = 0;
+  /// Of those, the ones that came due while some of the users were still on their first
+  /// request (connecting): the cap was reached by users starting, not by users busy serving.
+  std::uint64_t capped_starting = 0;
   /// Requests due before -z's end that no user was free to start by then: never sent.
   std::uint64_t missed = 0;
 
@@ -30,6 +33,7 @@ struct RateCounts {
     service_time.merge(other.service_time);
     lag.merge(other.lag);
     capped += other.capped;
+    capped_starting += other.capped_starting;
     missed += other.missed;
   }
 

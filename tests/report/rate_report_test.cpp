@@ -27,6 +27,7 @@ Summary rated() {
     s.total.add(r);
   }
   s.total.rate.capped = 30;
+  s.total.rate.capped_starting = 12;
   s.total.rate.missed = 5;
   s.elapsed = 10'200ms;
   s.users_started = 7;
@@ -46,6 +47,10 @@ TEST(RateReport, TheTextSaysWhatLatencyCountsFromAndWhatTheCapHeldBack) {
   EXPECT_TRUE(contains(text, "Service time:           p50 1.000, p99 1.000, max 1.000 ms"));
   EXPECT_TRUE(contains(text, "Generator lag:          p50 0.100, p99 0.100, max 0.100 ms"));
   EXPECT_TRUE(contains(text, "Capped:                 30 requests came due with all 50 users"));
+  EXPECT_TRUE(contains(text,
+                       "; 12 of them while users were still connecting (on their first "
+                       "request)\n"))
+      << text;
   EXPECT_TRUE(contains(text, "Missed:                 5 requests never sent"));
   EXPECT_FALSE(contains(text, "had not started"));    // users start as the schedule needs them
   EXPECT_TRUE(contains(text, "  99%      4.000\n"));  // the percentiles are the corrected ones
@@ -73,7 +78,9 @@ TEST(RateReport, JsonKeepsLatencyCorrectedAndServiceTimeBesideIt) {
   EXPECT_EQ(json["rate"]["asked"], 100.0);
   EXPECT_EQ(json["rate"]["started"], 100.0);  // 1000 over the 10 s window
   EXPECT_EQ(json["rate"]["scheduled"], 1000);
-  EXPECT_EQ(json["rate"]["cap"], (nlohmann::json{{"users", 50}, {"capped", 30}, {"missed", 5}}));
+  EXPECT_EQ(
+      json["rate"]["cap"],
+      (nlohmann::json{{"users", 50}, {"capped", 30}, {"capped_starting", 12}, {"missed", 5}}));
 }
 
 TEST(RateReport, TheLiveTableAddsLagAndCappedColumns) {

@@ -56,12 +56,17 @@ TEST(RateEngine, EveryRequestOfTheTotalIsSentOnceAndTimedFromWhenItWasDue) {
 }
 
 // One user, 5 ms a request, a request due every 0.5 ms: after the first, every request waits
-// for the user, and the last one's latency holds all the waiting before it.
+// for the user (the first nine while it is on its first request), and the last one's latency
+// holds all the waiting before it.
 TEST(RateEngine, PastTheCapRequestsWaitAndTheirLatencyCountsTheWait) {
   const auto summary = run_at_rate(2000, 20, 0ms, 1, 5ms);
   const auto& total = summary.total;
   EXPECT_EQ(total.succeeded, 20U);
   EXPECT_EQ(total.rate.capped, 19U);
+  // Those due at 0.5 to 4.5 ms came while the user was still on its first request: the report
+  // says the cap was reached by a user starting, not by users busy serving.
+  EXPECT_GE(total.rate.capped_starting, 9U);
+  EXPECT_LE(total.rate.capped_starting, total.rate.capped);
   EXPECT_EQ(summary.users_started, 1U);
   EXPECT_GE(total.rate.service_time.min(), 5'000'000U);
   // The last, due at 9.5 ms, could start only after 19 requests of 5 ms or more each.
