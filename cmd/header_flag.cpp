@@ -19,7 +19,9 @@ std::string trim(std::string_view text) {
 }
 
 [[noreturn]] void refuse_header(const std::string& text, const std::string& why) {
-  throw UsageError("bad header '" + text + "': " + why);
+  constexpr std::size_t shown = 80;  // enough to find it on the command line
+  throw UsageError("bad header '" + (text.size() > shown ? text.substr(0, shown) + "..." : text) +
+                   "': " + why);
 }
 
 void check_name(const HeaderFlag& header, const std::string& text) {
@@ -62,6 +64,9 @@ HeaderFlag parse_header_flag(const std::string& text) {
                   "default header)");
   }
   check_name(header, text);
+  if (const auto why = model::too_long_field(header.name, header.value); !why.empty()) {
+    throw UsageError(why);
+  }
   return header;
 }
 

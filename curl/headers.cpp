@@ -81,6 +81,9 @@ void Headers::read(const Argument& argument, std::vector<Warning>& warnings) {
   }
   const auto name = checked_name(trim(std::string_view(text).substr(0, colon)), argument);
   const auto value = trim(std::string_view(text).substr(colon + 1));
+  if (const auto why = model::too_long_field(name, value); !why.empty()) {
+    throw ParseError(argument.where, why);
+  }
   if (framing_header(name, argument, warnings)) return;
   if (value.empty()) {
     omitted_.push_back(name);

@@ -104,6 +104,11 @@ class Builder {
     set_conditions(headers);
     if (c_.compressed) headers.add_default("Accept-Encoding", accept_encoding);
     r.headers = headers.custom();
+    for (const auto& [name, value] : r.headers) {  // -A, -e, -b... make headers of their own
+      if (const auto why = model::too_long_field(name, value); !why.empty()) {
+        throw ParseError(c_.where, why);
+      }
+    }
     r.omit_headers = headers.omitted();
     r.compressed = c_.compressed;
     r.insecure = c_.insecure;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <string>
 #include <string_view>
 
 namespace stampede::model {
@@ -22,6 +23,18 @@ inline bool is_token(std::string_view text) {
 /// NUL. Returns npos when there is none.
 inline std::string_view::size_type unsafe_in_field_value(std::string_view text) {
   return text.find_first_of(std::string_view("\r\n\0", 3));
+}
+
+/// The longest field value stampede sends: Beast keeps a header's offsets in 16 bits. Servers
+/// take far less (8 to 16 KiB by default), so this bounds a mistake, not a real header.
+inline constexpr std::size_t max_field_value = 65533;
+
+/// Why the header `name` with `value` cannot go ("" when it can): a value over max_field_value.
+inline std::string too_long_field(std::string_view name, std::string_view value) {
+  if (value.size() <= max_field_value) return {};
+  return "header '" + std::string(name) + "' is " + std::to_string(value.size()) +
+         " bytes long; stampede sends a header of at most " + std::to_string(max_field_value) +
+         " bytes (servers commonly take 8 to 16 KiB)";
 }
 
 /// Field names compare without regard to ASCII case (RFC 9110 5.1).

@@ -79,6 +79,15 @@ cat >"$TEST_TMP/target.curl" <<EOF
 curl --request-target \$'/x\\r\\nZ: 1' $HTTP_URL/?run=curl_target_split
 EOF
 usage_error curl_target_split -c 1 -n 1 -p "$TEST_TMP/target.curl"
+# A header longer than stampede sends (Beast's 16-bit offsets) names its file and line.
+{
+  echo "curl '$HTTP_URL/?run=curl_big_header' \\"
+  printf "  -H 'X-Big: %s'\n" "$(head -c 1048576 /dev/zero | tr '\0' a)"
+} >"$TEST_TMP/big.curl"
+usage_error curl_big_header -c 1 -n 1 -p "$TEST_TMP/big.curl"
+grep -qF "big.curl:2:6: header 'X-Big' is 1048576 bytes long; stampede sends a header of at most 65533 bytes" "$ERR" ||
+  fail "curl_big_header: $(cut -c 1-300 "$ERR")"
+usage_error big_header -c 1 -n 1 -H "X-Big: $(head -c 70000 /dev/zero | tr '\0' a)" -u "$HTTP_URL/?run=big_header"
 EVIL=$'v\r\nX-Inj: 2' usage_error env_header_injection -c 1 -n 1 -H 'X-A: ${env:EVIL}' \
   -u "$HTTP_URL/?run=env_header_injection"
 # An empty value is a mistake (an unset variable), not the flag left out: `-z ""` ran one request.
