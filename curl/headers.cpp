@@ -2,6 +2,7 @@
 #include "curl/headers.hpp"
 
 #include <algorithm>
+#include <array>
 #include <sstream>
 
 #include "curl/files.hpp"
@@ -104,21 +105,73 @@ bool Headers::is_omitted(std::string_view name) const {
   });
 }
 
+namespace {
+
+/// A header curl adds of its own: its place among them (a -H line's is `user_rank`).
+constexpr std::size_t user_rank = 8;
+std::size_t curl_rank(std::string_view name) {
+  constexpr std::array<std::string_view, user_rank> before_user{
+      "Authorization",   "Range",   "User-Agent", "Accept",
+      "Accept-Encoding", "Referer", "Cookie",     "If-Modified-Since"};
+  for (std::size_t i = 0; i < before_user.size(); ++i) {
+    if (model::same_field_name(name, before_user[i])) return i;
+  }
+  // A time condition's other forms go where If-Modified-Since does.
+  if (model::same_field_name(name, "If-Unmodified-Since") ||
+      model::same_field_name(name, "Last-Modified")) {
+    return user_rank - 1;
+  }
+  return user_rank + 1;  // the body's: Content-Type, Expect
+}
+
+}  // namespace
+
 void Headers::add_default(std::string_view name, std::string value) {
-  if (find(name) == custom_.end() && !is_omitted(name))
-    custom_.emplace_back(name, std::move(value));
+  const bool added = std::any_of(added_.begin(), added_.end(), [name](const auto& header) {
+    return model::same_field_name(header.first, name);
+  });
+  if (find(name) == custom_.end() && !is_omitted(name) && !added) {
+    added_.emplace_back(name, std::move(value));
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> Headers::in_order() const {
+  auto added = added_;
+  std::stable_sort(added.begin(), added.end(), [](const auto& a, const auto& b) {
+    return curl_rank(a.first) < curl_rank(b.first);
+  });
+  const auto user_at = std::find_if(added.begin(), added.end(), [](const auto& header) {
+    return curl_rank(header.first) > user_rank;
+  });
+  added.insert(user_at, custom_.begin(), custom_.end());
+  return added;
+}
+
+std::size_t Headers::defaults_at() const {
+  return static_cast<std::size_t>(std::count_if(
+      added_.begin(), added_.end(),
+      [](const auto& header) { return curl_rank(header.first) <= curl_rank("User-Agent"); }));
+}
+
+std::size_t Headers::body_headers_at() const {
+  const auto before = std::count_if(added_.begin(), added_.end(), [](const auto& header) {
+    return curl_rank(header.first) < user_rank;
+  });
+  return static_cast<std::size_t>(before) + custom_.size();
 }
 
 void Headers::omit_default(std::string_view name) {
   if (find(name) == custom_.end() && !is_omitted(name)) omitted_.emplace_back(name);
 }
 
-void Headers::replace(std::string_view name, std::string value) {
-  if (const auto found = find(name); found != custom_.end()) {
-    found->second = std::move(value);
-  } else {
+void Headers::set_body_header(std::string_view name, std::string value) {
+  if (const auto found = find(name); found != custom_.end()) custom_.erase(found);
+  added_.emplace_back(name, std::move(value));
+}
+
+void Headers::add_as_user(std::string_view name, std::string value) {
+  if (find(name) == custom_.end() && !is_omitted(name))
     custom_.emplace_back(name, std::move(value));
-  }
 }
 
 std::optional<std::string> Headers::value(std::string_view name) const {

@@ -103,7 +103,9 @@ class Builder {
     set_identity(r, headers, userinfo);
     set_conditions(headers);
     if (c_.compressed) headers.add_default("Accept-Encoding", accept_encoding);
-    r.headers = headers.custom();
+    r.headers = headers.in_order();
+    r.defaults_at = headers.defaults_at();
+    r.body_headers_at = headers.body_headers_at();
     for (const auto& [name, value] : r.headers) {  // -A, -e, -b... make headers of their own
       if (const auto why = model::too_long_field(name, value); !why.empty()) {
         throw ParseError(c_.where, why);
@@ -156,9 +158,12 @@ class Builder {
       r.body = data;
       const bool json = std::any_of(c_.data.begin(), c_.data.end(),
                                     [](const DataArgument& d) { return d.kind == DataKind::json; });
-      headers.add_default("Content-Type",
-                          json ? "application/json" : "application/x-www-form-urlencoded");
-      if (json) headers.add_default("Accept", "application/json");
+      if (json) {  // curl's --json adds its two headers as -H lines
+        headers.add_as_user("Content-Type", "application/json");
+        headers.add_as_user("Accept", "application/json");
+      } else {
+        headers.add_default("Content-Type", "application/x-www-form-urlencoded");
+      }
     } else if (!c_.form.empty()) {
       set_form(r, headers);
     } else if (c_.upload_file) {
@@ -172,7 +177,7 @@ class Builder {
     const bool form_data = type.starts_with("multipart/form-data");
     const auto multipart = make_multipart(c_.form, files_, form_data ? "form-data" : "attachment");
     r.body = multipart.body;
-    headers.replace("Content-Type", type + "; boundary=" + multipart.boundary);
+    headers.set_body_header("Content-Type", type + "; boundary=" + multipart.boundary);
   }
 
   /// -T: a PUT of the file; a URL ending in `/` gets the file's name; no Content-Type, and

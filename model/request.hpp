@@ -87,6 +87,12 @@ struct Request {
   /// `-b FILE`'s cookies: as curl's cookie engine loads them, each user's jar starts with them,
   /// so a server's Set-Cookie replaces or deletes them (`-b name=value` strings are headers).
   std::vector<JarCookie> jar_cookies;
+  /// Where in `headers` stampede's own User-Agent and Accept go unless replaced: first, or in
+  /// a curl file's request curl's place for its own (after Authorization and Range).
+  std::size_t defaults_at = 0;
+  /// Where in `headers` those go after Content-Length, as curl sends its body's Content-Type
+  /// and Expect; past the end: none do.
+  std::size_t body_headers_at = SIZE_MAX;
 };
 
 }  // namespace stampede::model

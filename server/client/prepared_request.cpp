@@ -16,6 +16,7 @@
 namespace stampede::client {
 
 namespace http = boost::beast::http;
+using Message = http::request<http::string_body>;
 
 namespace {
 
@@ -58,41 +59,56 @@ std::vector<H2Field> h2_fields(const model::Request& request,
 }
 
 /// The request as Beast's message, with the defaults and the user's headers applied.
-http::request<http::string_body> message_of(const model::Request& request) {
-  http::request<http::string_body> message;
+/// Stampede's User-Agent and Accept unless the user's replace them, and an h2c upgrade's fields.
+void add_defaults(Message& message, const model::Request& request) {
+  if (!has_header(request, http::field::user_agent)) {
+    message.set(http::field::user_agent, model::user_agent);
+  }
+  if (!has_header(request, http::field::accept)) message.set(http::field::accept, "*/*");
+  if (model::asks_h2c_upgrade(request)) {  // as curl writes it, before the user's headers
+    message.set(http::field::connection, "Upgrade, HTTP2-Settings");
+    message.set(http::field::upgrade, "h2c");
+    message.set("HTTP2-Settings", H2Session::upgrade_settings());
+  }
+}
+
+/// The request's headers before `to`, in their order and case, with the defaults where the
+/// request puts them (Request::defaults_at: first, or where curl puts its own).
+void add_headers(Message& message, const model::Request& request, std::size_t to) {
+  for (std::size_t i = 0; i < to; ++i) {
+    if (i == request.defaults_at) add_defaults(message, request);
+    const auto& [name, value] = request.headers[i];
+    if (http::string_to_field(name) == http::field::host) message.erase(http::field::host);
+    message.insert(name, value);
+  }
+}
+
+Message message_of(const model::Request& request) {
+  Message message;
   message.method_string(request.method);
   message.target(request.target);
   const bool http1_0 = request.http_version == model::HttpVersion::http1_0;
   message.version(http1_0 ? 10 : 11);
   message.set(http::field::host, request.origin.authority());
-  message.set(http::field::user_agent, model::user_agent);
-  message.set(http::field::accept, "*/*");
-  const bool upgrade = model::asks_h2c_upgrade(request);
-  if (upgrade) {  // as curl writes it, before the user's headers
-    message.set(http::field::connection, "Upgrade, HTTP2-Settings");
-    message.set(http::field::upgrade, "h2c");
-    message.set("HTTP2-Settings", H2Session::upgrade_settings());
-  }
+  const auto count = request.headers.size();
+  const auto body_headers_at = std::min(request.body_headers_at, count);
+  add_headers(message, request, body_headers_at);
+  if (request.defaults_at >= body_headers_at) add_defaults(message, request);
   if (!request.body.empty() && !has_header(request, http::field::content_type)) {
     message.set(http::field::content_type, "application/x-www-form-urlencoded");
   }
-  for (const auto& [name, value] : request.headers) {
-    if (const auto field = http::string_to_field(name); field == http::field::host ||
-                                                        field == http::field::user_agent ||
-                                                        field == http::field::accept) {
-      message.set(field, value);
-    } else {
-      message.insert(name, value);
-    }
-  }
   // HTTP/1.0 closes after each response unless the client asks to keep the connection. An
   // upgrade's Connection names the upgrade: without -k the client closes after the response.
+  const bool upgrade = model::asks_h2c_upgrade(request);
   if (!request.keep_alive && !http1_0 && !upgrade) message.set(http::field::connection, "close");
   if (request.keep_alive && http1_0) message.set(http::field::connection, "keep-alive");
   message.body() = request.body;
   const bool needs_length = !request.body.empty() || request.method == "POST" ||
                             request.method == "PUT" || request.method == "PATCH";
   if (needs_length) message.prepare_payload();
+  for (auto i = body_headers_at; i < count; ++i) {  // curl's Content-Type and Expect
+    message.insert(request.headers[i].first, request.headers[i].second);
+  }
   // curl's `-H 'Accept:'`: the user asked for a default header not to be sent.
   for (const auto& name : request.omit_headers) message.erase(name);
   return message;

@@ -282,7 +282,7 @@ TEST(MakeRunConfig, HeaderFlagsAsCurlReadsThem) {
             "GET / HTTP/1.1\r\nHost: h\r\nX-E: \r\nUser-Agent: ua\r\n"
             "Connection: close\r\n\r\n");
   EXPECT_EQ(sent("http://h/", {"Accept:", "accept: a/b", "Host: other:81"}),
-            "GET / HTTP/1.1\r\nUser-Agent: stampede/0.1.0\r\nAccept: a/b\r\n"
+            "GET / HTTP/1.1\r\nUser-Agent: stampede/0.1.0\r\naccept: a/b\r\n"
             "Host: other:81\r\nConnection: close\r\n\r\n");
 }
 

@@ -273,6 +273,28 @@ TEST_F(ToRequest, RoutesFromResolveConnectToAndUnixSockets) {
             std::string("\0s", 2));
 }
 
+// curl 7.88.1 against a capture server: Host, Authorization, Range, User-Agent, Accept,
+// Accept-Encoding, Referer, Cookie, the -H lines as typed, Content-Type (curl_replay_test.sh
+// checks the bytes).
+TEST_F(ToRequest, HeadersGoInCurlsOrderAndTheFilesCase) {
+  const auto r =
+      one("curl http://h/ -H 'x-custom: 1' -e http://ref/ -b c=1 -u u:p -r 0-9 --compressed -A UA "
+          "-H 'accept-language: en' -d a=b");
+  std::vector<std::string> names;
+  for (const auto& [name, value] : r.headers) names.push_back(name);
+  EXPECT_EQ(names, (std::vector<std::string>{"Authorization", "Range", "User-Agent",
+                                             "Accept-Encoding", "Referer", "Cookie", "x-custom",
+                                             "accept-language", "Content-Type"}));
+  EXPECT_EQ(r.defaults_at, 3U);      // stampede's Accept after -A's User-Agent, as curl's
+  EXPECT_EQ(r.body_headers_at, 8U);  // Content-Type after Content-Length, as curl's
+  const auto plain = one("curl http://h/ -H 'user-agent: UA2' -H 'X-Z: 2' --compressed");
+  names.clear();
+  for (const auto& [name, value] : plain.headers) names.push_back(name);
+  EXPECT_EQ(names, (std::vector<std::string>{"Accept-Encoding", "user-agent", "X-Z"}));
+  EXPECT_EQ(plain.defaults_at, 0U);
+  EXPECT_EQ(plain.body_headers_at, 3U);
+}
+
 TEST_F(ToRequest, BadInputIsLocated) {
   EXPECT_EQ(error_of("curl -H 'A: 1'"), "t.curl:1:1: no URL in this curl command");
   EXPECT_TRUE(error_of("\n  curl -d @nope h").starts_with("t.curl:2:11: cannot read file 'nope'"));

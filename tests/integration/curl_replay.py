@@ -157,16 +157,16 @@ def own_settings(value):
 
 
 def normalize(r, drop_agent):
-    """The request's meaning: header names without case, values without surrounding blanks,
-    order ignored; the random multipart boundary replaced by a fixed word; an h2c upgrade's
-    SETTINGS are the sender's own. An HTTP/1.0 request's `Connection: keep-alive` is left out:
-    stampede -k asks for it, curl -0 does not."""
+    """The request as sent: header names in their case and order, values without surrounding
+    blanks; the random multipart boundary replaced by a fixed word; an h2c upgrade's SETTINGS
+    are the sender's own. An HTTP/1.0 request's `Connection: keep-alive` is left out: stampede -k
+    asks for it, curl -0 does not."""
     body = base64.b64decode(r["body"])
     headers = []
     for name, value in r["headers"]:
         lname = name.lower()
         if drop_agent and lname == "user-agent":
-            continue
+            value = "(each its own)"
         if r["version"] == "HTTP/1.0" and lname == "connection" and value.lower() == "keep-alive":
             continue
         if lname == "http2-settings":
@@ -175,9 +175,9 @@ def normalize(r, drop_agent):
         if match:
             body = body.replace(match.group(1).encode(), b"BOUNDARY")
             value = value.replace(match.group(1), "BOUNDARY")
-        headers.append((lname, value))
+        headers.append((name, value))
     return {"method": r["method"], "target": r["target"], "version": r["version"],
-            "headers": sorted(headers), "body": body}
+            "headers": headers, "body": body}
 
 
 def differences(want, got):
@@ -191,6 +191,9 @@ def differences(want, got):
         out.append("  headers curl sent and stampede did not: %r" % missing)
     if extra:
         out.append("  headers stampede sent and curl did not: %r" % extra)
+    if not missing and not extra and want["headers"] != got["headers"]:
+        out.append("  headers in another order: curl %r, stampede %r"
+                   % ([n for n, _ in want["headers"]], [n for n, _ in got["headers"]]))
     return out
 
 

@@ -38,7 +38,7 @@ TEST(RequestTemplate, Http1HeadBodyAndLength) {
   const auto& out = variables->render(prepared, values, copy);
   EXPECT_EQ(std::get<client::Http1Wire>(out.wire).bytes,
             "POST /u/12?s=345 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUser-Agent: stampede/0.1.0\r\n"
-            "Accept: */*\r\nContent-Type: application/x-www-form-urlencoded\r\nX-Id: 12-345\r\n"
+            "Accept: */*\r\nX-Id: 12-345\r\nContent-Type: application/x-www-form-urlencoded\r\n"
             "Content-Length: 11\r\n\r\nn=100&s=345");
   values.round = 3;
   EXPECT_NE(std::get<client::Http1Wire>(variables->render(prepared, values, copy).wire)

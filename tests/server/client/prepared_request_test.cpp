@@ -43,7 +43,7 @@ TEST(Prepare, PostWithBodyKeepAliveAndUserHeaders) {
   EXPECT_NE(bytes.find("POST /api?x=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n"), std::string::npos);
   EXPECT_NE(bytes.find("Content-Type: application/json\r\n"), std::string::npos);
   EXPECT_EQ(bytes.find("x-www-form-urlencoded"), std::string::npos);
-  EXPECT_NE(bytes.find("User-Agent: mine\r\n"), std::string::npos);
+  EXPECT_NE(bytes.find("user-agent: mine\r\n"), std::string::npos);  // the user's case
   EXPECT_EQ(bytes.find("stampede/"), std::string::npos);
   EXPECT_NE(bytes.find("X-A: 1\r\n"), std::string::npos);
   EXPECT_NE(bytes.find("Content-Length: 7\r\n"), std::string::npos);
@@ -100,8 +100,8 @@ TEST(PrepareHttp2, PseudoHeadersFirstThenLowerCaseFields) {
                                       {":path", "/api?x=1"},
                                       {"user-agent", "stampede/0.1.0"},
                                       {"accept", "*/*"},
-                                      {"content-type", "application/x-www-form-urlencoded"},
                                       {"x-trace", "a"},
+                                      {"content-type", "application/x-www-form-urlencoded"},
                                       {"content-length", "3"}};
   EXPECT_EQ(prepared.headers, expected);
   EXPECT_EQ(prepared.body, "x=1");
