@@ -164,7 +164,8 @@ TEST(SavedRun, RefusesCountsNoRunMakes) {
   EXPECT_THAT(refusal(with_total("/failed", "2.5")), HasSubstr("'failed' is 2.5, not a count"));
   EXPECT_THAT(refusal(with_total("/succeeded", "9223372036854775808")),
               HasSubstr("more requests than a run makes"));
-  EXPECT_THAT(refusal(with_total("/succeeded", "22")), HasSubstr("'latency' (22) does not hold the 23 whole exchanges"));
+  EXPECT_THAT(refusal(with_total("/succeeded", "22")),
+              HasSubstr("'latency' (22) does not hold the 23 whole exchanges"));
   EXPECT_THAT(refusal(with_total("/failed", "7")), HasSubstr("'failed' (7) is not the sum"));
   EXPECT_THAT(refusal(with_total("/connections_opened", "4")), HasSubstr("'connections_opened'"));
   EXPECT_THAT(refusal(with_total("/status_codes/200", "99")), HasSubstr("'status_codes'"));

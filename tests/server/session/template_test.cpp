@@ -151,8 +151,8 @@ TEST(Template, ValuesAreMadeSafeForTheirPlace) {
 
 TEST(Template, ACapturedValueWithANulIsUnsafeInAHeader) {
   const std::vector<std::string> captured{"token"};
-  auto head = parse_template("GET / HTTP/1.1\r\nAuthorization: Bearer ${token}\r\n\r\n",
-                             {captured, {}});
+  auto head =
+      parse_template("GET / HTTP/1.1\r\nAuthorization: Bearer ${token}\r\n\r\n", {captured, {}});
   place_variables(head, Place::header, Place::target);
   UserValues values(0);
   values.captured = {std::string("abc", 3)};
