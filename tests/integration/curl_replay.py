@@ -6,10 +6,11 @@ serve LOG PORTFILE [UNIX_PATH ABSTRACT_NAME]
                         base64) before answering, so a client that has exited has been recorded.
                         Listens on 127.0.0.1 (its port in PORTFILE) and, if given, on a Unix
                         socket at UNIX_PATH and one named ABSTRACT_NAME in the abstract namespace.
-printed FILE OUT        parses stampede --print-request output into the same JSON lines.
-compare NAME CURL STAMPEDE_LIVE STAMPEDE_PRINTED
-                        the files hold the JSON lines of each run; exits 1 with a diff when a
-                        method, target, header (name and value) or body differs.
+compare DIR NAME...     for each NAME, DIR/NAME.curl.jsonl and DIR/NAME.live.jsonl hold the JSON
+                        lines of curl's and stampede's runs, DIR/NAME.printed.out stampede's
+                        --print-request output; prints a diff for each NAME whose method,
+                        target, headers (names, case, order and values) or body differ, and
+                        exits 1 listing them (one process for all: a start each is seconds).
 """
 import base64
 import json
@@ -122,7 +123,8 @@ def serve(log, portfile, unix_path=None, abstract_name=None):
         t.join()
 
 
-def printed(path, out):
+def printed(path):
+    """--print-request's output as the records the capture server writes."""
     data = open(path, "rb").read()
     records = []
     while data:
@@ -136,9 +138,7 @@ def printed(path, out):
         if marker and data.startswith(b"\n"):
             data = data[1:]
         records.append(record(method, target, version, headers, body))
-    with open(out, "w") as f:
-        for r in records:
-            f.write(json.dumps(r) + "\n")
+    return records
 
 
 def load(path):
@@ -197,8 +197,8 @@ def differences(want, got):
     return out
 
 
-def compare(name, curl_path, live_path, printed_path):
-    curl, live, printed_records = load(curl_path), load(live_path), load(printed_path)
+def compare(name, curl, live, printed_records):
+    """True when stampede's live and printed requests are curl's; else prints the differences."""
     problems = []
     if not curl:
         problems.append("  curl sent nothing")
@@ -223,6 +223,18 @@ def compare(name, curl_path, live_path, printed_path):
             problems.extend(diff)
     if problems:
         print("MISMATCH %s\n%s" % (name, "\n".join(problems)), file=sys.stderr)
+    return not problems
+
+
+def compare_all(directory, names):
+    failed = []
+    for name in names:
+        at = os.path.join(directory, name)
+        if not compare(name, load(at + ".curl.jsonl"), load(at + ".live.jsonl"),
+                       printed(at + ".printed.out")):
+            failed.append(name)
+    if failed:
+        print("%d samples differ from curl: %s" % (len(failed), " ".join(failed)), file=sys.stderr)
         sys.exit(1)
 
 
@@ -230,7 +242,5 @@ if __name__ == "__main__":
     command = sys.argv[1]
     if command == "serve":
         serve(*sys.argv[2:6])
-    elif command == "printed":
-        printed(sys.argv[2], sys.argv[3])
     else:
-        compare(*sys.argv[2:6])
+        compare_all(sys.argv[2], sys.argv[3:])
