@@ -31,35 +31,37 @@ g("requests.total") > 0
 PYEOF
 }
 
-# served NAME SEEN: the server's count of NAME's requests, SEEN, lies between the report's
-# completed requests and those plus the abandoned ones.
+# served NAME LOG REGEX: the server's count of NAME's requests (LOG's lines matching the extended
+# REGEX, once it has logged as many as the report completed, or 5 s passed) lies between the
+# report's completed requests and those plus the abandoned ones.
 served() {
-  local completed abandoned
+  local completed abandoned seen
   completed=$(json_eval "$OUT" 'g("requests.total")')
   abandoned=$(json_eval "$OUT" 'g("requests.abandoned")')
-  ((completed <= $2 && $2 <= completed + abandoned)) ||
-    fail "$1: the server saw $2 requests; the report says $completed completed and $abandoned abandoned"
-  log "$1: server $2, completed $completed, abandoned $abandoned"
+  seen=$(await_lines "$2" "$3" "$completed")
+  ((completed <= seen && seen <= completed + abandoned)) ||
+    fail "$1: the server saw $seen requests; the report says $completed completed and $abandoned abandoned"
+  log "$1: server $seen, completed $completed, abandoned $abandoned"
 }
 
 stopped closed -c 20 -n 0 -timeout 20 -k -u "$H1_URL/?run=closed"
-served closed "$(count_requests "$H1_LOG" '/?run=closed ')"
+served closed "$H1_LOG" '/\?run=closed '
 
 stopped rate --rate 3000 -c 30 -z 20s -k -u "$H1_URL/?run=rate"
 json_check "$OUT" <<'PYEOF'
 g("rate.due") == g("requests.total") + g("requests.abandoned") + g("rate.cap.missed")
 g("rate.cap.capped") <= g("rate.due")
 PYEOF
-served rate "$(count_requests "$H1_LOG" '/?run=rate ')"
+served rate "$H1_LOG" '/\?run=rate '
 
 stopped stages --stages 2s:20,2s:20 -k -u "$H1_URL/?run=stages"
-served stages "$(count_requests "$H1_LOG" '/?run=stages ')"
+served stages "$H1_LOG" '/\?run=stages '
 
 stopped shared -c 20 -n 0 -timeout 20 -http2 -m 2 -u "$H2_URL/?run=shared"
-served shared "$(count_requests "$H2_LOG" '/?run=shared ')"
+served shared "$H2_LOG" '/\?run=shared '
 
 stopped websocket -c 10 -n 0 -timeout 20 -data hi -u "$WS_URL/echo?run=websocket"
-served websocket "$(await_lines "$WS_LOG" '^/echo\?run=websocket text hi$' 1)"
+served websocket "$WS_LOG" '^/echo\?run=websocket text hi$'
 
 # --listen: each push is a success; none fails, and a stop abandons nothing that was sent.
 stopped listen -c 5 --listen -timeout 20 -u "$WS_URL/push?n=100000&every=5&run=listen"
@@ -69,5 +71,5 @@ PYEOF
 
 stopped grpc -c 5 -n 0 -timeout 20 -u "$GRPC_URL" --proto "$HERE/protos/helloworld.proto" \
   -data '{"name":"counts"}'
-served grpc "$(await_lines "$GRPC_LOG" '"name": "counts",' 1)"
+served grpc "$GRPC_LOG" '"name": "counts",'
 pass
