@@ -93,10 +93,20 @@ void Headers::read(const Argument& argument, std::vector<Warning>& warnings) {
   }
 }
 
-std::vector<std::pair<std::string, std::string>>::iterator Headers::find(std::string_view name) {
-  return std::find_if(custom_.begin(), custom_.end(), [name](const auto& header) {
+namespace {
+
+/// The header of `list` named `name` (any case), or its end.
+template <typename List>
+auto named(List& list, std::string_view name) {
+  return std::find_if(list.begin(), list.end(), [name](const auto& header) {
     return model::same_field_name(header.first, name);
   });
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>>::iterator Headers::find(std::string_view name) {
+  return named(custom_, name);
 }
 
 bool Headers::is_omitted(std::string_view name) const {
@@ -127,10 +137,7 @@ std::size_t curl_rank(std::string_view name) {
 }  // namespace
 
 void Headers::add_default(std::string_view name, std::string value) {
-  const bool added = std::any_of(added_.begin(), added_.end(), [name](const auto& header) {
-    return model::same_field_name(header.first, name);
-  });
-  if (find(name) == custom_.end() && !is_omitted(name) && !added) {
+  if (find(name) == custom_.end() && !is_omitted(name) && named(added_, name) == added_.end()) {
     added_.emplace_back(name, std::move(value));
   }
 }
@@ -175,9 +182,7 @@ void Headers::add_as_user(std::string_view name, std::string value) {
 }
 
 std::optional<std::string> Headers::value(std::string_view name) const {
-  const auto found = std::find_if(custom_.begin(), custom_.end(), [name](const auto& header) {
-    return model::same_field_name(header.first, name);
-  });
+  const auto found = named(custom_, name);
   if (found == custom_.end()) return std::nullopt;
   return found->second;
 }

@@ -101,15 +101,15 @@ class ClientBase : public Client, public Watchdog::Guarded {
   /// Starts the clock for a goodbye (a WebSocket close, HTTP/2's GOAWAY and the server's close):
   /// a second at most, or -t if shorter, since Ctrl-C and the end of a run must not wait on a
   /// server that does not answer.
-  void arm_goodbye_deadline() {
-    arm_deadline(Clock::now() + std::min<Clock::duration>(std::chrono::seconds(1), setup_.timeout));
-  }
+  void arm_goodbye_deadline() { arm_deadline(Clock::now() + goodbye_limit()); }
 
   /// A goodbye's limit from now, unless the clock stops sooner: a closing handshake the server
   /// started, or the protocol failed, must not wait out -t for the server's TCP close.
-  void bound_by_goodbye() {
-    const auto goodbye = std::min<Clock::duration>(std::chrono::seconds(1), setup_.timeout);
-    deadline_ = std::min(deadline_, Clock::now() + goodbye);
+  void bound_by_goodbye() { deadline_ = std::min(deadline_, Clock::now() + goodbye_limit()); }
+
+  /// How long a goodbye may take: a second, or -t if shorter.
+  [[nodiscard]] Clock::duration goodbye_limit() const {
+    return std::min<Clock::duration>(std::chrono::seconds(1), setup_.timeout);
   }
 
   /// Stops the clock without ending the exchange, for a client that hands it to another (the
