@@ -97,7 +97,7 @@ namespace {
 
 /// The header of `list` named `name` (any case), or its end.
 template <typename List>
-auto named(List& list, std::string_view name) {
+auto header_named(List& list, std::string_view name) {
   return std::find_if(list.begin(), list.end(), [name](const auto& header) {
     return model::same_field_name(header.first, name);
   });
@@ -106,7 +106,7 @@ auto named(List& list, std::string_view name) {
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>>::iterator Headers::find(std::string_view name) {
-  return named(custom_, name);
+  return header_named(custom_, name);
 }
 
 bool Headers::is_omitted(std::string_view name) const {
@@ -137,7 +137,8 @@ std::size_t curl_rank(std::string_view name) {
 }  // namespace
 
 void Headers::add_default(std::string_view name, std::string value) {
-  if (find(name) == custom_.end() && !is_omitted(name) && named(added_, name) == added_.end()) {
+  if (find(name) == custom_.end() && !is_omitted(name) &&
+      header_named(added_, name) == added_.end()) {
     added_.emplace_back(name, std::move(value));
   }
 }
@@ -182,7 +183,7 @@ void Headers::add_as_user(std::string_view name, std::string value) {
 }
 
 std::optional<std::string> Headers::value(std::string_view name) const {
-  const auto found = named(custom_, name);
+  const auto found = header_named(custom_, name);
   if (found == custom_.end()) return std::nullopt;
   return found->second;
 }
