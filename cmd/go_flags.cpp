@@ -2,6 +2,7 @@
 // flag, read from the same options_description that program_options parses.
 #include "cmd/go_flags.hpp"
 
+#include <boost/algorithm/string/predicate.hpp>
 #include <boost/program_options/value_semantic.hpp>
 #include <cctype>
 
@@ -24,7 +25,18 @@ bool is_boolean(const po::option_description& flag) {
   return dynamic_cast<const po::typed_value<bool>*>(flag.semantic().get()) != nullptr;
 }
 
-bool is_bool_word(std::string_view word) { return word == "true" || word == "false"; }
+/// "true" or "false" in any case: go-stress-testing's -d is a string compared so.
+bool is_bool_word(std::string_view word) {
+  return boost::iequals(word, "true") || boost::iequals(word, "false");
+}
+
+/// A boolean's value as program_options reads it: Go's strconv.ParseBool also takes T, F,
+/// TRUE, True and the like, which program_options would not.
+std::string bool_value(std::string_view word) {
+  if (boost::iequals(word, "t") || boost::iequals(word, "true")) return "true";
+  if (boost::iequals(word, "f") || boost::iequals(word, "false")) return "false";
+  return std::string(word);
+}
 
 /// A flag whose value may be left out (--hold [S]): it takes the next word only if that is a
 /// number, so `--hold -u URL`, `--hold URL` and `--hold 60 -u URL` all read as meant.
@@ -40,7 +52,7 @@ bool is_number(std::string_view word) {
 }  // namespace
 
 CanonicalWords canonical_words(std::span<const char* const> args,
-                               const po::options_description& flags) {
+                               const po::options_description& flags, std::string_view hint) {
   CanonicalWords out;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string_view word = args[i];
@@ -60,8 +72,9 @@ CanonicalWords canonical_words(std::span<const char* const> args,
     std::string value;
     if (equals != std::string_view::npos) {
       value = word.substr(equals + 1);
+      if (is_boolean(*flag)) value = bool_value(value);
     } else if (is_boolean(*flag)) {
-      value = i + 1 < args.size() && is_bool_word(args[i + 1]) ? args[++i] : "true";
+      value = i + 1 < args.size() && is_bool_word(args[i + 1]) ? bool_value(args[++i]) : "true";
     } else if (is_optional_value(*flag)) {
       // Alone it means "no limit", spelled so that program_options does not take the next
       // word (a URL, say) as its value.
@@ -69,7 +82,7 @@ CanonicalWords canonical_words(std::span<const char* const> args,
     } else if (i + 1 < args.size()) {
       value = args[++i];
     } else {
-      throw UsageError("flag " + spelled + " needs a value (see stampede --help)");
+      throw UsageError("flag " + spelled + " needs a value" + std::string(hint));
     }
     out.typed[flag->long_name()] = spelled;
     if (value.empty()) {  // program_options refuses `--name=`, not `--name ""`

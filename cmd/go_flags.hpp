@@ -19,8 +19,9 @@ struct CanonicalWords {
 /// the long name, the value after `=` or in the next word (whatever it starts with); a boolean
 /// takes a value only after `=` (or, as go-stress-testing's `-d true`, a next word true/false).
 /// Words after `--`, unknown words and the positional URL are left as typed. Throws UsageError
-/// for a flag at the end that needs a value.
+/// for a flag at the end that needs a value (its message ended with `hint`).
 CanonicalWords canonical_words(std::span<const char* const> args,
-                               const boost::program_options::options_description& flags);
+                               const boost::program_options::options_description& flags,
+                               std::string_view hint);
 
 }  // namespace stampede::cmd

@@ -139,8 +139,9 @@ std::unique_ptr<verify::Verifier> make_grpc_verifier(const Options& options, Grp
   if (json && !method)
     throw UsageError("-v json on a gRPC call needs --proto (to decode its answer)");
   // -v json: the answer's "code" as an HTTP body's, 200 unless -code says otherwise.
-  auto base = json ? verify::make_verifier("json", options.code)
-                   : std::make_unique<verify::GrpcStatus>(options.has_code ? options.code : 0);
+  auto base = json ? verify::make_verifier("json", static_cast<int>(options.code))
+                   : std::make_unique<verify::GrpcStatus>(
+                         options.has_code ? static_cast<int>(options.code) : 0);
   auto verifier = with_expectations(options, std::move(base), false);
   if (!method || !verifier->needs_body()) return verifier;
   return std::make_unique<DecodedAnswer>(std::move(method), std::move(verifier));

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "cmd/commands.hpp"
+#include "cmd/help.hpp"
 #include "cmd/options.hpp"
 
 int main(int argc, char** argv) {
@@ -27,6 +28,9 @@ int main(int argc, char** argv) {
     }
     if (!args.empty() && std::string_view(args[0]) == "compare") {
       return stampede::cmd::run_compare(args.subspan(1));
+    }
+    if (!args.empty() && std::string_view(args[0]) == "help") {
+      return stampede::cmd::run_help(args.subspan(1));
     }
     return stampede::cmd::run_load(args);
   } catch (const stampede::cmd::UsageError& error) {

@@ -1,10 +1,9 @@
-// parse_options(): Boost.Program_options fed Go's flag forms, then every range checked at once.
+// parse_options(): the load run's table of flags parsed, then what ties flags to each other.
 #include "cmd/options.hpp"
 
 #include <algorithm>
 #include <array>
 #include <boost/algorithm/string/predicate.hpp>
-#include <boost/program_options.hpp>
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
@@ -12,8 +11,8 @@
 #include "cmd/curl_source.hpp"
 #include "cmd/data_file.hpp"
 #include "cmd/duration_flag.hpp"
-#include "cmd/go_flags.hpp"
 #include "cmd/limits.hpp"
+#include "cmd/load_flags.hpp"
 #include "cmd/shard_flags.hpp"
 #include "cmd/stages_flag.hpp"
 #include "cmd/sweep_flags.hpp"
@@ -27,161 +26,6 @@ namespace stampede::cmd {
 namespace po = boost::program_options;
 
 namespace {
-
-/// Every flag of a load run, one a line; go_flags.cpp reads its spellings from here too.
-po::options_description describe(Options& o) {
-  po::options_description d;
-  auto add = d.add_options();
-  add("concurrency,c", po::value(&o.users));
-  add("requests,n", po::value(&o.requests));
-  add("url,u", po::value(&o.urls));
-  add("header,H", po::value(&o.headers)->composing());
-  add("data", po::value(&o.data));
-  add("method,X", po::value(&o.method));
-  add("keepalive,k", po::value(&o.keep_alive));
-  add("request-timeout,t", po::value(&o.request_timeout_s));
-  add("timeout", po::value(&o.run_timeout_s));
-  add("duration,z", po::value(&o.duration));
-  add("cpuNumber", po::value(&o.threads));
-  add("verify,v", po::value(&o.verify));
-  add("expect-status", po::value(&o.expect_status)->composing());
-  add("expect-json", po::value(&o.expect_json)->composing());
-  add("expect-body", po::value(&o.expect_body)->composing());
-  add("expect-header", po::value(&o.expect_header)->composing());
-  add("expect-size", po::value(&o.expect_size));
-  add("code", po::value(&o.code));
-  add("redirect", po::value(&o.redirect));
-  add("debug,d", po::value(&o.debug));
-  add("insecure", po::value(&o.insecure));
-  add("no-tls-resume", po::value(&o.no_tls_resume));
-  add("http2", po::value(&o.http2));
-  add("output", po::value(&o.output));
-  add("help,h", po::value(&o.help));
-  add("version", po::value(&o.version));
-  add("curl,p", po::value(&o.curl_files)->composing());
-  add("har-include", po::value(&o.har_include));
-  add("har-exclude", po::value(&o.har_exclude));
-  add("print-request", po::value(&o.print_request));
-  add("binary", po::value(&o.binary));
-  add("max-message", po::value(&o.max_message));
-  add("hold", po::value(&o.hold_s)->implicit_value(Options::hold_forever));
-  add("ping", po::value(&o.ping_s));
-  add("interval", po::value(&o.interval_s));
-  add("think", po::value(&o.think));
-  add("connect-rate", po::value(&o.connect_rate));
-  add("rate", po::value(&o.rate));
-  add("ramp", po::value(&o.ramp));
-  add("stages", po::value(&o.stages));
-  add("listen", po::value(&o.listen));
-  add("no-cookies", po::value(&o.no_cookies));
-  add("capture", po::value(&o.captures)->composing());
-  add("sweep", po::value(&o.sweep));
-  add("sweep-rate", po::value(&o.sweep_rate));
-  add("slo", po::value(&o.slo));
-  add("warmup", po::value(&o.warmup));
-  add("threshold", po::value(&o.thresholds)->composing());
-  add("percentiles-csv,e", po::value(&o.percentiles_file));
-  add("save", po::value(&o.save_file));
-  add("gnuplot,g", po::value(&o.gnuplot_file));
-  add("html", po::value(&o.html_file));
-  add("prometheus", po::value(&o.prometheus));
-  add("abort-on-fail", po::value(&o.abort_on_fail));
-  add("pv", po::value(&o.page_views));
-  add("peak-share", po::value(&o.peak_share));
-  add("peak-time-share", po::value(&o.peak_time_share));
-  add("source-ips", po::value(&o.source_ips));
-  add("connections,m", po::value(&o.connections));
-  add("proto", po::value(&o.proto_files)->composing());
-  add("import-path", po::value(&o.import_paths)->composing());
-  add("data-file", po::value(&o.data_file));
-  add("data-mode", po::value(&o.data_mode));
-  add("shard", po::value(&o.shard));
-  add("shards", po::value(&o.shards));
-  add("start-at", po::value(&o.start_at));
-  add("run-id", po::value(&o.run_id));
-  add("told-at", po::value(&o.told_at));
-  return d;
-}
-
-/// One flag's range, checked after parsing and named when its value is not even a number.
-struct Range {
-  std::string_view name;  ///< program_options' (long) name
-  std::string_view rule;  ///< the message: the flag and what it takes
-  bool (*ok)(const Options&);
-};
-
-// Written so that NaN fails too.
-constexpr std::array ranges{
-    Range{"concurrency",
-          "-c must be a whole number from 1 to 10000000 (concurrent users; each holds its own "
-          "connection to each server)",
-          [](const Options& o) { return o.users >= 1 && o.users <= limits::max_users; }},
-    Range{"requests",
-          "-n must be a whole number from 0 to 1000000000000 (requests per user; 0 runs until "
-          "-timeout)",
-          [](const Options& o) { return o.requests >= 0 && o.requests <= limits::max_requests; }},
-    Range{"request-timeout",
-          "-t must be a number of seconds from 0.01 to 31536000 (a year): timeouts are checked "
-          "every 5 ms at best",
-          [](const Options& o) {
-            return o.request_timeout_s >= limits::min_request_timeout_s &&
-                   o.request_timeout_s <= limits::max_seconds;
-          }},
-    Range{"timeout",
-          "-timeout must be 0 (no limit) or a number of seconds from 0.001 to 31536000 (a year)",
-          [](const Options& o) {
-            return o.run_timeout_s == 0 || (o.run_timeout_s >= limits::min_run_timeout_s &&
-                                            o.run_timeout_s <= limits::max_seconds);
-          }},
-    Range{"cpuNumber", "-cpuNumber must be a whole number from 0 (every core) to 1024",
-          [](const Options& o) { return o.threads >= 0 && o.threads <= limits::max_threads; }},
-    Range{"hold",
-          "--hold takes a number of seconds from 0 to 31536000 (a year), or nothing (hold until "
-          "-timeout or Ctrl-C)",
-          [](const Options& o) {
-            return o.hold_s == Options::hold_forever ||
-                   (o.hold_s >= 0 && o.hold_s <= limits::max_seconds);
-          }},
-    Range{"ping",
-          "--ping must be 0 (no pings) or a number of seconds from 0.01 to 31536000 (a year)",
-          [](const Options& o) {
-            return o.ping_s == 0 ||
-                   (o.ping_s >= limits::min_request_timeout_s && o.ping_s <= limits::max_seconds);
-          }},
-    Range{"interval",
-          "--interval must be 0 (back to back) or a number of seconds from 0.001 to 31536000 "
-          "(a year)",
-          [](const Options& o) {
-            return o.interval_s == 0 || (o.interval_s >= limits::min_run_timeout_s &&
-                                         o.interval_s <= limits::max_seconds);
-          }},
-    Range{"connect-rate",
-          "--connect-rate must be 0 (no limit) or a whole number of connections per second from "
-          "1 to 10000000",
-          [](const Options& o) { return o.connect_rate >= 0 && o.connect_rate <= 10'000'000; }},
-    Range{"rate", "--rate must be a number of requests per second from 0.001 to 10000000",
-          [](const Options& o) {
-            return !o.has_rate || (o.rate >= limits::min_rate && o.rate <= limits::max_rate);
-          }},
-    Range{
-        "connections",
-        "-m must be 0 (each user its own connection) or a whole number from 1 to 10000000 "
-        "(connections to each server that the users share, with -http2)",
-        [](const Options& o) { return o.connections >= 0 && o.connections <= limits::max_users; }},
-    Range{"max-message",
-          "--max-message must be a whole number of bytes from 1 to 1073741824 (1 GiB: a reply "
-          "is held whole in memory)",
-          [](const Options& o) {
-            return o.max_message >= 1 && o.max_message <= limits::max_message_bytes;
-          }},
-};
-
-const Range* range_of(std::string_view name) {
-  for (const auto& range : ranges) {
-    if (range.name == name) return &range;
-  }
-  return nullptr;
-}
 
 /// -code's range depends on -v: a status code, or any int for a JSON body's "code".
 std::string code_rule(const verify::VerifierKind& kind) {
@@ -389,10 +233,8 @@ void check_shards(const Options& o) {
   }
 }
 
+/// What the table's ranges cannot say: flags against each other, and values with a grammar.
 void check_ranges(const Options& o) {
-  for (const auto& range : ranges) {
-    if (!range.ok(o)) throw UsageError(std::string(range.rule));
-  }
   check_duration(o);
   check_rate(o);
   check_ramp_and_stages(o);
@@ -435,16 +277,6 @@ void check_method(const Options& o, bool given) {
   }
 }
 
-/// The -v choice among `words` (the default without one), while Options is not yet filled in.
-const verify::VerifierKind& verifier_named_in(const CanonicalWords& words) {
-  const verify::VerifierKind* kind = &verify::verifier_kinds()[0];
-  for (const auto& word : words.words) {
-    if (!word.starts_with("--verify=")) continue;
-    if (const auto* named = verify::find_verifier_kind(word.substr(9))) kind = named;
-  }
-  return *kind;
-}
-
 /// True for a flag given with nothing in its value (or in one of a repeated flag's values).
 bool empty_value(const po::variable_value& value) {
   if (const auto* text = boost::any_cast<std::string>(&value.value())) return text->empty();
@@ -465,65 +297,30 @@ void check_empty_values(const po::variables_map& values, const CanonicalWords& w
   }
 }
 
-/// Boost's messages name the option by its long name and not the fix; ours name the flag as
-/// typed and say what it takes.
-[[noreturn]] void rethrow_as_usage(const po::error& error, const CanonicalWords& words) {
-  if (const auto* invalid = dynamic_cast<const po::invalid_option_value*>(&error)) {
-    auto name = invalid->get_option_name();  // "--concurrency"
-    name.erase(0, name.find_first_not_of('-'));
-    if (const auto* range = range_of(name)) throw UsageError(std::string(range->rule));
-    if (name == "code") throw UsageError(code_rule(verifier_named_in(words)));
-  }
-  std::string message = error.what();
-  if (message.starts_with("unrecognised option")) message.replace(0, 19, "unknown flag");
-  for (const auto& [name, typed] : words.typed) {
-    const auto canonical = "'--" + name + "'";
-    if (const auto at = message.find(canonical); at != std::string::npos) {
-      message.replace(at, canonical.size(), "'" + typed + "'");
-    }
-  }
-  throw UsageError(message + " (see stampede --help)");
-}
-
 }  // namespace
 
 Options parse_options(std::span<const char* const> args) {
   Options options;
-  const auto description = describe(options);
-  const auto words = canonical_words(args, description);
-  po::positional_options_description positional;
-  positional.add("url", -1);
-  const auto style =
-      (po::command_line_style::default_style | po::command_line_style::allow_long_disguise) &
-      ~po::command_line_style::allow_guessing;
-  bool has_method = false;
-  try {
-    po::variables_map values;
-    po::store(po::command_line_parser(words.words)
-                  .options(description)
-                  .positional(positional)
-                  .style(style)
-                  .run(),
-              values);
-    po::notify(values);
-    check_empty_values(values, words);
-    options.has_data = values.count("data") > 0;
-    options.has_request_timeout = values.count("request-timeout") > 0;
-    options.has_requests = values.count("requests") > 0;
-    options.has_code = values.count("code") > 0;
-    options.has_rate = values.count("rate") > 0;
-    options.has_max_message = values.count("max-message") > 0;
-    options.has_users = values.count("concurrency") > 0;
-    has_method = values.count("method") > 0;
-  } catch (const po::error& error) {
-    rethrow_as_usage(error, words);
-  }
+  const auto parsed = parse_flags(args, load_flags(), options, "url", " (see stampede --help)", "");
+  const auto& values = parsed.values;
+  const auto& words = parsed.words;
+  check_empty_values(values, words);
+  options.has_data = values.count("data") > 0;
+  options.has_request_timeout = values.count("request-timeout") > 0;
+  options.has_requests = values.count("requests") > 0;
+  options.has_code = values.count("code") > 0;
+  options.has_rate = values.count("rate") > 0;
+  options.has_max_message = values.count("max-message") > 0;
+  options.has_users = values.count("concurrency") > 0;
+  const bool has_method = values.count("method") > 0;
   if (options.help || options.version) return options;
   if (!options.urls.empty()) options.url = options.urls.front();
   // A .csv holds rows for ${csv:...}; any other --data-file is a gRPC message's bytes.
   if (is_csv_name(options.data_file)) options.csv_file = std::exchange(options.data_file, {});
   check_ranges(options);
   check_method(options, has_method);
+  // An alias (-v http) is read as the name it stands for, in the report and the saved run too.
+  options.verify = std::string(verify::find_verifier_kind(options.verify)->name);
   if (!options.shard.empty() || options.shards != 0) {
     if (options.run_id.empty()) options.run_id = derived_run_id(words.words);
     options.plan = plan_digest(words.words);

@@ -45,7 +45,7 @@ struct Options {
   std::vector<std::string> expect_body;
   std::vector<std::string> expect_header;  ///< --expect-header 'Name: REGEX', repeatable
   std::int64_t expect_size = -1;
-  int code = 200;               ///< -code
+  std::int64_t code = 200;      ///< -code (read wide, so that 2^31 is out of range, not wrapped)
   bool redirect = false;        ///< -redirect
   bool debug = false;           ///< -d
   bool insecure = false;        ///< --insecure
@@ -135,8 +135,5 @@ inline std::vector<const char*> argv_of(const std::vector<std::string>& words) {
   for (const auto& word : words) argv.push_back(word.c_str());
   return argv;
 }
-
-/// The --help text: grouped flags with examples.
-std::string help_text();
 
 }  // namespace stampede::cmd

@@ -1,10 +1,10 @@
-// `stampede report` and `stampede compare`: their flags read with Boost.Program_options, in the
-// long forms the load run takes (--output, --threshold, -e).
+// `stampede report` and `stampede compare`: their tables of flags, parsed as the load run's are
+// (Go's forms; --output, --threshold and -e as a run takes them).
 #include "cmd/report_options.hpp"
 
-#include <boost/program_options.hpp>
 #include <cmath>
 #include <optional>
+#include <tuple>
 
 #include "cmd/options.hpp"
 #include "cmd/threshold_flag.hpp"
@@ -13,29 +13,67 @@
 namespace stampede::cmd {
 namespace {
 
-namespace po = boost::program_options;
+constexpr std::string_view report_hint = " (see stampede report --help)";
+constexpr std::string_view compare_hint = " (see stampede compare --help)";
 
-po::variables_map read_words(std::span<const char* const> args,
-                             const po::options_description& description, const std::string& usage) {
-  po::positional_options_description files;
-  files.add("file", -1);
-  const auto style =
-      (po::command_line_style::default_style | po::command_line_style::allow_long_disguise) &
-      ~po::command_line_style::allow_guessing;
-  po::variables_map values;
-  try {
-    po::store(po::command_line_parser(std::vector<std::string>(args.begin(), args.end()))
-                  .options(description)
-                  .positional(files)
-                  .style(style)
-                  .run(),
-              values);
-    po::notify(values);
-  } catch (const po::error& error) {
-    throw UsageError(std::string(error.what()) + " (usage: " + usage + ")");
-  }
-  return values;
+const std::vector<Flag<ReportCommand>>& report_flags() {
+  static const auto flags = [] {
+    std::vector<Flag<ReportCommand>> rows{
+        {{"--file", "FILE", "",
+          "a saved run to read (repeatable; the files are usually given without the flag)",
+          "Input"},
+         &each_into<ReportCommand, &ReportCommand::files>}};
+    for (auto& row : report_output_flags<ReportCommand>()) rows.push_back(row);
+    rows.push_back({{"-h, --help", "", "", "this help", "Output"},
+                    &into<ReportCommand, &ReportCommand::help>});
+    return rows;
+  }();
+  return flags;
 }
+
+/// compare's words: the two files, then each bound as typed (a percentage, read below).
+struct CompareWords {
+  std::vector<std::string> files;
+  std::string output = "text";
+  std::string mean;
+  std::string p50;
+  std::string p90;
+  std::string p99;
+  std::string max;
+  std::string rps;
+  std::string errors;
+  bool help = false;
+};
+
+template <auto Member>
+constexpr auto compare_bound = &into<CompareWords, Member>;
+
+constexpr std::string_view bounds = "Bounds";
+
+const auto compare_flags = std::to_array<Flag<CompareWords>>({
+    {{"--file", "FILE", "", "the baseline A, then the run B (usually given without the flag)",
+      "Input"},
+     &each_into<CompareWords, &CompareWords::files>},
+    {{"--output", "FORMAT", "text", "text, or json: the same as one document", "Output"},
+     compare_bound<&CompareWords::output>},
+    {{"--max-p50-regress", "P%", "none", "how far B's p50 may rise, in percent of A's", bounds},
+     compare_bound<&CompareWords::p50>},
+    {{"--max-p90-regress", "P%", "none", "the same for p90", bounds},
+     compare_bound<&CompareWords::p90>},
+    {{"--max-p99-regress", "P%", "none", "the same for p99", bounds},
+     compare_bound<&CompareWords::p99>},
+    {{"--max-mean-regress", "P%", "none", "the same for the mean latency", bounds},
+     compare_bound<&CompareWords::mean>},
+    {{"--max-max-regress", "P%", "none", "the same for the longest latency", bounds},
+     compare_bound<&CompareWords::max>},
+    {{"--max-rps-drop", "P%", "none", "how far B's requests a second may fall, in percent of A's",
+      bounds},
+     compare_bound<&CompareWords::rps>},
+    {{"--max-errors-rise", "POINTS", "none",
+      "how far B's error share may rise, in percentage points", bounds},
+     compare_bound<&CompareWords::errors>},
+    {{"-h, --help", "", "", "this help", "Output"}, compare_bound<&CompareWords::help>},
+});
 
 /// "10%" or "10" as 10; a bound below 0 or not a number is a usage error.
 double percent_of(const std::string& flag, std::string text) {
@@ -48,7 +86,7 @@ double percent_of(const std::string& flag, std::string text) {
     used = 0;
   }
   if (used == 0 || used != text.size() || !std::isfinite(value) || value < 0) {
-    throw UsageError(flag + " takes a percentage from 0, as 10% (usage: " + compare_usage() + ")");
+    throw UsageError(flag + " takes a percentage from 0, as 10%" + std::string(compare_hint));
   }
   return value;
 }
@@ -64,31 +102,25 @@ std::string checked_output(const std::string& output, bool any_format) {
 
 }  // namespace
 
-std::string report_usage() {
-  return "stampede report FILE... [--output " + report::format_names("|") +
-         "] [--threshold EXPR]... [--save FILE] [-e FILE] [--html FILE]";
-}
-
-std::string compare_usage() {
-  return "stampede compare A B [--output text|json] [--max-p50-regress P%] [--max-p90-regress "
-         "P%] [--max-p99-regress P%] [--max-mean-regress P%] [--max-max-regress P%] "
-         "[--max-rps-drop P%] [--max-errors-rise POINTS]";
-}
-
 ReportCommand parse_report_options(std::span<const char* const> args) {
   ReportCommand command;
-  po::options_description description;
-  description.add_options()("file", po::value(&command.files))("output",
-                                                               po::value(&command.output))(
-      "threshold", po::value(&command.thresholds)->composing())("save",
-                                                                po::value(&command.save_file))(
-      "percentiles-csv,e", po::value(&command.percentiles_file))("html",
-                                                                 po::value(&command.html_file));
-  (void)read_words(args, description, report_usage());
-  if (command.files.empty()) throw UsageError("no saved run given (usage: " + report_usage() + ")");
+  (void)parse_flags(args, std::span(report_flags()), command, "file", report_hint, report_hint);
+  if (command.help) return command;
+  if (command.files.empty()) throw UsageError("no saved run given" + std::string(report_hint));
   (void)checked_output(command.output, true);
   for (const auto& text : command.thresholds) (void)parse_threshold(text);
   return command;
+}
+
+CommandDoc report_command_doc() {
+  return {"report",
+          "stampede report FILE... [flags]",
+          "a saved run (--save) shown again, or several merged into one: counts and histograms "
+          "add exactly",
+          {{"Input"}, {"Output"}},
+          docs_of(std::span(report_flags())),
+          "Exit status: 0, 3 a --threshold failed, 5 some shard of a run is missing or was\n"
+          "interrupted, 2 a file that is not a saved run (or runs that do not merge).\n"};
 }
 
 std::vector<NamedFile> outputs_of(const ReportCommand& command) {
@@ -98,34 +130,46 @@ std::vector<NamedFile> outputs_of(const ReportCommand& command) {
 }
 
 CompareCommand parse_compare_options(std::span<const char* const> args) {
+  CompareWords words;
+  const auto values =
+      parse_flags(args, std::span(compare_flags), words, "file", compare_hint, compare_hint).values;
   CompareCommand command;
-  std::vector<std::string> files;
-  po::options_description description;
-  description.add_options()("file", po::value(&files))("output", po::value(&command.output));
-  const std::pair<const char*, std::optional<double> statistics::CompareLimits::*> bounds[]{
-      {"max-mean-regress", &statistics::CompareLimits::mean_regress},
-      {"max-p50-regress", &statistics::CompareLimits::p50_regress},
-      {"max-p90-regress", &statistics::CompareLimits::p90_regress},
-      {"max-p99-regress", &statistics::CompareLimits::p99_regress},
-      {"max-max-regress", &statistics::CompareLimits::max_regress},
-      {"max-rps-drop", &statistics::CompareLimits::rps_drop},
-      {"max-errors-rise", &statistics::CompareLimits::errors_rise}};
-  for (const auto& [name, member] : bounds)
-    description.add_options()(name, po::value<std::string>());
-  const auto values = read_words(args, description, compare_usage());
-  if (files.size() != 2) {
-    throw UsageError("compare takes two saved runs, the baseline first (usage: " + compare_usage() +
-                     ")");
+  command.help = words.help;
+  if (command.help) return command;
+  if (words.files.size() != 2) {
+    throw UsageError("compare takes two saved runs, the baseline first" +
+                     std::string(compare_hint));
   }
-  command.a = files[0];
-  command.b = files[1];
-  (void)checked_output(command.output, false);
-  for (const auto& [name, member] : bounds) {
+  command.a = words.files[0];
+  command.b = words.files[1];
+  command.output = checked_output(words.output, false);
+  using Limits = statistics::CompareLimits;
+  const std::tuple<const char*, std::string CompareWords::*, std::optional<double> Limits::*>
+      given[]{{"max-mean-regress", &CompareWords::mean, &Limits::mean_regress},
+              {"max-p50-regress", &CompareWords::p50, &Limits::p50_regress},
+              {"max-p90-regress", &CompareWords::p90, &Limits::p90_regress},
+              {"max-p99-regress", &CompareWords::p99, &Limits::p99_regress},
+              {"max-max-regress", &CompareWords::max, &Limits::max_regress},
+              {"max-rps-drop", &CompareWords::rps, &Limits::rps_drop},
+              {"max-errors-rise", &CompareWords::errors, &Limits::errors_rise}};
+  for (const auto& [name, text, limit] : given) {
     if (values.count(name) > 0) {
-      command.limits.*member = percent_of(std::string("--") + name, values[name].as<std::string>());
+      command.limits.*limit = percent_of("--" + std::string(name), words.*text);
     }
   }
   return command;
+}
+
+CommandDoc compare_command_doc() {
+  return {"compare",
+          "stampede compare A B [flags]",
+          "run B beside the baseline A (saved runs): requests a second, mean, p50, p90, p99, max "
+          "and errors, with B's change",
+          {{"Input"},
+           {bounds, "B against A: a bound B broke marks its line REGRESSED (exit status 4)"},
+           {"Output"}},
+          docs_of(std::span(compare_flags)),
+          "Exit status: 0, 4 B broke a bound, 2 a file that is not a saved run.\n"};
 }
 
 }  // namespace stampede::cmd

@@ -194,9 +194,9 @@ void apply_grpc(const Options& options, RunConfig& config) {
     if (!options.proto_files.empty() || !options.data_file.empty()) {
       throw UsageError("--proto and --data-file are for gRPC calls (a grpc:// or grpcs:// URL)");
     }
-    config.verifier =
-        with_expectations(options, verify::make_verifier(options.verify, options.code),
-                          options.verify == "statusCode");
+    config.verifier = with_expectations(
+        options, verify::make_verifier(options.verify, static_cast<int>(options.code)),
+        options.verify == "statusCode");
     return;
   }
   config.grpc_method = make_grpc_call(options, config.steps.front());

@@ -2,7 +2,9 @@
 #include "cmd/run_engine.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -15,6 +17,10 @@
 namespace stampede::cmd {
 
 namespace {
+
+/// The least time after the last row that the final row is printed for: less would repeat the
+/// last row's figures.
+constexpr std::chrono::milliseconds final_row_after{100};
 
 /// How many servers (scheme, host, port) the steps talk to: a user's connections.
 std::uint64_t servers_of(const std::vector<model::Request>& steps) {
@@ -54,8 +60,11 @@ statistics::Summary run_engine(RunConfig config, const Options& options, std::FI
   std::fflush(rows);
   const auto abort_on = hooks.abort_on;
   const auto& on_second = hooks.on_second;
-  return engine.run(
-      [rows, connections, abort_on, &on_second, &engine](const statistics::Summary& now) {
+  std::optional<std::chrono::nanoseconds> last_row;
+  auto summary = engine.run(
+      [rows, connections, abort_on, &on_second, &engine,
+       &last_row](const statistics::Summary& now) {
+        last_row = now.elapsed;
         std::fputs(report::live_row(now, connections).c_str(), rows);
         std::fflush(rows);
         if (on_second) on_second(now);
@@ -69,6 +78,13 @@ statistics::Summary run_engine(RunConfig config, const Options& options, std::FI
         }
       },
       hooks.on_requests);
+  // The part of a second after the last row (all of a run shorter than a second) gets a row of
+  // its own, as go-stress-testing ends its table: no run ends with a header and no rows.
+  if (!last_row || summary.elapsed - *last_row >= final_row_after) {
+    std::fputs(report::live_row(summary, connections).c_str(), rows);
+    std::fflush(rows);
+  }
+  return summary;
 }
 
 }  // namespace stampede::cmd

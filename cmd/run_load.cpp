@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cmd/commands.hpp"
+#include "cmd/help.hpp"
 #include "cmd/run_config.hpp"
 #include "cmd/run_engine.hpp"
 #include "cmd/run_outputs.hpp"
@@ -55,7 +56,7 @@ int run_load(std::span<const char* const> args) {
   const auto received = std::chrono::system_clock::now();
   const auto options = parse_options(args);
   if (options.help) {
-    std::fputs(help_text().c_str(), stdout);
+    std::fputs(command_help(load_command_doc()).c_str(), stdout);
     return 0;
   }
   if (options.version) {

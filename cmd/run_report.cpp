@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "cmd/commands.hpp"
+#include "cmd/help.hpp"
 #include "cmd/options.hpp"
 #include "cmd/output_file.hpp"
 #include "cmd/page_origin.hpp"
@@ -26,13 +27,6 @@
 
 namespace stampede::cmd {
 namespace {
-
-/// True when the words ask for help (-h, --help) rather than for a report.
-bool wants_help(std::span<const char* const> args) {
-  return std::any_of(args.begin(), args.end(), [](const char* arg) {
-    return std::string_view(arg) == "-h" || std::string_view(arg) == "--help";
-  });
-}
 
 /// The run in `path`; a file it cannot read or that is not a saved run is a usage error.
 report::SavedRun load_saved_run(const std::string& path) {
@@ -89,12 +83,12 @@ bool incomplete(const statistics::Sharding& sharding) {
   for (const auto index : missing) {
     std::fprintf(stderr,
                  "stampede: shard %u of %u (run %s) is missing: its saved run was not given\n",
-                 index, sharding.count, sharding.run.c_str());
+                 index + 1, sharding.count, sharding.run.c_str());
   }
   for (const auto& shard : sharding.shards) {
     if (shard.stop_reason == statistics::StopReason::interrupted) {
       std::fprintf(stderr, "stampede: shard %u of %u (run %s) was interrupted before its end\n",
-                   shard.index, sharding.count, sharding.run.c_str());
+                   shard.index + 1, sharding.count, sharding.run.c_str());
     }
   }
   return !missing.empty() || sharding.any_interrupted();
@@ -111,7 +105,7 @@ void warn_of_clocks(const statistics::Sharding& sharding) {
     std::fprintf(stderr,
                  "stampede: warning: shard %u of %u (run %s): its clock read %.3f s %s the one "
                  "that told it to start (%s): --start-at needs clocks in step (NTP)\n",
-                 shard.index, sharding.count, sharding.run.c_str(), std::abs(offset.count()),
+                 shard.index + 1, sharding.count, sharding.run.c_str(), std::abs(offset.count()),
                  offset.count() > 0 ? "ahead of" : "behind",
                  offset.count() > 0 ? "or the telling took that long" : "the telling included");
   }
@@ -120,11 +114,11 @@ void warn_of_clocks(const statistics::Sharding& sharding) {
 }  // namespace
 
 int run_report(std::span<const char* const> args) {
-  if (wants_help(args)) {
-    std::printf("usage: %s\n", report_usage().c_str());
+  const auto command = parse_report_options(args);
+  if (command.help) {
+    std::fputs(command_help(report_command_doc()).c_str(), stdout);
     return 0;
   }
-  const auto command = parse_report_options(args);
   std::vector<NamedFile> inputs;
   for (const auto& file : command.files) inputs.push_back({"a saved run it reads", file});
   refuse_clashes(outputs_of(command), inputs);
@@ -158,11 +152,11 @@ int run_report(std::span<const char* const> args) {
 }
 
 int run_compare(std::span<const char* const> args) {
-  if (wants_help(args)) {
-    std::printf("usage: %s\n", compare_usage().c_str());
+  const auto command = parse_compare_options(args);
+  if (command.help) {
+    std::fputs(command_help(compare_command_doc()).c_str(), stdout);
     return 0;
   }
-  const auto command = parse_compare_options(args);
   const auto a = load_saved_run(command.a);
   const auto b = load_saved_run(command.b);
   const auto comparison = statistics::compare_runs(a.summary, b.summary, command.limits);

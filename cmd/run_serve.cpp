@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cmd/commands.hpp"
+#include "cmd/help.hpp"
 #include "cmd/serve_options.hpp"
 #include "target/server.hpp"
 #include "target/workers.hpp"
@@ -24,6 +25,10 @@ void announce(const ServeCommand& command, const target::ListeningPorts& ports) 
 
 int run_serve(std::span<const char* const> args) {
   const auto command = parse_serve_options(args);
+  if (command.help) {
+    std::fputs(command_help(serve_command_doc()).c_str(), stdout);
+    return 0;
+  }
   // stdout is the banner's; what goes wrong (a failed accept, a worker that died) goes to stderr.
   spdlog::set_default_logger(spdlog::stderr_logger_mt("stampede"));
   spdlog::set_level(spdlog::level::warn);

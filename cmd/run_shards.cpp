@@ -18,6 +18,7 @@
 
 #include "cmd/child_process.hpp"
 #include "cmd/commands.hpp"
+#include "cmd/help.hpp"
 #include "cmd/options.hpp"
 #include "cmd/shard_flags.hpp"
 #include "cmd/shards_options.hpp"
@@ -65,9 +66,19 @@ std::string rfc3339(system_clock::time_point at, bool micro = false) {
   return std::string(text.data()) + fraction.data();
 }
 
-/// `--shard I/N`, as the shard's command line has it.
+/// `--shard I/N`, as the shard's command line has it (I counts from 1).
 std::string shard_flag(const ShardsCommand& command, std::size_t index) {
-  return "--shard " + std::to_string(index) + "/" + std::to_string(command.hosts.size());
+  return "--shard " + std::to_string(index + 1) + "/" + std::to_string(command.hosts.size());
+}
+
+/// Where shard `index`'s files go in --dir, less their extension: shard-1 is --shard 1/N's.
+std::string shard_base(const std::string& dir, std::size_t index) {
+  return dir + "/shard-" + std::to_string(index + 1);
+}
+
+/// Where the ssh that interrupts shard `index` writes its errors.
+std::string interrupt_errors(const std::string& dir, std::size_t index) {
+  return dir + "/interrupt-" + std::to_string(index + 1) + ".err";
 }
 
 /// What a shard's remote shell says on stderr once its ssh is up, before it reads the time.
@@ -83,8 +94,8 @@ std::vector<std::string> shard_command(const ShardsCommand& command, std::size_t
   std::string remote = "echo " + std::string(ready_word) +
                        " >&2; read told || { echo 'stampede: stopped before it was told to "
                        "start' >&2; exit 1; }; ";
-  remote += "f=\"${TMPDIR:-/tmp}/stampede-" + run + "-" + std::to_string(index) + ".stampede\"; " +
-            shell_quoted(command.remote_stampede);
+  remote += "f=\"${TMPDIR:-/tmp}/stampede-" + run + "-" + std::to_string(index + 1) +
+            ".stampede\"; " + shell_quoted(command.remote_stampede);
   for (const auto& word : command.load_args) remote += " " + shell_quoted(word);
   remote += " " + shard_flag(command, index) + " --start-at " + start_at +
             R"( --told-at "$told" --run-id )" + run +
@@ -116,12 +127,11 @@ bool holds_a_run(const std::string& path) {
 std::vector<NamedFile> shard_files(const std::string& dir, std::size_t count) {
   std::vector<NamedFile> files;
   for (std::size_t i = 0; i < count; ++i) {
-    const auto shard = "shard " + std::to_string(i) + "'s ";
-    const auto base = dir + "/shard-" + std::to_string(i);
+    const auto shard = "shard " + std::to_string(i + 1) + "'s ";
+    const auto base = shard_base(dir, i);
     files.push_back({shard + "saved run", base + ".stampede"});
     files.push_back({shard + "errors", base + ".err"});
-    files.push_back(
-        {shard + "interrupt's errors", dir + "/interrupt-" + std::to_string(i) + ".err"});
+    files.push_back({shard + "interrupt's errors", interrupt_errors(dir, i)});
   }
   return files;
 }
@@ -142,8 +152,7 @@ void interrupt_shards(const ShardsCommand& command, const std::string& run,
                 {"-o", "BatchMode=yes", command.hosts[i],
                  "pkill -INT -f -- " +
                      shell_quoted(shard_flag(command, i) + " .*--run-id " + run + " --save [/]")});
-    senders.push_back(std::make_unique<ChildProcess>(
-        argv, "/dev/null", dir + "/interrupt-" + std::to_string(i) + ".err"));
+    senders.push_back(std::make_unique<ChildProcess>(argv, "/dev/null", interrupt_errors(dir, i)));
   }
   const auto give_up = Clock::now() + std::chrono::seconds(10);
   for (auto& sender : senders) (void)sender->wait_until(give_up);
@@ -222,13 +231,11 @@ std::vector<std::optional<int>> wait_for_shards(const ShardsCommand& command,
 }  // namespace
 
 int run_shards(std::span<const char* const> args) {
-  if (std::any_of(args.begin(), args.end(), [](const char* arg) {
-        return std::string_view(arg) == "--help" || std::string_view(arg) == "-h";
-      })) {
-    std::printf("usage: %s\n", shards_usage().c_str());
+  const auto command = parse_shards_options(args);
+  if (command.help) {
+    std::fputs(command_help(shards_command_doc()).c_str(), stdout);
     return 0;
   }
-  const auto command = parse_shards_options(args);
   if (command.hosts.size() > max_shards) {
     throw UsageError("--hosts names more than " + std::to_string(max_shards) + " hosts");
   }
@@ -244,7 +251,7 @@ int run_shards(std::span<const char* const> args) {
   std::signal(SIGPIPE, SIG_IGN);  // telling an ssh that has just ended is no error
   std::vector<ShardHost> hosts;
   for (std::size_t i = 0; i < command.hosts.size(); ++i) {
-    const auto base = dir + "/shard-" + std::to_string(i);
+    const auto base = shard_base(dir, i);
     hosts.push_back({std::make_unique<ChildProcess>(shard_command(command, i, run, start_at),
                                                     base + ".stampede", base + ".err", true),
                      {},
@@ -253,17 +260,17 @@ int run_shards(std::span<const char* const> args) {
   const auto statuses = wait_for_shards(command, run, dir, hosts);
   auto report_args = command.report_args;
   for (std::size_t i = 0; i < hosts.size(); ++i) {
-    const auto base = dir + "/shard-" + std::to_string(i);
+    const auto base = shard_base(dir, i);
     const auto& host = command.hosts[i];
     if (!statuses[i]) {
       std::fprintf(stderr, "stampede: host %s (shard %zu) did not end within --wait: stopped\n",
-                   host.c_str(), i);
+                   host.c_str(), i + 1);
     } else if ((*statuses[i] == 0 || *statuses[i] == exit_threshold_failed) &&
                holds_a_run(base + ".stampede")) {
       report_args.push_back(base + ".stampede");
     } else {
-      std::fprintf(stderr, "stampede: host %s (shard %zu) failed (exit %d): %s\n", host.c_str(), i,
-                   *statuses[i], last_line(base + ".err").c_str());
+      std::fprintf(stderr, "stampede: host %s (shard %zu) failed (exit %d): %s\n", host.c_str(),
+                   i + 1, *statuses[i], last_line(base + ".err").c_str());
     }
   }
   if (report_args.size() == command.report_args.size()) {

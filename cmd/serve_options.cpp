@@ -11,8 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include <boost/program_options.hpp>
-
+#include "cmd/flag_table.hpp"
 #include "cmd/limits.hpp"
 #include "cmd/options.hpp"
 #include "target/certificate.hpp"
@@ -23,103 +22,93 @@ namespace {
 
 namespace po = boost::program_options;
 
-constexpr std::string_view usage =
-    " (usage: stampede serve [--port 8080] [--bind 127.0.0.1] [--threads N] [--workers N] "
-    "[--tls-port 8443 [--cert FILE --key FILE]] [--max-streams N] [--idle-timeout S] "
-    "[--max-in-flight K])";
+constexpr std::string_view hint = " (see stampede serve --help)";
 
-[[noreturn]] void refuse_serve(const std::string& what) {
-  throw UsageError(what + std::string(usage));
-}
+/// serve's flags as typed: counts wide and signed, so that "-1" is refused, not wrapped.
+struct ServeWords {
+  std::int64_t port = 8080;
+  std::string bind = "127.0.0.1";
+  std::int64_t threads = 1;
+  std::int64_t workers = 1;
+  std::int64_t tls_port = 0;
+  std::string cert;
+  std::string key;
+  std::int64_t max_streams = 1;
+  double idle_timeout = 0;
+  std::int64_t max_in_flight = 0;
+  bool help = false;
+};
 
-/// Reads the words; counts are read wide and signed so that "-1" is refused, not wrapped.
-po::variables_map read_serve_words(std::span<const char* const> args, std::string& bind) {
-  po::options_description description;
-  description.add_options()("port", po::value<std::int64_t>())("bind", po::value(&bind))(
-      "threads", po::value<std::int64_t>())("workers", po::value<std::int64_t>())(
-      "tls-port", po::value<std::int64_t>())("cert", po::value<std::string>())(
-      "key", po::value<std::string>())("max-streams", po::value<std::int64_t>())(
-      "idle-timeout", po::value<double>())("max-in-flight", po::value<std::int64_t>());
-  const auto style =
-      (po::command_line_style::default_style | po::command_line_style::allow_long_disguise) &
-      ~po::command_line_style::allow_guessing;
-  po::variables_map values;
-  try {
-    const auto parsed = po::command_line_parser(std::vector<std::string>(args.begin(), args.end()))
-                            .options(description)
-                            .style(style)
-                            .run();
-    // Without a positional description Boost keeps stray words aside and store() drops them.
-    for (const auto& option : parsed.options) {
-      if (option.position_key >= 0)
-        refuse_serve("unexpected argument '" + option.value.front() + "'");
-    }
-    po::store(parsed, values);
-    po::notify(values);
-  } catch (const po::error& error) {
-    refuse_serve(error.what());
-  }
-  return values;
-}
+template <auto Member>
+constexpr auto bound = &into<ServeWords, Member>;
 
-/// The count given for `name`, within [1, most]; `fallback` if it is not given.
-unsigned count_of(const po::variables_map& values, const char* name, int most, unsigned fallback) {
-  if (values.count(name) == 0) return fallback;
-  const auto count = values[name].as<std::int64_t>();
-  if (count < 1 || count > most) {
-    refuse_serve("--" + std::string(name) + " must be between 1 and " + std::to_string(most));
-  }
-  return static_cast<unsigned>(count);
-}
+constexpr std::string_view listen = "Where it listens";
+constexpr std::string_view serving = "How it serves";
+constexpr std::string_view other = "Other";
 
-/// The port given for `name`, 0..65535; nothing if it is not given.
-std::optional<unsigned short> port_of(const po::variables_map& values, const char* name) {
-  if (values.count(name) == 0) return std::nullopt;
-  const auto port = values[name].as<std::int64_t>();
-  if (port < 0 || port > std::numeric_limits<unsigned short>::max()) {
-    refuse_serve("--" + std::string(name) + " must be between 0 (any free port) and 65535");
-  }
-  return static_cast<unsigned short>(port);
-}
+bool port_ok(std::int64_t port) { return port >= 0 && port <= 65535; }
 
-/// --idle-timeout S: seconds, fractions too, at most a year (limits::max_seconds); 0 turns the
-/// timeout off. The server counts milliseconds, so less than one would be 0, "never".
-std::chrono::milliseconds idle_timeout_of(const po::variables_map& values) {
-  if (values.count("idle-timeout") == 0) return target::default_idle_timeout;
-  const auto seconds = values["idle-timeout"].as<double>();
-  if (seconds == 0) return std::chrono::milliseconds::zero();
-  // Written so that NaN fails too.
-  if (!(seconds >= 0.001 && seconds <= limits::max_seconds)) {
-    refuse_serve(
-        "--idle-timeout must be 0 (never close an idle connection) or a number of seconds from "
-        "0.001 to 31536000 (a year)");
-  }
-  return std::chrono::milliseconds(std::llround(seconds * 1000));
-}
-
-/// --max-in-flight K: requests each process serves at once, past which it answers 503; 0 (the
-/// default) is no limit.
-std::uint32_t max_in_flight_of(const po::variables_map& values) {
-  if (values.count("max-in-flight") == 0) return 0;
-  const auto most = values["max-in-flight"].as<std::int64_t>();
-  if (most < 0 || most > max_serve_in_flight) {
-    refuse_serve("--max-in-flight must be 0 (no limit) or between 1 and " +
-                 std::to_string(max_serve_in_flight));
-  }
-  return static_cast<std::uint32_t>(most);
-}
+// Written so that NaN fails every range.
+const auto flags = std::to_array<Flag<ServeWords>>({
+    {{"--port", "N", "8080", "the port for HTTP/1.1, h2c and WebSocket (0: any free one)", listen,
+      "--port must be between 0 (any free port) and 65535"},
+     bound<&ServeWords::port>,
+     [](const ServeWords& w) { return port_ok(w.port); }},
+    {{"--bind", "ADDR", "127.0.0.1", "the address (or host name) to listen on", listen},
+     bound<&ServeWords::bind>},
+    {{"--tls-port", "N", "no TLS",
+      "also serve TLS on this port: h2 or HTTP/1.1 by ALPN, WebSocket too (0: any free one)",
+      listen, "--tls-port must be between 0 (any free port) and 65535"},
+     bound<&ServeWords::tls_port>,
+     [](const ServeWords& w) { return port_ok(w.tls_port); }},
+    {{"--cert", "FILE", "a self-signed one made at start",
+      "the TLS certificate (PEM), with --key and --tls-port", listen},
+     bound<&ServeWords::cert>},
+    {{"--key", "FILE", "", "the certificate's private key (PEM)", listen}, bound<&ServeWords::key>},
+    {{"--threads", "N", "the cores, shared among the workers",
+      "threads serving connections, in each worker", serving,
+      "--threads must be between 1 and 1024"},
+     bound<&ServeWords::threads>,
+     [](const ServeWords& w) { return w.threads >= 1 && w.threads <= max_serve_threads; }},
+    {{"--workers", "N", "1",
+      "processes sharing the port (SO_REUSEPORT), each with its own open-file limit", serving,
+      "--workers must be between 1 and 64"},
+     bound<&ServeWords::workers>,
+     [](const ServeWords& w) { return w.workers >= 1 && w.workers <= max_serve_workers; }},
+    {{"--max-streams", "N", "1000", "the streams an HTTP/2 connection may have open at once",
+      serving, "--max-streams must be between 1 and 1000000"},
+     bound<&ServeWords::max_streams>,
+     [](const ServeWords& w) { return w.max_streams >= 1 && w.max_streams <= max_serve_streams; }},
+    {{"--idle-timeout", "S", "60",
+      "close an HTTP/1.1 or HTTP/2 connection silent this many seconds (0: never)", serving,
+      "--idle-timeout must be 0 (never close an idle connection) or a number of seconds from "
+      "0.001 to 31536000 (a year)"},
+     bound<&ServeWords::idle_timeout>,
+     [](const ServeWords& w) {
+       return w.idle_timeout == 0 ||
+              (w.idle_timeout >= 0.001 && w.idle_timeout <= limits::max_seconds);
+     }},
+    {{"--max-in-flight", "K", "no limit",
+      "serve at most K requests at once per process, answering 503 past them (a known "
+      "capacity to try --sweep on)",
+      serving, "--max-in-flight must be 0 (no limit) or between 1 and 100000000"},
+     bound<&ServeWords::max_in_flight>,
+     [](const ServeWords& w) {
+       return w.max_in_flight >= 0 && w.max_in_flight <= max_serve_in_flight;
+     }},
+    {{"-h, --help", "", "", "this help", other}, bound<&ServeWords::help>},
+});
 
 /// --cert and --key, read and checked now: a file that will not do is a usage error (exit 2)
 /// before anything listens.
-void read_tls_files(const po::variables_map& values, target::ServeOptions& options) {
-  const bool cert = values.count("cert") != 0;
-  const bool key = values.count("key") != 0;
-  if (!cert && !key) return;
-  if (cert != key) refuse_serve("--cert and --key go together");
-  if (!options.tls_port) refuse_serve("--cert and --key need --tls-port");
+void read_tls_files(const ServeWords& words, target::ServeOptions& options) {
+  if (words.cert.empty() && words.key.empty()) return;
+  if (words.cert.empty() != words.key.empty()) {
+    throw UsageError("--cert and --key go together" + std::string(hint));
+  }
+  if (!options.tls_port) throw UsageError("--cert and --key need --tls-port" + std::string(hint));
   try {
-    options.certificate =
-        target::read_certificate(values["cert"].as<std::string>(), values["key"].as<std::string>());
+    options.certificate = target::read_certificate(words.cert, words.key);
   } catch (const std::runtime_error& error) {
     throw UsageError(error.what());
   }
@@ -128,22 +117,46 @@ void read_tls_files(const po::variables_map& values, target::ServeOptions& optio
 }  // namespace
 
 ServeCommand parse_serve_options(std::span<const char* const> args) {
+  ServeWords words;
+  const auto values = parse_flags(args, std::span(flags), words, "", hint, hint).values;
   ServeCommand command;
+  command.help = words.help;
+  if (command.help) return command;
   auto& options = command.server;
-  const auto values = read_serve_words(args, options.bind);
-  options.port = port_of(values, "port").value_or(options.port);
-  options.tls_port = port_of(values, "tls-port");
-  read_tls_files(values, options);
-  options.max_streams =
-      count_of(values, "max-streams", max_serve_streams, target::default_max_streams);
-  options.idle_timeout = idle_timeout_of(values);
-  options.max_in_flight = max_in_flight_of(values);
-  command.workers = count_of(values, "workers", max_serve_workers, 1);
+  options.bind = words.bind;
+  options.port = static_cast<unsigned short>(words.port);
+  if (values.count("tls-port") > 0) options.tls_port = static_cast<unsigned short>(words.tls_port);
+  read_tls_files(words, options);
+  if (values.count("max-streams") > 0) {
+    options.max_streams = static_cast<std::uint32_t>(words.max_streams);
+  }
+  // The server counts milliseconds: less than one would be 0, "never".
+  if (values.count("idle-timeout") > 0) {
+    options.idle_timeout = std::chrono::milliseconds(std::llround(words.idle_timeout * 1000));
+  }
+  options.max_in_flight = static_cast<std::uint32_t>(words.max_in_flight);
+  command.workers = static_cast<unsigned>(words.workers);
   // Workers share the cores: two workers on two cores get a thread each by default.
   const auto cores = std::max(1U, std::thread::hardware_concurrency());
-  options.threads =
-      count_of(values, "threads", max_serve_threads, std::max(1U, cores / command.workers));
+  options.threads = values.count("threads") > 0 ? static_cast<unsigned>(words.threads)
+                                                : std::max(1U, cores / command.workers);
   return command;
+}
+
+CommandDoc serve_command_doc() {
+  return {
+      "serve",
+      "stampede serve [--port 8080] [--tls-port 8443] [flags]",
+      "the built-in target server, to try stampede on: HTTP/1.1, h2c, TLS with h2, WebSocket "
+      "and a gRPC echo on loopback",
+      {{listen}, {serving}, {other}},
+      docs_of(std::span(flags)),
+      "Routes: / (a short text), /json ({\"code\":200,\"msg\":\"ok\"}), /status/{code},\n"
+      "/delay/{ms}, /bytes/{n}; WebSocket: /echo (each message back), /acc (go-stress-testing's\n"
+      "ping); gRPC over HTTP/2: /stampede.Echo/Echo (the request's messages back),\n"
+      "/stampede.Echo/Fail (the grpc-status its x-fail-code header names).\n"
+      "Its certificate is self-signed: clients need --insecure (curl -k), or to trust it.\n"
+      "Ctrl-C or SIGTERM stops it. More: docs/serve.md.\n"};
 }
 
 std::string serve_banner(const ServeCommand& command, const target::ListeningPorts& ports) {

@@ -27,18 +27,13 @@ inline constexpr std::int64_t max_serve_in_flight = 100'000'000;
 struct ServeCommand {
   target::ServeOptions server;  ///< what each worker serves
   unsigned workers = 1;         ///< processes sharing the port (target::serve_in_workers)
+  bool help = false;            ///< -h, --help: print serve's help, serve nothing
 };
 
-/// Parses `stampede serve`'s arguments (the words after "serve"): --port 0..65535 (0 picks a
-/// free port), --bind ADDR, --threads 1..max_serve_threads threads per worker (default: the
-/// cores shared among the workers, at least one each), --workers 1..max_serve_workers (default
-/// 1), --tls-port 0..65535 (TLS off without it), --cert FILE and --key FILE (PEM, both or
-/// neither, with --tls-port: read and checked here), --max-streams 1..max_serve_streams
-/// (default target::default_max_streams), --idle-timeout S seconds 0.001..31536000 or 0 for never
-/// (default target::default_idle_timeout), --max-in-flight K 1..max_serve_in_flight requests
-/// served at once by each worker process, or 0 for no limit (the default). Throws UsageError
-/// naming the mistake, with the usage, for anything else; for a certificate or key it cannot
-/// use, naming the file alone.
+/// Parses `stampede serve`'s arguments (the words after "serve") by its table of flags
+/// (serve_options.cpp: each flag's range and default; --threads defaults to the cores shared
+/// among the workers, at least one each). --cert and --key are read and checked here. Throws
+/// UsageError naming the mistake, and for a certificate or key it cannot use, naming the file.
 ServeCommand parse_serve_options(std::span<const char* const> args);
 
 /// The first line `serve` prints: "stampede serve: listening on http://[::1]:8080/ (1 thread;

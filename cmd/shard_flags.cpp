@@ -48,14 +48,18 @@ std::optional<unsigned> whole(std::string_view text, unsigned low, unsigned high
 ShardPosition position_of(std::string_view text) {
   const auto slash = text.find('/');
   const auto count = whole(text.substr(slash + 1), 1, max_shards);
-  const auto index = slash == std::string_view::npos || !count
-                         ? std::nullopt
-                         : whole(text.substr(0, slash), 0, *count - 1);
-  if (!index) {
-    throw UsageError("--shard takes I/N: this process is shard I (0 to N-1) of N shards, N up to " +
-                     std::to_string(max_shards) + " (as in --shard 0/4)");
+  const auto number = slash == std::string_view::npos || !count
+                          ? std::nullopt
+                          : whole(text.substr(0, slash), 0, *count);
+  if (number == 0U) {
+    throw UsageError("--shard counts from 1, as Playwright's and Jest's do: the first of " +
+                     std::to_string(*count) + " shards is --shard 1/" + std::to_string(*count));
   }
-  return {*index, *count, {}, {}};
+  if (!number) {
+    throw UsageError("--shard takes I/N: this process is shard I (1 to N) of N shards, N up to " +
+                     std::to_string(max_shards) + " (as in --shard 1/4)");
+  }
+  return {*number - 1, *count, {}, {}};
 }
 
 /// `text` from `at` as `digits` digits, within [low, high].

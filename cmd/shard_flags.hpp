@@ -14,8 +14,10 @@
 
 namespace stampede::cmd {
 
-/// Which shard this process is: index 0 to count - 1, of the run `run`.
+/// Which shard this process is, of the run `run`.
 struct ShardPosition {
+  /// From 0, as JOB_COMPLETION_INDEX and the saved run count; `--shard I/N` and every message
+  /// count from 1 (index + 1).
   unsigned index = 0;
   unsigned count = 1;
   std::string run;  ///< --run-id, or one made from the command line (derived_run_id)

@@ -15,7 +15,61 @@
 namespace stampede::cmd {
 namespace {
 
-constexpr std::array report_flags{"--output", "--threshold", "--save", "-e", "--html"};
+constexpr std::string_view hint = " (see stampede shards --help)";
+constexpr std::string_view where = "Where the shards run";
+
+/// shards' words before `--`: its own, and the report's it passes on.
+struct ShardsWords : ReportCommand {
+  std::string hosts;
+  std::string ssh = "ssh";
+  std::string remote_stampede = "stampede";
+  std::string lead;
+  std::string wait;
+  std::string dir;
+};
+
+template <auto Member>
+constexpr auto bound = &into<ShardsWords, Member>;
+
+const std::vector<Flag<ShardsWords>>& shards_flags() {
+  static const auto flags = [] {
+    std::vector<Flag<ShardsWords>> rows{
+        {{"--hosts", "H1,H2,...", "", "the hosts, a shard each, reached by ssh", where},
+         bound<&ShardsWords::hosts>},
+        {{"--ssh", "'COMMAND'", "ssh", "the ssh command and its options ('ssh -p 2222')", where},
+         bound<&ShardsWords::ssh>},
+        {{"--stampede", "PATH", "stampede", "the stampede program on the hosts", where},
+         bound<&ShardsWords::remote_stampede>},
+        {{"--lead", "D", "5s", "how far ahead the shards are told to start together", where},
+         bound<&ShardsWords::lead>},
+        {{"--wait", "D", "the load's -z, --stages or -timeout, -t, and 30 s",
+          "how long the shards may take after their start before they are stopped", where},
+         bound<&ShardsWords::wait>},
+        {{"--dir", "DIR", "stampede-shards-RUN", "where each shard's saved run and errors are kept",
+          where},
+         bound<&ShardsWords::dir>}};
+    for (auto& row : report_output_flags<ShardsWords>()) rows.push_back(row);
+    rows.push_back(
+        {{"-h, --help", "", "", "this help", "Output"}, &into<ShardsWords, &ReportCommand::help>});
+    return rows;
+  }();
+  return flags;
+}
+
+/// The report's flags given, as `stampede report` is to read them after the run.
+std::vector<std::string> report_words(const ShardsWords& words,
+                                      const boost::program_options::variables_map& values) {
+  std::vector<std::string> args;
+  if (values.count("output") > 0) args.insert(args.end(), {"--output", words.output});
+  for (const auto& threshold : words.thresholds)
+    args.insert(args.end(), {"--threshold", threshold});
+  const std::pair<const char*, const std::string*> files[]{
+      {"--save", &words.save_file}, {"-e", &words.percentiles_file}, {"--html", &words.html_file}};
+  for (const auto& [flag, file] : files) {
+    if (!file->empty()) args.insert(args.end(), {flag, *file});
+  }
+  return args;
+}
 
 std::vector<std::string> split_list(const std::string& text, char separator) {
   std::vector<std::string> parts;
@@ -43,7 +97,7 @@ std::optional<std::chrono::milliseconds> load_length(const Options& load) {
 /// The load's flags as a run reads them; those the coordinator sets are refused.
 void check_load(ShardsCommand& command) {
   if (command.load_args.empty()) {
-    throw UsageError("no load to run: give its flags after --, as in " + shards_usage());
+    throw UsageError("no load to run: give its flags after --" + std::string(hint));
   }
   const auto load = parse_options(argv_of(command.load_args));
   if (!load.shard.empty() || load.shards != 0 || !load.start_at.empty() || !load.run_id.empty() ||
@@ -68,56 +122,44 @@ void check_load(ShardsCommand& command) {
 
 }  // namespace
 
-std::string shards_usage() {
-  return "stampede shards --hosts H1,H2,... [--ssh 'ssh -p 2222'] [--stampede PATH] [--lead 5s] "
-         "[--wait D] [--dir DIR] [--output FORMAT] [--threshold EXPR]... [--save FILE] -- "
-         "LOAD FLAGS";
-}
-
 ShardsCommand parse_shards_options(std::span<const char* const> args) {
+  const auto dashes = std::find_if(args.begin(), args.end(),
+                                   [](const char* arg) { return std::string_view(arg) == "--"; });
+  ShardsWords words;
+  const auto values =
+      parse_flags(std::span(args.begin(), dashes), std::span(shards_flags()), words, "", hint, hint)
+          .values;
   ShardsCommand command;
-  std::size_t i = 0;
-  for (; i < args.size() && std::string_view(args[i]) != "--"; ++i) {
-    std::string flag = args[i];
-    std::string value;
-    if (const auto equals = flag.find('='); flag.starts_with("--") && equals != std::string::npos) {
-      value = flag.substr(equals + 1);
-      flag.resize(equals);
-    } else if (i + 1 < args.size() && std::string_view(args[i + 1]) != "--") {
-      value = args[++i];
-    } else {
-      throw UsageError(flag + " needs a value (usage: " + shards_usage() + ")");
-    }
-    if (flag == "--hosts") {
-      command.hosts = split_list(value, ',');
-    } else if (flag == "--ssh") {
-      command.ssh = split_list(value, ' ');
-    } else if (flag == "--stampede") {
-      command.remote_stampede = value;
-    } else if (flag == "--lead") {
-      command.lead = parse_duration(value, "--lead");
-    } else if (flag == "--wait") {
-      command.wait = parse_duration(value, "--wait");
-    } else if (flag == "--dir") {
-      command.dir = value;
-    } else if (std::find(report_flags.begin(), report_flags.end(), flag) != report_flags.end()) {
-      command.report_args.push_back(flag);
-      command.report_args.push_back(value);
-    } else {
-      throw UsageError("unknown flag '" + flag + "' (usage: " + shards_usage() + ")");
-    }
-  }
+  command.help = words.help;
+  if (command.help) return command;
+  command.hosts = split_list(words.hosts, ',');
   if (command.hosts.empty()) {
-    throw UsageError("--hosts names the hosts, one shard each: " + shards_usage());
+    throw UsageError("--hosts names the hosts, one shard each" + std::string(hint));
   }
+  command.ssh = split_list(words.ssh, ' ');
   if (command.ssh.empty()) throw UsageError("--ssh is empty (give the ssh command, as 'ssh')");
-  for (++i; i < args.size(); ++i) command.load_args.emplace_back(args[i]);
+  command.remote_stampede = words.remote_stampede;
+  if (!words.lead.empty()) command.lead = parse_duration(words.lead, "--lead");
+  if (!words.wait.empty()) command.wait = parse_duration(words.wait, "--wait");
+  command.dir = words.dir;
+  command.report_args = report_words(words, values);
+  if (dashes != args.end()) command.load_args.assign(std::next(dashes), args.end());
   check_load(command);
   // The report's flags are checked now, not after the run.
   auto report_check = command.report_args;
   report_check.emplace_back("shard.stampede");
   command.report_outputs = outputs_of(parse_report_options(argv_of(report_check)));
   return command;
+}
+
+CommandDoc shards_command_doc() {
+  return {"shards",
+          "stampede shards --hosts H1,H2,... [flags] -- LOAD FLAGS",
+          "one load run split over hosts reached by ssh (a shard each, --shard I/N), started "
+          "together, merged and judged as stampede report does",
+          {{where}, {"Output"}},
+          docs_of(std::span(shards_flags())),
+          "Exit status: as stampede report's; 1 when no shard ran.\n"};
 }
 
 }  // namespace stampede::cmd

@@ -24,13 +24,13 @@ struct ShardsCommand {
   std::vector<std::string> report_args;   ///< --output, --threshold, --save, -e, --html
   std::vector<NamedFile> report_outputs;  ///< the files of --save, -e, --html
   std::vector<std::string> load_args;     ///< after `--`: each shard's flags, as for a run
+  bool help = false;                      ///< -h, --help: print the help, run nothing
 };
 
-/// Throws UsageError for an unknown flag, no host, no load after `--`, a load flag the command
-/// sets itself (--shard, --shards, --start-at, --run-id, --save) or a load that would not parse.
+/// Reads its table of flags (shards_options.cpp) before `--`, the load after it. Throws
+/// UsageError (unless help is asked for) for an unknown flag, no host, no load after `--`, a load
+/// flag the command sets itself (--shard, --shards, --start-at, --run-id, --save) or a load that
+/// would not parse.
 ShardsCommand parse_shards_options(std::span<const char* const> args);
-
-/// The usage line, for --help and the errors.
-std::string shards_usage();
 
 }  // namespace stampede::cmd

@@ -6,10 +6,10 @@
 namespace stampede::report {
 namespace {
 
-/// "5, 7": the shards' indexes.
+/// "5, 7": the shards' numbers, counted from 1 as --shard counts them.
 std::string index_list(const std::vector<unsigned>& indexes) {
   std::string text;
-  for (const auto index : indexes) text += (text.empty() ? "" : ", ") + std::to_string(index);
+  for (const auto index : indexes) text += (text.empty() ? "" : ", ") + std::to_string(index + 1);
   return text;
 }
 
@@ -24,7 +24,7 @@ std::string shards_text(const statistics::Sharding& sharding) {
       " of " + std::to_string(sharding.count) + " (run " + printable(sharding.run) + ")";
   // One shard's own run is no merge with the others missing: it says which it is.
   std::string text = sharding.shards.size() == 1
-                         ? "shard " + std::to_string(sharding.shards.front().index) + of
+                         ? "shard " + std::to_string(sharding.shards.front().index + 1) + of
                          : std::to_string(sharding.shards.size()) + of;
   if (const auto missing = sharding.missing(); !missing.empty() && sharding.shards.size() > 1) {
     text += "; MISSING " + index_list(missing);

@@ -21,7 +21,7 @@ std::unique_ptr<Verifier> make(int code) {
 // 5 digits; -code is an int here, hence the 32-bit range.
 constexpr std::array kinds{
     VerifierKind{"statusCode", "success: the HTTP status == -code (WebSocket: a reply arrived)",
-                 100, 599, "100 to 599", &make<StatusCode>},
+                 100, 599, "100 to 599", &make<StatusCode>, "http"},
     VerifierKind{"json",
                  "success: the body's JSON \"code\" (200 or \"200\"; WebSocket: "
                  "response.code, and the ping's seq echoed) == -code",
@@ -35,7 +35,7 @@ std::span<const VerifierKind> verifier_kinds() { return kinds; }
 
 const VerifierKind* find_verifier_kind(std::string_view name) {
   for (const auto& kind : kinds) {
-    if (kind.name == name) return &kind;
+    if (kind.name == name || (!kind.alias.empty() && kind.alias == name)) return &kind;
   }
   return nullptr;
 }

@@ -42,12 +42,15 @@ struct VerifierKind {
   long long max_code;
   std::string_view code_range;  ///< those values in words, for --help and errors
   std::unique_ptr<Verifier> (*make)(int code);
+  /// Another name it answers to: `-v http`, as go-stress-testing's help ("http: statusCode,
+  /// json") leads its users to type; empty: none.
+  std::string_view alias = {};
 };
 
 /// Every -v choice, the default (statusCode) first.
 std::span<const VerifierKind> verifier_kinds();
 
-/// The choice named `name`, or nullptr.
+/// The choice named `name` (or its alias), or nullptr.
 const VerifierKind* find_verifier_kind(std::string_view name);
 
 /// "-v statusCode or -v json": the choices, for error messages.

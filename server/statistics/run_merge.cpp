@@ -75,7 +75,7 @@ std::vector<Second> aligned_seconds(std::span<const Summary> runs,
 }
 
 std::string shard_name(const Sharding& sharding, unsigned index) {
-  return "shard " + std::to_string(index) + "/" + std::to_string(sharding.count) + " of run " +
+  return "shard " + std::to_string(index + 1) + "/" + std::to_string(sharding.count) + " of run " +
          sharding.run;
 }
 

@@ -39,10 +39,7 @@ std::string serve_usage_error(std::initializer_list<const char*> words) {
   return "no error";
 }
 
-const std::string usage =
-    " (usage: stampede serve [--port 8080] [--bind 127.0.0.1] [--threads N] [--workers N] "
-    "[--tls-port 8443 [--cert FILE --key FILE]] [--max-streams N] [--idle-timeout S] "
-    "[--max-in-flight K])";
+const std::string usage = " (see stampede serve --help)";
 
 TEST(ServeOptions, ReadsEveryFlag) {
   const auto o = parse_serve({"--port", "9000", "--bind", "::1", "--threads", "3"});
@@ -64,8 +61,7 @@ TEST(ServeOptions, RefusesCountsOutOfRange) {
   const std::string port = "--port must be between 0 (any free port) and 65535" + usage;
   EXPECT_EQ(serve_usage_error({"--port", "-1"}), port);
   EXPECT_EQ(serve_usage_error({"--port", "65536"}), port);
-  EXPECT_EQ(serve_usage_error({"--threads", "two"}),
-            "the argument ('two') for option '--threads' is invalid" + usage);
+  EXPECT_EQ(serve_usage_error({"--threads", "two"}), threads);
 }
 
 TEST(ServeOptions, ReadsWorkersAndSharesTheCoresAmongThem) {
@@ -89,16 +85,14 @@ TEST(ServeOptions, RefusesWorkersOutOfRange) {
   EXPECT_EQ(serve_usage_error({"--workers", "-1"}), workers);
   EXPECT_EQ(serve_usage_error({"--workers", "65"}), workers);
   EXPECT_EQ(serve_usage_error({"--workers=4294967298"}), workers);
-  EXPECT_EQ(serve_usage_error({"--workers", "many"}),
-            "the argument ('many') for option '--workers' is invalid" + usage);
-  EXPECT_EQ(serve_usage_error({"--workers"}),
-            "the required argument for option '--workers' is missing" + usage);
+  EXPECT_EQ(serve_usage_error({"--workers", "many"}), workers);
+  EXPECT_EQ(serve_usage_error({"--workers"}), "flag --workers needs a value" + usage);
 }
 
 TEST(ServeOptions, RefusesStrayWordsAndUnknownFlags) {
   EXPECT_EQ(serve_usage_error({"extra"}), "unexpected argument 'extra'" + usage);
   EXPECT_EQ(serve_usage_error({"--port", "9000", "8080"}), "unexpected argument '8080'" + usage);
-  EXPECT_EQ(serve_usage_error({"--verbose"}), "unrecognised option '--verbose'" + usage);
+  EXPECT_EQ(serve_usage_error({"--verbose"}), "unknown flag '--verbose'" + usage);
 }
 
 TEST(ServeOptions, BannerBracketsIpv6AndCountsThreadsAndWorkers) {
@@ -169,12 +163,9 @@ TEST(ServeOptions, RefusesAnIdleTimeoutOutOfRangeOrNotANumber) {
   EXPECT_EQ(serve_usage_error({"--idle-timeout", "31536001"}), rule);
   EXPECT_EQ(serve_usage_error({"--idle-timeout", "nan"}), rule);
   EXPECT_EQ(serve_usage_error({"--idle-timeout", "inf"}), rule);
-  EXPECT_EQ(serve_usage_error({"--idle-timeout", "soon"}),
-            "the argument ('soon') for option '--idle-timeout' is invalid" + usage);
-  EXPECT_EQ(serve_usage_error({"--idle-timeout", "60s"}),
-            "the argument ('60s') for option '--idle-timeout' is invalid" + usage);
-  EXPECT_EQ(serve_usage_error({"--idle-timeout"}),
-            "the required argument for option '--idle-timeout' is missing" + usage);
+  EXPECT_EQ(serve_usage_error({"--idle-timeout", "soon"}), rule);
+  EXPECT_EQ(serve_usage_error({"--idle-timeout", "60s"}), rule);
+  EXPECT_EQ(serve_usage_error({"--idle-timeout"}), "flag --idle-timeout needs a value" + usage);
 }
 
 TEST(ServeOptions, ReadsMaxInFlightWithZeroAsNoLimit) {
@@ -196,12 +187,9 @@ TEST(ServeOptions, RefusesAMaxInFlightOutOfRangeOrNotACount) {
             rule);  // not 4,294,967,295, nor "no limit"
   EXPECT_EQ(serve_usage_error({"--max-in-flight", "100000001"}), rule);
   EXPECT_EQ(serve_usage_error({"--max-in-flight=4294967296"}), rule);  // not 0 once narrowed
-  EXPECT_EQ(serve_usage_error({"--max-in-flight", "four"}),
-            "the argument ('four') for option '--max-in-flight' is invalid" + usage);
-  EXPECT_EQ(serve_usage_error({"--max-in-flight", "2.5"}),
-            "the argument ('2.5') for option '--max-in-flight' is invalid" + usage);
-  EXPECT_EQ(serve_usage_error({"--max-in-flight"}),
-            "the required argument for option '--max-in-flight' is missing" + usage);
+  EXPECT_EQ(serve_usage_error({"--max-in-flight", "four"}), rule);
+  EXPECT_EQ(serve_usage_error({"--max-in-flight", "2.5"}), rule);
+  EXPECT_EQ(serve_usage_error({"--max-in-flight"}), "flag --max-in-flight needs a value" + usage);
 }
 
 TEST(ServeOptions, BannerNamesTheInFlightLimit) {

@@ -23,7 +23,7 @@ Options shards_flag(std::int64_t count) {
 }
 
 TEST(ShardPosition, ReadsIndexOfCount) {
-  const auto position = shard_position(shard_flag("3/8"), nullptr);
+  const auto position = shard_position(shard_flag("4/8"), nullptr);  // the fourth of eight
   ASSERT_TRUE(position);
   EXPECT_EQ(position->index, 3U);
   EXPECT_EQ(position->count, 8U);
@@ -31,7 +31,8 @@ TEST(ShardPosition, ReadsIndexOfCount) {
 }
 
 TEST(ShardPosition, RefusesWhatIsNoShardOfN) {
-  for (const char* text : {"8/8", "1/0", "-1/4", "a/4", "3", "3/", "/4", "1/10001", "1/4x"}) {
+  for (const char* text :
+       {"0/8", "9/8", "1/0", "-1/4", "a/4", "3", "3/", "/4", "1/10001", "1/4x"}) {
     EXPECT_THROW((void)shard_position(shard_flag(text), nullptr), UsageError) << text;
   }
 }
@@ -75,13 +76,13 @@ TEST(StartAt, RefusesOtherForms) {
 }
 
 TEST(RunId, LeavesOutWhatDiffersBetweenShards) {
-  const auto id = derived_run_id({"--concurrency=10", "--shard=0/4", "--save=a.stampede", "URL"});
+  const auto id = derived_run_id({"--concurrency=10", "--shard=1/4", "--save=a.stampede", "URL"});
   EXPECT_EQ(id.size(), 12U);
-  EXPECT_EQ(id, derived_run_id({"--concurrency=10", "--shard=3/4", "--save=b.stampede",
+  EXPECT_EQ(id, derived_run_id({"--concurrency=10", "--shard=4/4", "--save=b.stampede",
                                 "--output=json", "--told-at=2026-12-01T09:59:55.021Z", "URL"}));
   EXPECT_NE(id, derived_run_id(
-                    {"--concurrency=10", "--shard=0/4", "--start-at=2026-12-01T10:00:00Z", "URL"}));
-  EXPECT_NE(id, derived_run_id({"--concurrency=11", "--shard=0/4", "URL"}));
+                    {"--concurrency=10", "--shard=1/4", "--start-at=2026-12-01T10:00:00Z", "URL"}));
+  EXPECT_NE(id, derived_run_id({"--concurrency=11", "--shard=1/4", "URL"}));
 }
 
 /// Every shard's slice of `plan` over `count` shards.

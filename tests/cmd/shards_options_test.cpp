@@ -19,7 +19,7 @@ TEST(ShardsOptions, SplitsHostsSshAndTheLoad) {
   EXPECT_EQ(command.hosts, (std::vector<std::string>{"h1", "h2", "h3"}));
   EXPECT_EQ(command.ssh, (std::vector<std::string>{"ssh", "-p", "2222"}));
   EXPECT_EQ(command.report_args,
-            (std::vector<std::string>{"--threshold", "p99<1s", "--output", "json"}));
+            (std::vector<std::string>{"--output", "json", "--threshold", "p99<1s"}));
   EXPECT_EQ(command.load_args.size(), 6U);
   // -z 10s, -t's default 30 s, and 30 s to spare.
   ASSERT_TRUE(command.wait);
@@ -33,7 +33,7 @@ TEST(ShardsOptions, RefusesWhatCannotRun) {
        {Words{"--", "-u", "http://x/"}, Words{"--hosts", "h1"}, Words{"--hosts", "h1", "--"},
         Words{"--hosts", "h1", "--bogus", "1", "--", "-u", "http://x/"},
         Words{"--hosts", "h1", "--", "-u", "http://x/", "--save", "a.stampede"},
-        Words{"--hosts", "h1", "--", "-u", "http://x/", "--shard", "0/2"},
+        Words{"--hosts", "h1", "--", "-u", "http://x/", "--shard", "1/2"},
         Words{"--hosts", "h1", "--", "-c", "0", "-u", "http://x/"},
         Words{"--hosts", "h1", "--output", "yaml", "--", "-u", "http://x/"},
         Words{"--hosts", "h1", "--lead", "soon", "--", "-u", "http://x/"}}) {

@@ -46,7 +46,7 @@ for i in 0 1 2; do
 done
 for i in 0 1 2; do
   wait "${PODS[i]}" || fail "pod $i ended with $?: $(tail -n 5 "$TEST_TMP/pod$i.log")"
-  grep -q "^Shards: *shard $i of 3 (run lab-run)" "$TEST_TMP/pod$i.log" || fail "pod $i's log has not its report"
+  grep -q "^Shards: *shard $((i + 1)) of 3 (run lab-run)" "$TEST_TMP/pod$i.log" || fail "pod $i's log has not its report"
   grep -q "^-- waiting [0-9.]* s for --start-at --" "$TEST_TMP/pod$i.log" || fail "pod $i did not wait for START_AT"
   # As run.sh collects it from `kubectl logs`.
   sed -n 's/^stampede-run: //p' "$TEST_TMP/pod$i.log" | base64 -d >"$TEST_TMP/shard-$i.stampede"

@@ -47,13 +47,13 @@ assert_eq 0 "${RCS[0]}" "one process's exit status"
 # --- The same load in three shards, started together.
 START=$(date -u -d '+3 seconds' +%Y-%m-%dT%H:%M:%S.%3NZ)
 for i in 0 1 2; do
-  in_host "$i" "shard$i" -c 30 -n 40 -k -cpuNumber 1 -u "$URL?run=sharded" --shard "$i/3" \
+  in_host "$i" "shard$i" -c 30 -n 40 -k -cpuNumber 1 -u "$URL?run=sharded" --shard "$((i + 1))/3" \
     --start-at "$START" --save "$TEST_TMP/shard$i.stampede"
 done
 wait_hosts sharded
 for i in 0 1 2; do
   assert_eq 0 "${RCS[i]}" "shard $i's exit status ($(head -c 500 "$TEST_TMP/shard$i.err"))"
-  grep -q "^Shards: *shard $i of 3 (run " "$TEST_TMP/shard$i.out" || fail "shard $i's report does not say which shard it is"
+  grep -q "^Shards: *shard $((i + 1)) of 3 (run " "$TEST_TMP/shard$i.out" || fail "shard $i's report does not say which shard it is"
 done
 run_stampede merged report "$TEST_TMP"/shard{0,1,2}.stampede --output json
 expect_rc 0
@@ -104,8 +104,8 @@ grep -q "^Shards: *3 of 3 (run [0-9a-f]\{12\}); starts [0-9.]* ms apart; the lat
 # --- Refused: the same shard twice, shards of another run, a shard with a run that is none.
 run_stampede twice report "$TEST_TMP"/shard{0,1,0}.stampede
 expect_rc 2
-grep -q "shard 0/3 of run [0-9a-f]* is given twice" "$ERR" || fail "no message for a shard given twice: $(cat "$ERR")"
-in_host 1 other -c 3 -n 1 -u "$URL?run=sharded" --shard 1/3 --save "$TEST_TMP/other1.stampede"
+grep -q "shard 1/3 of run [0-9a-f]* is given twice" "$ERR" || fail "no message for a shard given twice: $(cat "$ERR")"
+in_host 1 other -c 3 -n 1 -u "$URL?run=sharded" --shard 2/3 --save "$TEST_TMP/other1.stampede"
 wait_hosts other
 run_stampede other report "$TEST_TMP"/shard0.stampede "$TEST_TMP"/other1.stampede
 expect_rc 2
@@ -134,8 +134,8 @@ assert_eq 0 "${RCS[2]}" "the interrupted shard's exit status (it printed its rep
 run_stampede incomplete report "$TEST_TMP"/job{0,1,2}.stampede --output json
 expect_rc 5
 grep -q "job1.stampede is empty: its run did not end" "$ERR" || fail "the empty file is not named: $(cat "$ERR")"
-grep -q "shard 1 of 3 (run [0-9a-f]*) is missing" "$ERR" || fail "the missing shard is not named: $(cat "$ERR")"
-grep -q "shard 2 of 3 (run [0-9a-f]*) was interrupted" "$ERR" || fail "the interrupted shard is not named: $(cat "$ERR")"
+grep -q "shard 2 of 3 (run [0-9a-f]*) is missing" "$ERR" || fail "the missing shard is not named: $(cat "$ERR")"
+grep -q "shard 3 of 3 (run [0-9a-f]*) was interrupted" "$ERR" || fail "the interrupted shard is not named: $(cat "$ERR")"
 json_check "$OUT" <<EOF
 g("shards.missing") == [1] and [s["stop_reason"] for s in g("shards.held")] == ["duration", "interrupted"]
 EOF
@@ -149,10 +149,10 @@ assert_le "$done_requests" "$seen" "requests the held shards counted against ngi
 assert_le "$seen" "$((done_requests + abandoned))" "nginx's against the requests the held shards started"
 run_stampede incomplete_text report "$TEST_TMP"/job{0,2}.stampede --threshold 'p99<5s'
 expect_rc 5
-grep -q "^Shards: *2 of 3 (run [0-9a-f]*); MISSING 1; INTERRUPTED 2;" "$OUT" || fail "the text report does not name them: $(grep Shards "$OUT")"
+grep -q "^Shards: *2 of 3 (run [0-9a-f]*); MISSING 2; INTERRUPTED 3;" "$OUT" || fail "the text report does not name them: $(grep Shards "$OUT")"
 
 # --- Ctrl-C while a shard waits for --start-at: it ends at once, its report says so.
-interrupt_run waiting 1 -c 2 -n 5 -u "$URL?run=waiting" --shard 0/2 --start-at "$(date -u -d '+30 seconds' +%Y-%m-%dT%H:%M:%SZ)"
+interrupt_run waiting 1 -c 2 -n 5 -u "$URL?run=waiting" --shard 1/2 --start-at "$(date -u -d '+30 seconds' +%Y-%m-%dT%H:%M:%SZ)"
 expect_rc 0
 assert_le "${ELAPSED%.*}" 5 "seconds from the SIGINT to the end"
 grep -q "^-- waiting [0-9.]* s for --start-at --" "$OUT" || fail "no word of the wait: $(head -3 "$OUT")"

@@ -36,19 +36,22 @@ usage_error stages_without_users --stages 10s:0 -u "$HTTP_URL/?run=stages_withou
 usage_error stages_mixed_units --stages 10s:5,5s:10/s -u "$HTTP_URL/?run=stages_mixed_units"
 usage_error stages_with_rate --stages 10s:5/s --rate 5 -u "$HTTP_URL/?run=stages_with_rate"
 # --shard and --start-at: malformed, out of range, or a slice with nothing in it.
-usage_error shard_past_count -c 8 -n 1 --shard 8/8 -u "$HTTP_URL/?run=shard_past_count"
+usage_error shard_past_count -c 8 -n 1 --shard 9/8 -u "$HTTP_URL/?run=shard_past_count"
+usage_error shard_zero -c 8 -n 1 --shard 0/8 -u "$HTTP_URL/?run=shard_zero"
+grep -qF -- "--shard counts from 1, as Playwright's and Jest's do: the first of 8 shards is --shard 1/8" "$ERR" ||
+  fail "--shard 0/8 is not refused as counting from 1: $(cat "$ERR")"
 usage_error shard_no_count -c 8 -n 1 --shard 3 -u "$HTTP_URL/?run=shard_no_count"
-usage_error shard_too_few_users -c 3 -n 1 --shard 0/8 -u "$HTTP_URL/?run=shard_too_few_users"
-usage_error shard_and_shards -c 8 -n 1 --shard 0/8 --shards 8 -u "$HTTP_URL/?run=shard_and_shards"
-usage_error shard_sweep --sweep 1,2 --shard 0/2 -u "$HTTP_URL/?run=shard_sweep"
+usage_error shard_too_few_users -c 3 -n 1 --shard 1/8 -u "$HTTP_URL/?run=shard_too_few_users"
+usage_error shard_and_shards -c 8 -n 1 --shard 1/8 --shards 8 -u "$HTTP_URL/?run=shard_and_shards"
+usage_error shard_sweep --sweep 1,2 --shard 1/2 -u "$HTTP_URL/?run=shard_sweep"
 usage_error start_at_local -c 1 -n 1 --start-at 2026-12-01T10:00:00 -u "$HTTP_URL/?run=start_at_local"
 usage_error start_at_far -c 1 -n 1 --start-at 2099-01-01T00:00:00Z -u "$HTTP_URL/?run=start_at_far"
 usage_error start_at_years_ago -c 1 -n 1 --start-at 2020-01-01T00:00:00Z -u "$HTTP_URL/?run=start_at_years_ago"
 grep -qF 'more than a day ago' "$ERR" || fail "start_at_years_ago: $(cat "$ERR")"
 usage_error run_id_alone -c 1 -n 1 --run-id nightly -u "$HTTP_URL/?run=run_id_alone"
-usage_error run_id_bad -c 2 -n 1 --shard 0/2 --run-id 'a b' -u "$HTTP_URL/?run=run_id_bad"
+usage_error run_id_bad -c 2 -n 1 --shard 1/2 --run-id 'a b' -u "$HTTP_URL/?run=run_id_bad"
 usage_error told_at_alone -c 1 -n 1 --told-at 2026-12-01T10:00:00Z -u "$HTTP_URL/?run=told_at_alone"
-usage_error told_at_bad -c 2 -n 1 --shard 0/2 --told-at now -u "$HTTP_URL/?run=told_at_bad"
+usage_error told_at_bad -c 2 -n 1 --shard 1/2 --told-at now -u "$HTTP_URL/?run=told_at_bad"
 # A sweep's levels and bounds, and what it cannot go with; the last -u is checked before the first
 # is sent anything.
 usage_error sweep_with_count --sweep 1,2 -n 5 -u "$HTTP_URL/?run=sweep_with_count"
@@ -119,7 +122,7 @@ usage_error serve_negative_port serve --port -1
 usage_error serve_stray_word serve --port 0 extra
 usage_error serve_negative_idle_timeout serve --port 0 --idle-timeout -1
 usage_error serve_idle_timeout_not_a_number serve --port 0 --idle-timeout soon
-grep -q "^stampede: the argument ('soon') for option '--idle-timeout' is invalid" "$ERR" ||
+grep -q "^stampede: --idle-timeout must be 0 (never close an idle connection) or a number of seconds" "$ERR" ||
   fail "serve_idle_timeout_not_a_number: $(cat "$ERR")"
 assert_eq 0 "$(count_requests "$ACCESS_LOG")" "requests nginx saw from the bad command lines"
 
@@ -156,7 +159,7 @@ usage_error csv_over_data_file -c 1 -n 1 --data-file "$TEST_TMP/v.csv" -e "$TEST
 usage_error save_over_hard_link -c 1 -n 1 -data @"$TEST_TMP/body.json" \
   --save "$TEST_TMP/body.hard" -u "$HTTP_URL/?run=clash"
 usage_error shards_save_over_a_shard shards --hosts a --dir "$TEST_TMP/shards" \
-  --save "$TEST_TMP/shards/shard-0.stampede" -- -c 1 -n 1 -u "$HTTP_URL/?run=clash"
+  --save "$TEST_TMP/shards/shard-1.stampede" -- -c 1 -n 1 -u "$HTTP_URL/?run=clash"
 cmp -s "$TEST_TMP/c.stampede" "$TEST_TMP/c.copy" || fail "the saved run was changed"
 cmp -s "$TEST_TMP/req.curl" "$TEST_TMP/req.copy" || fail "the curl file was changed"
 assert_eq '{"a":1}' "$(cat "$TEST_TMP/body.json")" "the curl file's body file"
@@ -164,12 +167,12 @@ assert_eq keep "$(cat "$TEST_TMP/out.html")" "an output of a refused run"
 assert_eq 'name ann' "$(echo $(cat "$TEST_TMP/v.csv"))" "the CSV file"
 assert_eq 0 "$(count_requests "$ACCESS_LOG" '/?run=clash')" "requests of the refused runs"
 # Shards of one --run-id with other flags (-c 2 beside -c 4) merged into a run neither was.
-run_stampede shard_a -c 2 -n 1 --shard 0/2 --run-id same -u "$HTTP_URL/?run=shard_plan" --save "$TEST_TMP/sa.stampede"
+run_stampede shard_a -c 2 -n 1 --shard 1/2 --run-id same -u "$HTTP_URL/?run=shard_plan" --save "$TEST_TMP/sa.stampede"
 expect_rc 0
-run_stampede shard_b -c 4 -n 1 --shard 1/2 --run-id same -u "$HTTP_URL/?run=shard_plan" --save "$TEST_TMP/sb.stampede"
+run_stampede shard_b -c 4 -n 1 --shard 2/2 --run-id same -u "$HTTP_URL/?run=shard_plan" --save "$TEST_TMP/sb.stampede"
 expect_rc 0
 usage_error shards_of_other_flags report "$TEST_TMP/sa.stampede" "$TEST_TMP/sb.stampede"
-grep -qF "stampede: shard 1/2 of run same was run with other flags than shard 0/2 of run same" "$ERR" ||
+grep -qF "stampede: shard 2/2 of run same was run with other flags than shard 1/2 of run same" "$ERR" ||
   fail "shards_of_other_flags: $(cat "$ERR")"
 # Devices are not files that one output overwrites: -e and --html may both go to /dev/null.
 run_stampede outputs_to_dev_null -c 1 -n 1 -u "$HTTP_URL/?run=dev_null" -e /dev/null --html /dev/null

@@ -380,11 +380,11 @@ TEST(TextReport, NamesTheShardsMissingAndInterrupted) {
       {{0, at + 2ms, at, statistics::StopReason::duration, std::nullopt},
        {2, at + 500us, at, statistics::StopReason::interrupted, std::nullopt}}};
   EXPECT_TRUE(contains(text_report(s),
-                       "Shards:                 2 of 4 (run 3fa1c2d9e0b4); MISSING 1, 3; "
-                       "INTERRUPTED 2; starts 1.5 ms apart; the latest 2.0 ms after --start-at\n"));
+                       "Shards:                 2 of 4 (run 3fa1c2d9e0b4); MISSING 2, 4; "
+                       "INTERRUPTED 3; starts 1.5 ms apart; the latest 2.0 ms after --start-at\n"));
   s.sharding->shards.resize(1);
   EXPECT_TRUE(contains(text_report(s),
-                       "Shards:                 shard 0 of 4 (run 3fa1c2d9e0b4); "
+                       "Shards:                 shard 1 of 4 (run 3fa1c2d9e0b4); "
                        "the latest 2.0 ms after --start-at\n"));
 }
 

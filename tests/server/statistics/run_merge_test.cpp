@@ -110,7 +110,7 @@ TEST(MergeRuns, RefusesShardsOfOneRunIdRunWithOtherFlags) {
     ADD_FAILURE() << "merged";
   } catch (const MergeError& error) {
     EXPECT_EQ(std::string(error.what()),
-              "shard 1/2 of run r1 was run with other flags than shard 0/2 of run r1 (-c, -n, "
+              "shard 2/2 of run r1 was run with other flags than shard 1/2 of run r1 (-c, -n, "
               "-z, --rate or the URL: the shards of one run share every flag but --shard and the "
               "outputs)");
   }
