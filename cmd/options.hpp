@@ -110,7 +110,7 @@ struct Options {
   std::string csv_file;                   ///< --data-file FILE.csv: rows for ${csv:COLUMN}
   std::string data_mode;  ///< --data-mode per-user|per-request|random; empty: per-user
   bool has_code = false;  ///< -code was given (gRPC's default is 0, not 200)
-  std::string shard;      ///< --shard I/N: this process is shard I (0 to N-1) of N; empty: none
+  std::string shard;      ///< --shard I/N: this process is shard I (1 to N) of N; empty: none
   /// --shards N: N shards, this one's index from JOB_COMPLETION_INDEX; 0: not given.
   std::int64_t shards = 0;
   std::string start_at;  ///< --start-at TIME (RFC 3339): when the users start; empty: at once

@@ -1,6 +1,8 @@
 // Which protocol a request goes over: the one choice every client factory switches on.
 #pragma once
 
+#include <string_view>
+
 #include "model/request.hpp"
 
 namespace stampede::model {
@@ -11,6 +13,25 @@ enum class Protocol : unsigned char {
   http2,      ///< HTTP/2 (RFC 9113): h2c with prior knowledge, or ALPN "h2" over TLS
   websocket,  ///< WebSocket (RFC 6455): an HTTP/1.1 upgrade, then messages both ways
 };
+
+/// The protocol's name in saved runs and the JSON report: "http1", "http2", "websocket".
+inline std::string_view protocol_name(Protocol protocol) {
+  switch (protocol) {
+    case Protocol::http2:
+      return "http2";
+    case Protocol::websocket:
+      return "websocket";
+    default:
+      return "http1";
+  }
+}
+
+/// The protocol named `name` (protocol_name's), HTTP/1.1 for any other.
+inline Protocol protocol_named(std::string_view name) {
+  return name == "http2"       ? Protocol::http2
+         : name == "websocket" ? Protocol::websocket
+                               : Protocol::http1;
+}
 
 /// curl's --http2 on http://: each new connection's first request goes as HTTP/1.1 asking to
 /// switch (`Connection: Upgrade, HTTP2-Settings`, `Upgrade: h2c`); a server that answers 101

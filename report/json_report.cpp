@@ -232,6 +232,8 @@ std::string json_report(const Summary& summary) {
   json["requests_per_user"] = summary.info.requests_per_user;
   json["threads"] = summary.info.threads;
   json["keep_alive"] = summary.info.keep_alive;
+  json["protocol"] = model::protocol_name(summary.info.protocol);
+  json["held"] = summary.info.held;
   json["stop_reason"] = to_string(summary.stop_reason);
   if (summary.sharding) json["shards"] = shards_json(*summary.sharding);
   json["latency_ms"] = latency_json(total.latency);

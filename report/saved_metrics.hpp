@@ -13,7 +13,9 @@ statistics::Histogram histogram_from_json(const SavedJson& json);
 
 /// Every field of `metrics`, so that metrics_from_json(metrics_to_json(m)) == m.
 SavedJson metrics_to_json(const statistics::Metrics& metrics);
-/// Throws std::invalid_argument or nlohmann::json::exception when `json` is not one.
+/// Every number read strictly (saved_fields.hpp), and the counts checked against one another.
+/// Throws std::invalid_argument or nlohmann::json::exception when `json` is not one, or when its
+/// counts disagree (its totals with its histograms or its breakdowns: an edited or damaged file).
 statistics::Metrics metrics_from_json(const SavedJson& json);
 
 /// {"200": 1000}: counts by a number (a status code, a check's).

@@ -84,7 +84,9 @@ SavedJson info_to_json(const RunInfo& info) {
           {"rate_moves", info.rate_moves},
           {"checks", info.checks},
           {"latency_per_second", info.latency_per_second},
-          {"started_at_ns", since_epoch_ns(info.started_at)}};
+          {"started_at_ns", since_epoch_ns(info.started_at)},
+          {"protocol", model::protocol_name(info.protocol)},
+          {"held", info.held}};
 }
 
 RunInfo info_from_json(const SavedJson& json) {
@@ -104,6 +106,11 @@ RunInfo info_from_json(const SavedJson& json) {
   info.checks = json.at("checks").get<std::vector<std::string>>();
   info.latency_per_second = json.at("latency_per_second").get<bool>();
   info.started_at = from_epoch_ns(integer_at(json, "started_at_ns"));
+  // Runs saved before these were kept: HTTP/1.1 and not held, as their reports read.
+  if (json.contains("protocol")) {
+    info.protocol = model::protocol_named(json.at("protocol").get<std::string>());
+  }
+  if (json.contains("held")) info.held = json.at("held").get<bool>();
   return info;
 }
 

@@ -46,15 +46,24 @@ std::string go_stress_block(const Summary& summary) {
   return text;
 }
 
+/// A WebSocket run: messages, not HTTP responses, are what it counts.
+bool websocket(const Summary& summary) {
+  return summary.info.protocol == model::Protocol::websocket;
+}
+
 std::string server_block(const Summary& summary) {
   const RunInfo& info = summary.info;
   // The Server header is the server's text, not ours: escaped so it cannot drive the terminal.
-  std::string text = line("Server Software:", printable(summary.total.server_software()));
+  // A WebSocket run reads no Server header: nothing to say rather than an empty line.
+  const auto software = printable(summary.total.server_software());
+  std::string text =
+      websocket(summary) && software.empty() ? "" : line("Server Software:", software);
   text += line("Server Hostname:", printable(info.origin.host));
   text += line("Server Port:", std::to_string(info.origin.port));
   text += '\n';
   text += line("Document Path:", printable(info.path));
-  text += line("Document Length:", std::to_string(summary.total.document_length()) + " bytes");
+  text += line(websocket(summary) ? "Message Length:" : "Document Length:",
+               std::to_string(summary.total.document_length()) + " bytes");
   return text + '\n';
 }
 
@@ -175,22 +184,62 @@ std::string counts_block(const Summary& summary) {
   if (const std::uint64_t non_2xx = non_2xx_count(total.status_codes); non_2xx > 0) {
     text += line("Non-2xx responses:", std::to_string(non_2xx));
   }
+  // A WebSocket run has a status only where an upgrade was refused.
   const std::string codes = status_codes_text(total.status_codes);
-  text += line("Status codes:", codes.empty() ? "none" : codes);
+  if (!websocket(summary) || !codes.empty()) {
+    text += line("Status codes:", codes.empty() ? "none" : codes);
+  }
   if (!total.grpc_codes.empty())
     text += line("gRPC status codes:", grpc_codes_text(total.grpc_codes));
   if (summary.long_lived()) text += connections_line(summary);
   text += protocols_line(total);
   if (total.streams.streams > 0) text += shared_streams_line(total);
-  if (summary.info.keep_alive || total.keep_alive_responses > 0) {
+  if (!websocket(summary) && (summary.info.keep_alive || total.keep_alive_responses > 0)) {
     text += line("Keep-Alive requests:", std::to_string(total.keep_alive_responses));
   }
-  text += line("Total transferred:", std::to_string(total.bytes_received) + " bytes");
+  // WebSocket: on the connections, the upgrade and each frame's header included.
+  const std::string wire = websocket(summary) ? " bytes (upgrades, frames and messages)" : " bytes";
+  text += line("Total transferred:", std::to_string(total.bytes_received) + wire);
   if (total.bytes_sent > 0) {
     // Whole requests, headers included (ab prints a similar "Total body sent" for POSTs).
-    text += line("Total sent:", std::to_string(total.bytes_sent) + " bytes");
+    text += line("Total sent:", std::to_string(total.bytes_sent) + wire);
   }
-  text += line("HTML transferred:", std::to_string(total.body_bytes) + " bytes");
+  text += line(websocket(summary) ? "Messages transferred:" : "HTML transferred:",
+               std::to_string(total.body_bytes) + " bytes");
+  return text;
+}
+
+/// ab's "Transfer rate", received, then sent and both when something was sent.
+std::string transfer_lines(const Summary& summary) {
+  const Metrics& total = summary.total;
+  const double seconds = to_seconds(summary.elapsed);
+  std::string text;
+  const double received = ratio(static_cast<double>(total.bytes_received) / 1024, seconds);
+  text += line("Transfer rate:", format_fixed(received, 2) + " [Kbytes/sec] received");
+  if (total.bytes_sent > 0) {
+    const double sent = ratio(static_cast<double>(total.bytes_sent) / 1024, seconds);
+    text += line("", format_fixed(sent, 2) + " kb/s sent");
+    text += line("", format_fixed(received + sent, 2) + " kb/s total");
+  }
+  return text;
+}
+
+/// A held run (--hold, --listen) lasts the hold: requests a second over it would say little.
+/// What matters is how fast the connections opened, and how long each took.
+std::string held_block(const Summary& summary) {
+  const auto& counts = summary.total.long_lived;
+  const auto& connect = summary.total.connect;
+  const double seconds = to_seconds(counts.last_opened);
+  std::string text = line("Opened per second:",
+                          format_fixed(ratio(static_cast<double>(counts.opened), seconds), 2) +
+                              " [#/sec] (mean, from the start to the last opened)");
+  if (connect.count() > 0) {
+    text += line("Time to open:", ms3(connect.mean()) + " [ms] (mean), " +
+                                      ms3(static_cast<double>(connect.percentile(99))) +
+                                      " (p99), " + ms3(static_cast<double>(connect.max())) +
+                                      (websocket(summary) ? " (max): TCP, TLS for wss, the upgrade"
+                                                          : " (max): TCP, TLS for https"));
+  }
   return text;
 }
 
@@ -199,6 +248,8 @@ std::string rates_block(const Summary& summary) {
   const double seconds = to_seconds(summary.elapsed);
   const auto completed = static_cast<double>(total.completed());
   const auto users = static_cast<double>(summary.info.users);
+  if (summary.info.held && summary.long_lived())
+    return held_block(summary) + transfer_lines(summary);
   std::string text =
       line("Requests per second:", format_fixed(summary.rps(), 2) + " [#/sec] (mean)");
   // ab's mean is concurrency x time / requests, a closed loop's latency; under --rate, -c is
@@ -209,14 +260,7 @@ std::string rates_block(const Summary& summary) {
                      format_fixed(ratio(users * seconds * 1000, completed), 3) + " [ms] (mean)");
   text += line("Time per request:", format_fixed(ratio(seconds * 1000, completed), 3) +
                                         " [ms] (mean, across all concurrent requests)");
-  const double received = ratio(static_cast<double>(total.bytes_received) / 1024, seconds);
-  text += line("Transfer rate:", format_fixed(received, 2) + " [Kbytes/sec] received");
-  if (total.bytes_sent > 0) {
-    const double sent = ratio(static_cast<double>(total.bytes_sent) / 1024, seconds);
-    text += line("", format_fixed(sent, 2) + " kb/s sent");
-    text += line("", format_fixed(received + sent, 2) + " kb/s total");
-  }
-  return text;
+  return text + transfer_lines(summary);
 }
 
 // One row of "Connection Times (ms)", in milliseconds.

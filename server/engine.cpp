@@ -150,6 +150,8 @@ statistics::RunInfo run_info(const Flow& flow, const model::Plan& plan, unsigned
   info.rate_moves = plan.rate > 0 && (plan.ramp.count() > 0 || !plan.stages.empty());
   info.window = plan.duration;
   info.latency_per_second = plan.latency_per_second;
+  info.protocol = model::protocol_of(first);
+  info.held = plan.hold.count() > 0 || plan.listen;
   return info;
 }
 

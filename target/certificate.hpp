@@ -1,5 +1,5 @@
-// The target server's TLS certificate: a self-signed one made at start, or PEM files read.
-// checked.
+// The target server's TLS certificate: a self-signed one made at start, or PEM files (--cert,
+// --key) read and checked.
 #pragma once
 
 #include <string>

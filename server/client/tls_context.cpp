@@ -1,4 +1,5 @@
-// make_tls_context(): one SSL_CTX per run; OpenSSL lets every thread create sessions from it.
+// make_tls_context(): one SSL_CTX per destination; OpenSSL lets every thread create sessions from
+// it.
 #include "server/client/tls_context.hpp"
 
 #include <openssl/ssl.h>

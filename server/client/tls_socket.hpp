@@ -40,6 +40,10 @@ struct TlsWire {
 /// write_wait()): a read may need to write (a TLS 1.3 KeyUpdate's answer), a write to read.
 /// Errors are the error_codes Asio's stream gives for the same events (see failure()), so that
 /// classify() and the failure log read them alike.
+///
+/// Used by HTTP/1.1 over TLS (Http1Client<TlsSocket>) and -m's shared HTTP/2 connections. The
+/// HTTP/2 client without -m (and its HTTP/1.1 fallback) and the WebSocket client keep Asio's
+/// ssl::stream (TlsStream).
 class TlsSocket {
  public:
   using Socket = net::ip::tcp::socket;

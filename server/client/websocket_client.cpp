@@ -69,7 +69,6 @@ class WebSocketClient final : public ClientBase, private TeardownWatch {
       const auto& message = message_for(wire, response);
       ws_->binary(wire.binary);
       const auto [write_error, written] = co_await ws_->async_write(net::buffer(message), as_tuple);
-      response.bytes_sent = written;
       ++sent_;
       if (write_error) {
         record_failure(response, Phase::write, write_error);
@@ -81,10 +80,14 @@ class WebSocketClient final : public ClientBase, private TeardownWatch {
         awaiting_reply_ = false;
         response.cut_short = said_goodbye_ && read_error;  // else the reply came first
         if (!response.cut_short) after_read(response, read_error, n, sent_at);
+        count_wire_bytes(response);
         if (claim_debug_slot()) log_exchange(message, response);
         if (said_goodbye_) co_await end_goodbye();
+        end_exchange(request, response);
+        co_return;
       }
     }
+    if (ws_) count_wire_bytes(response);  // an upgrade refused, or a write that failed
     end_exchange(request, response);
   }
 
@@ -102,6 +105,7 @@ class WebSocketClient final : public ClientBase, private TeardownWatch {
     }
     buffer_.clear();
     const auto [error, n] = co_await ws_->async_read(buffer_, as_tuple);
+    count_wire_bytes(response);
     if (!error) {
       after_read(response, error, n, Clock::now());
       co_return;
@@ -290,15 +294,24 @@ class WebSocketClient final : public ClientBase, private TeardownWatch {
       return;
     }
     response.waiting = Clock::now() - sent_at;
-    response.bytes_received = n;
     response.body_bytes = n;
     response.keep_alive = true;
     if (setup_.keep_body) response.body = beast::buffers_to_string(buffer_.data());
   }
 
+  /// The bytes the connection moved since the last exchange counted them: the upgrade in the
+  /// first, each frame's header, pings and pongs; the message payloads are `body_bytes`.
+  void count_wire_bytes(model::Response& response) {
+    const auto& transport = ws_->next_layer();
+    response.bytes_received = transport.bytes_read() - counted_read_;
+    response.bytes_sent = transport.bytes_written() - counted_written_;
+    counted_read_ = transport.bytes_read();
+    counted_written_ = transport.bytes_written();
+  }
+
   void log_exchange(const std::string& message, const model::Response& response) const {
     spdlog::debug("message sent ({} bytes):\n{}\nreply ({} bytes):\n{}", message.size(), message,
-                  response.bytes_received, beast::buffers_to_string(buffer_.data()));
+                  response.body_bytes, beast::buffers_to_string(buffer_.data()));
   }
 
   void close_socket() override {
@@ -311,6 +324,8 @@ class WebSocketClient final : public ClientBase, private TeardownWatch {
     said_goodbye_ = false;
     closing_ = false;
     ws_.reset();
+    counted_read_ = 0;
+    counted_written_ = 0;
     buffer_ = {};
   }
 
@@ -321,6 +336,8 @@ class WebSocketClient final : public ClientBase, private TeardownWatch {
   /// inflate/deflate state is compiled in.
   std::optional<websocket::stream<WebSocketTransport<Stream>, false>> ws_;
   beast::flat_buffer buffer_;            ///< the reply being read
+  std::uint64_t counted_read_ = 0;       ///< the transport's bytes read, counted so far
+  std::uint64_t counted_written_ = 0;    ///< and written
   std::string message_;                  ///< the ping being sent
   bool holding_ = false;                 ///< receive() or hold() is reading: its end is a goodbye
   bool awaiting_reply_ = false;          ///< exchange() is reading: a stop cuts it short

@@ -7,6 +7,7 @@
 #include <boost/asio/associated_executor.hpp>
 #include <boost/beast/websocket/ssl.hpp>
 #include <boost/beast/websocket/teardown.hpp>
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
@@ -27,7 +28,9 @@ class TeardownWatch {
 /// `Next` (TcpStream, TlsStream) as Beast's websocket::stream sees it, but for the teardown:
 /// that one reports success whatever its end, so that the read which closed the connection
 /// reports what arrived first (the server's close frame, a message over --max-message, a
-/// broken frame) rather than the reset or the timeout of the wait for the TCP close.
+/// broken frame) rather than the reset or the timeout of the wait for the TCP close. It also
+/// counts the bytes read and written, the upgrade and every frame's header included (above TLS
+/// for wss://): what a WebSocket run transferred, as HTTP runs count heads and bodies.
 template <class Next>
 class WebSocketTransport {
  public:
@@ -42,12 +45,18 @@ class WebSocketTransport {
 
   template <class Buffers, class Handler>
   auto async_read_some(const Buffers& buffers, Handler&& handler) {
-    return next_.async_read_some(buffers, std::forward<Handler>(handler));
+    return next_.async_read_some(
+        buffers, Counted<std::decay_t<Handler>>{std::forward<Handler>(handler), &bytes_read_});
   }
   template <class Buffers, class Handler>
   auto async_write_some(const Buffers& buffers, Handler&& handler) {
-    return next_.async_write_some(buffers, std::forward<Handler>(handler));
+    return next_.async_write_some(
+        buffers, Counted<std::decay_t<Handler>>{std::forward<Handler>(handler), &bytes_written_});
   }
+
+  /// Bytes read and written since the connection was made.
+  [[nodiscard]] std::uint64_t bytes_read() const noexcept { return bytes_read_; }
+  [[nodiscard]] std::uint64_t bytes_written() const noexcept { return bytes_written_; }
 
   /// Beast's teardown of the stream under it (shut down, then read to the server's close),
   /// bounded by the watch, its end reported as success.
@@ -79,8 +88,30 @@ class WebSocketTransport {
     }
   };
 
+  /// Adds what a read or a write moved to `bytes`, then calls the handler, keeping its
+  /// executor and allocator.
+  template <class Handler>
+  struct Counted {
+    Handler handler;
+    std::uint64_t* bytes;
+    using executor_type = boost::asio::associated_executor_t<Handler>;
+    using allocator_type = boost::asio::associated_allocator_t<Handler>;
+    executor_type get_executor() const noexcept {
+      return boost::asio::get_associated_executor(handler);
+    }
+    allocator_type get_allocator() const noexcept {
+      return boost::asio::get_associated_allocator(handler);
+    }
+    void operator()(const boost::system::error_code& error, std::size_t n) {
+      *bytes += n;
+      std::move(handler)(error, n);
+    }
+  };
+
   Next next_;
   TeardownWatch* watch_;
+  std::uint64_t bytes_read_ = 0;
+  std::uint64_t bytes_written_ = 0;
 };
 
 /// The TCP socket under a WebSocket's transport, the one the watchdog closes.

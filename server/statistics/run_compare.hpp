@@ -10,7 +10,8 @@
 
 namespace stampede::statistics {
 
-/// How far B may fall behind A; each unset bound is not judged.
+/// How far B may fall behind A (`stampede compare`'s --max-* flags); each unset bound is not
+/// judged.
 struct CompareLimits {
   std::optional<double> mean_regress;  ///< percent B's mean latency may exceed A's
   std::optional<double> p50_regress;

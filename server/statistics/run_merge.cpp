@@ -35,6 +35,7 @@ void add_info(RunInfo& into, const RunInfo& from) {
   into.window = std::max(into.window, from.window);
   into.keep_alive = into.keep_alive && from.keep_alive;
   into.latency_per_second = into.latency_per_second && from.latency_per_second;
+  into.held = into.held || from.held;
   if (into.requests_per_user != from.requests_per_user) into.requests_per_user = 0;
 }
 

@@ -11,6 +11,7 @@
 
 #include "model/flow_mix.hpp"
 #include "model/origin.hpp"
+#include "model/protocol.hpp"
 #include "server/statistics/capacity_plan.hpp"
 #include "server/statistics/metrics.hpp"
 #include "server/statistics/threshold.hpp"
@@ -44,6 +45,11 @@ struct RunInfo {
   /// A weighted mix's flows among `steps` (a flow's rounds are its first step's requests);
   /// empty without a mix.
   std::vector<model::FlowShare> flows{};
+  /// What the first step speaks: a WebSocket run's report counts messages, not HTTP responses.
+  model::Protocol protocol = model::Protocol::http1;
+  /// The users held their connections after their requests (--hold, --listen): the run lasted
+  /// the hold, so its report gives connection figures rather than requests a second over it.
+  bool held = false;
 };
 
 /// One second of the run (one live row, one `per_second` JSON object).
@@ -79,7 +85,7 @@ enum class StopReason : unsigned char { completed, interrupted, time_limit, dura
 
 /// One shard of a run split over several processes (--shard I/N): which, and how it started.
 struct ShardRecord {
-  unsigned index = 0;                                  ///< I: 0 to N - 1
+  unsigned index = 0;                                  ///< from 0: --shard I/N is I - 1
   std::chrono::system_clock::time_point started_at{};  ///< when its users started, by its clock
   /// --start-at: when it was to start (its skew is started_at - start_at); empty: at once.
   std::optional<std::chrono::system_clock::time_point> start_at;

@@ -42,6 +42,8 @@ Summary sample_summary() {
   summary.info.flows = {{"a.curl.sh", 0, 1, 3}};
   summary.info.checks = {"--expect-status 200"};
   summary.info.latency_per_second = true;
+  summary.info.protocol = model::Protocol::websocket;
+  summary.info.held = true;
   summary.info.started_at = std::chrono::system_clock::time_point(1'764'640'000'123'456'789ns);
   for (int i = 0; i < 20; ++i) {
     summary.total.add(result(std::chrono::microseconds(100 + i * 37), model::ErrorKind::none, 200));
@@ -102,6 +104,8 @@ TEST(SavedRun, ReadsBackExactly) {
   EXPECT_EQ(b.info.flows, a.info.flows);
   EXPECT_EQ(b.info.checks, a.info.checks);
   EXPECT_EQ(b.info.started_at, a.info.started_at);
+  EXPECT_EQ(b.info.protocol, model::Protocol::websocket);
+  EXPECT_TRUE(b.info.held);
   EXPECT_EQ(b.elapsed, a.elapsed);
   EXPECT_EQ(b.stop_reason, a.stop_reason);
   ASSERT_EQ(b.per_second.size(), 1U);

@@ -266,6 +266,50 @@ TEST(TextReport, LongLivedConnectionsSayWhatBecameOfThemAndWhenTheLastOpened) {
   EXPECT_FALSE(contains(text_report(thousand_in_two_seconds()), "Last opened:"));
 }
 
+// A WebSocket run counts messages: no empty HTTP lines (Server Software, Status codes: none,
+// Keep-Alive requests), and its bytes say what they are.
+TEST(TextReport, AWebSocketRunSaysWhatIsTrueOfMessages) {
+  Summary s = thousand_in_two_seconds();
+  s.info.protocol = model::Protocol::websocket;
+  s.info.keep_alive = true;
+  s.total = {};
+  for (int i = 0; i < 10; ++i) {
+    auto r = timed_success();
+    r.status = 0;
+    s.total.add(r);
+  }
+  const auto text = text_report(s);
+  EXPECT_FALSE(contains(text, "Server Software:")) << text;
+  EXPECT_FALSE(contains(text, "Status codes:")) << text;
+  EXPECT_FALSE(contains(text, "Keep-Alive requests:")) << text;
+  EXPECT_FALSE(contains(text, "HTML transferred:")) << text;
+  EXPECT_TRUE(contains(text, "Message Length:         615 bytes\n")) << text;
+  EXPECT_TRUE(
+      contains(text, "Total transferred:      10240 bytes (upgrades, frames and messages)\n"))
+      << text;
+  EXPECT_TRUE(contains(text, "Messages transferred:   6150 bytes\n")) << text;
+  // A refused upgrade has a status, and says so.
+  s.total.add(result(0ns, model::ErrorKind::handshake, 403));
+  EXPECT_TRUE(contains(text_report(s), "Status codes:           403:1\n")) << text_report(s);
+}
+
+// A held run lasts its hold: how fast the connections opened, not requests a second over it.
+TEST(TextReport, AHeldRunGivesConnectionFiguresNotRequestsASecond) {
+  Summary s = thousand_in_two_seconds();
+  s.info.held = true;
+  for (int i = 1; i <= 4; ++i) s.total.add_connection({}, 250ms * i);
+  const auto text = text_report(s);
+  EXPECT_FALSE(contains(text, "Requests per second:")) << text;
+  EXPECT_FALSE(contains(text, "Time per request:")) << text;
+  EXPECT_TRUE(contains(text,
+                       "Opened per second:      4.00 [#/sec] (mean, from the start to the "
+                       "last opened)\n"))
+      << text;
+  EXPECT_TRUE(contains(text, "Transfer rate:")) << text;
+  s.info.held = false;
+  EXPECT_TRUE(contains(text_report(s), "Requests per second:")) << text_report(s);
+}
+
 TEST(TextReport, StopReasonAndAbandonedRequests) {
   Summary s = thousand_in_two_seconds();
   s.stop_reason = StopReason::interrupted;
