@@ -156,6 +156,7 @@ Json connections_json(const Summary& summary) {
   json["open_at_end"] = counts.opened - std::min(counts.ended, counts.opened);
   json["last_opened_s"] = round_to(to_seconds(counts.last_opened), 6);
   json["closed_by_server"] = counts.closed_by_server;
+  json["close_codes"] = codes_json(counts.close_codes);
   json["failed"] = counts.failures();
   json["failed_by_kind"] = failed;
   json["resident_bytes_at_start"] = summary.resident_at_start;

@@ -205,7 +205,8 @@ SavedJson metrics_to_json(const Metrics& m) {
         {"last_opened_ns", lived.last_opened.count()},
         {"ended", lived.ended},
         {"closed_by_server", lived.closed_by_server},
-        {"failed", named_to_json(lived.failed, error_name)}}},
+        {"failed", named_to_json(lived.failed, error_name)},
+        {"close_codes", counts_to_json(lived.close_codes)}}},
       {"streams",
        {{"streams", m.streams.streams},
         {"open_sum", m.streams.open_sum},
@@ -252,6 +253,9 @@ Metrics metrics_from_json(const SavedJson& json) {
   m.long_lived.ended = count_at(lived, "ended");
   m.long_lived.closed_by_server = count_at(lived, "closed_by_server");
   m.long_lived.failed = named_from_json<model::error_kind_count>(lived.at("failed"), error_name);
+  // Not in runs saved before they were counted.
+  if (lived.contains("close_codes"))
+    m.long_lived.close_codes = counts_from_json(lived.at("close_codes"));
   const auto& streams = json.at("streams");
   m.streams = {count_at(streams, "streams"), count_at(streams, "open_sum"),
                count_at(streams, "open_max")};

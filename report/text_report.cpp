@@ -117,6 +117,9 @@ std::string connections_line(const Summary& summary) {
   if (!kinds.empty()) text += " (" + kinds + ")";
   const auto open = counts.opened - std::min(counts.ended, counts.opened);
   text = line("Connections:", text + ", " + std::to_string(open) + " open at the end");
+  if (!counts.close_codes.empty()) {  // the server's close frames: its own, or its answers to ours
+    text += line("Close codes:", status_codes_text(counts.close_codes));
+  }
   // How long opening them took: the start of a long-lived run is its hardest part.
   if (counts.opened > 0) {
     text += line("Last opened:",

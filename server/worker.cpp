@@ -63,6 +63,7 @@ void note_if_ended(ThreadTally& tally, const client::Client& client, model::Erro
   if (!client.holds_connections() || client.is_open()) return;
   auto& connections = tally.metrics.long_lived;
   ++connections.ended;
+  if (const auto code = client.close_code(); code != 0) ++connections.close_codes[code];
   if (how == model::ErrorKind::closed) {
     ++connections.closed_by_server;
   } else if (how != model::ErrorKind::none) {

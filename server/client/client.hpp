@@ -113,6 +113,9 @@ class Client {
   [[nodiscard]] virtual bool holds_connections() const { return opens_apart(); }
   /// A connection is open now (for holds_connections() clients; others need not say).
   [[nodiscard]] virtual bool is_open() const { return false; }
+  /// The close code of the server's close frame on the connection that ended last (WebSocket);
+  /// 0: none came, or the protocol has none.
+  [[nodiscard]] virtual int close_code() const { return 0; }
 
   /// Opens the connection (TCP, TLS, the upgrade) for `request`'s exchanges: `response` gets
   /// the connect time, or the failure (with the HTTP status of a refused upgrade).

@@ -50,6 +50,7 @@ class WebSocketClient final : public ClientBase, private TeardownWatch {
 
   [[nodiscard]] bool opens_apart() const override { return true; }
   [[nodiscard]] bool is_open() const override { return ws_.has_value(); }
+  [[nodiscard]] int close_code() const override { return close_code_; }
 
   net::awaitable<void> open(const PreparedRequest& request, model::Response& response) override {
     begin_exchange(request, response);
@@ -323,6 +324,8 @@ class WebSocketClient final : public ClientBase, private TeardownWatch {
   void close() override {
     said_goodbye_ = false;
     closing_ = false;
+    // Beast keeps the close frame it read (none: code 0) until the stream goes.
+    close_code_ = ws_ ? static_cast<int>(ws_->reason().code) : 0;
     ws_.reset();
     counted_read_ = 0;
     counted_written_ = 0;
@@ -338,6 +341,7 @@ class WebSocketClient final : public ClientBase, private TeardownWatch {
   beast::flat_buffer buffer_;            ///< the reply being read
   std::uint64_t counted_read_ = 0;       ///< the transport's bytes read, counted so far
   std::uint64_t counted_written_ = 0;    ///< and written
+  int close_code_ = 0;                   ///< the server's, on the connection that ended last
   std::string message_;                  ///< the ping being sent
   bool holding_ = false;                 ///< receive() or hold() is reading: its end is a goodbye
   bool awaiting_reply_ = false;          ///< exchange() is reading: a stop cuts it short

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <numeric>
 
 #include "model/error_kind.hpp"
@@ -24,6 +25,9 @@ struct ConnectionCounts {
   std::uint64_t closed_by_server = 0;  ///< of those, the server closed (a close frame)
   /// Opens that failed and connections lost (reset, timeout, an unanswered ping), by kind.
   std::array<std::uint64_t, model::error_kind_count> failed{};
+  /// WebSocket: the codes of the server's close frames (its own close, or its answer to ours),
+  /// a connection each.
+  std::map<int, std::uint64_t> close_codes{};
 
   [[nodiscard]] std::uint64_t failures() const {
     return std::accumulate(failed.begin(), failed.end(), std::uint64_t{0});
@@ -42,6 +46,7 @@ struct ConnectionCounts {
     ended += other.ended;
     closed_by_server += other.closed_by_server;
     for (std::size_t i = 0; i < failed.size(); ++i) failed[i] += other.failed[i];
+    for (const auto& [code, count] : other.close_codes) close_codes[code] += count;
   }
 
   friend bool operator==(const ConnectionCounts&, const ConnectionCounts&) = default;

@@ -268,11 +268,12 @@ EOF
 # A server that closes a held connection: counted as closed by the server; the message before
 # it succeeded.
 case_hold_closed() {
-  ws_run hold_closed "$WS_URL/close-after/1" -c 5 -n 1 --hold 2 -data x
+  ws_run hold_closed "$WS_URL/close-after/1?code=4001" -c 5 -n 1 --hold 2 -data x
   expect_all hold_closed 5 success
   json_check "$OUT" <<'EOF'
 g("connections.opened") == 5 and g("connections.closed_by_server") == 5
 g("connections.open_at_end") == 0
+g("connections.close_codes") == {"4001": 5} ## the server's code, each connection once
 EOF
 }
 

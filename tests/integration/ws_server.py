@@ -28,7 +28,8 @@ Paths (no compression and no keepalive pings: every frame on the wire is one the
                    a message that is not such an object gets code 400 and seq ""
   /wrongseq        /acc, but the answer's seq is S + "x"
   /badcode         /acc, but the answer's code is 500
-  /close-after/K   echoes K messages, then closes with code 1000 (normal closure)
+  /close-after/K   echoes K messages, then closes with code 1000 (normal closure), or with
+                   ?code=C's
   /silent          reads (and logs) messages, never answers
   /deaf            echoes the first message, then reads nothing for 5 s, so that pings (answered
                    by the library as it reads) go unanswered; then reads and logs, never answers
@@ -91,12 +92,12 @@ def acc_reply(message, seq_suffix="", code=200):
     return json.dumps({"seq": seq + seq_suffix, "cmd": cmd, "response": response}, separators=(",", ":"))
 
 
-async def serve_echo(ws, target, limit=None):
+async def serve_echo(ws, target, limit=None, code=1000):
     for _ in itertools.count() if limit is None else range(limit):
         message = await ws.recv()
         log_message(target, message)
         await ws.send(message)
-    await ws.close(1000)
+    await ws.close(code)
 
 
 async def serve_acc(ws, target, seq_suffix="", code=200):
@@ -152,7 +153,7 @@ async def handler(ws):
         elif path == "/push":
             await serve_push(ws, target, query)
         else:  # /close-after/K: process_request let nothing else through
-            await serve_echo(ws, target, close_after_count(path))
+            await serve_echo(ws, target, close_after_count(path), int(query.get("code", 1000)))
     except ConnectionClosed:
         pass  # the client left; its close code is logged below
     finally:

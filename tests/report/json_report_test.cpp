@@ -293,6 +293,7 @@ TEST(JsonReport, LongLivedConnectionsSayWhatBecameOfThem) {
                          {"open_at_end", 3},
                          {"last_opened_s", 1.5},
                          {"closed_by_server", 1},
+                         {"close_codes", json::object()},
                          {"failed", 3},
                          {"failed_by_kind", {{"handshake", 2}, {"timeout", 1}}},
                          {"resident_bytes_at_start", 1000},

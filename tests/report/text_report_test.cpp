@@ -263,6 +263,10 @@ TEST(TextReport, LongLivedConnectionsSayWhatBecameOfThemAndWhenTheLastOpened) {
                        "(timeout: 1), 3 open at the end\n"
                        "Last opened:            1.800 seconds after the start\n"))
       << text_report(s);
+  s.total.long_lived.close_codes = {{1000, 3}, {4001, 1}};  // the server's close frames
+  EXPECT_TRUE(
+      contains(text_report(s), "3 open at the end\nClose codes:            1000:3;4001:1\n"))
+      << text_report(s);
   EXPECT_FALSE(contains(text_report(thousand_in_two_seconds()), "Last opened:"));
 }
 
