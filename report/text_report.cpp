@@ -51,6 +51,9 @@ bool websocket(const Summary& summary) {
   return summary.info.protocol == model::Protocol::websocket;
 }
 
+/// A gRPC run: its bodies are length-prefixed messages.
+bool grpc(const Summary& summary) { return model::is_grpc(summary.info.origin.scheme); }
+
 std::string server_block(const Summary& summary) {
   const RunInfo& info = summary.info;
   // The Server header is the server's text, not ours: escaped so it cannot drive the terminal.
@@ -63,7 +66,8 @@ std::string server_block(const Summary& summary) {
   text += '\n';
   text += line("Document Path:", printable(info.path));
   text += line(websocket(summary) ? "Message Length:" : "Document Length:",
-               std::to_string(summary.total.document_length()) + " bytes");
+               std::to_string(summary.total.document_length()) +
+                   (grpc(summary) ? " bytes (with its messages' 5-byte gRPC prefixes)" : " bytes"));
   return text + '\n';
 }
 
@@ -207,8 +211,9 @@ std::string counts_block(const Summary& summary) {
     // Whole requests, headers included (ab prints a similar "Total body sent" for POSTs).
     text += line("Total sent:", std::to_string(total.bytes_sent) + wire);
   }
-  text += line(websocket(summary) ? "Messages transferred:" : "HTML transferred:",
-               std::to_string(total.body_bytes) + " bytes");
+  text += line(websocket(summary) || grpc(summary) ? "Messages transferred:" : "HTML transferred:",
+               std::to_string(total.body_bytes) +
+                   (grpc(summary) ? " bytes (with their 5-byte prefixes)" : " bytes"));
   return text;
 }
 

@@ -24,9 +24,10 @@ EOF2
   assert_eq "$total" "$(count_requests "$ACCESS_LOG" "GET /?run=$1 HTTP/1.1")" "requests nginx logged for $1"
 }
 
-run_stampede r500 --rate 500 -c 50 -z 4s -k -u "$HTTP_URL/?run=r500" --output json
+# -c 200: a cap of 50 was reached once in CI, when a stall of 108 ms held 50 requests at once.
+run_stampede r500 --rate 500 -c 200 -z 4s -k -u "$HTTP_URL/?run=r500" --output json
 rate_check r500 500 4
-json_assert "$OUT" 'g("users") == 50 and g("users_started") <= 50'
+json_assert "$OUT" 'g("users") == 200 and g("users_started") <= 200'
 
 # Without -c the cap is what the machine's descriptors allow; users start only as needed.
 run_stampede r5000 --rate 5000 -z 3s -k -u "$HTTP_URL/?run=r5000" --output json

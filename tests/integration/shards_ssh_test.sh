@@ -73,7 +73,7 @@ log "stopped: exit $RC, $((SECONDS - t0)) s after the SIGTERM"
 expect_rc 5
 assert_le "$((SECONDS - t0))" 15 "seconds from the SIGTERM to the report"
 grep -q "stopping the shards" "$ERR" || fail "no word of stopping: $(cat "$ERR")"
-for i in 0 1 2; do
+for i in 1 2 3; do
   grep -q "shard $i of 3 (run [0-9a-f]*) was interrupted" "$ERR" || fail "shard $i is not named interrupted: $(cat "$ERR")"
 done
 done_requests=$(json_eval "$OUT" 'g("requests.total")')

@@ -297,6 +297,20 @@ TEST(TextReport, AWebSocketRunSaysWhatIsTrueOfMessages) {
   EXPECT_TRUE(contains(text_report(s), "Status codes:           403:1\n")) << text_report(s);
 }
 
+// A gRPC run's bodies are length-prefixed messages, and the report says so.
+TEST(TextReport, AGrpcRunsBodiesAreItsMessages) {
+  Summary s = thousand_in_two_seconds();
+  s.info.origin = {model::Scheme::grpc, "127.0.0.1", 50051};
+  const auto text = text_report(s);
+  EXPECT_TRUE(contains(text,
+                       "Document Length:        615 bytes (with its messages' 5-byte gRPC "
+                       "prefixes)\n"))
+      << text;
+  EXPECT_TRUE(contains(text, "Messages transferred:   615000 bytes (with their 5-byte prefixes)\n"))
+      << text;
+  EXPECT_FALSE(contains(text, "HTML transferred:")) << text;
+}
+
 // A held run lasts its hold: how fast the connections opened, not requests a second over it.
 TEST(TextReport, AHeldRunGivesConnectionFiguresNotRequestsASecond) {
   Summary s = thousand_in_two_seconds();
