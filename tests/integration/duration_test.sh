@@ -7,15 +7,16 @@ start_serve
 start_nginx "$TEST_TMP/nginx"
 SERVE_URL="http://127.0.0.1:$SERVE_PORT"
 
-# Each request takes 0.7 s: a user starts at 0 and 0.7 s, not at 1.4 s, so 4 users send 8, and the
-# run ends when the last of them is answered, at about 1.4 s.
-run_stampede delay -c 4 -z 1 -k -t 3 -u "$SERVE_URL/delay/700" --output json
+# Each request takes 0.8 s: a user starts at 0 and 0.8 s, not at 1.6 s, so 4 users send 8, and the
+# run ends when the last of them is answered, at about 1.6 s. Both edges have 0.4 s to spare: a
+# start 0.3 s late beside CI's background build once left a user one request (-z 1, 0.7 s).
+run_stampede delay -c 4 -z 1.2 -k -t 3 -u "$SERVE_URL/delay/800" --output json
 expect_rc 0
 json_check "$OUT" <<'EOF2'
-g("requests.total") == 8 ## two requests a user: at 0 and 0.7 s, none at 1.4 s
-g("requests.succeeded") == 8 and g("requests.abandoned") == 0 ## the ones in flight at 1 s were answered and counted
+g("requests.total") == 8 ## two requests a user: at 0 and 0.8 s, none at 1.6 s
+g("requests.succeeded") == 8 and g("requests.abandoned") == 0 ## the ones in flight at 1.2 s were answered and counted
 g("stop_reason") == "duration"
-1.35 <= g("duration_s") <= 2.0 ## the run waited for the last answers, and no longer
+1.55 <= g("duration_s") <= 2.4 ## the run waited for the last answers, and no longer
 EOF2
 
 # A request in flight when the time is up ends as it would: here by -t. Starts at 0, 0.3, 0.6 and
