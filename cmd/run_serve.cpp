@@ -9,14 +9,14 @@
 #include "cmd/commands.hpp"
 #include "cmd/help.hpp"
 #include "cmd/serve_options.hpp"
-#include "target/server.hpp"
-#include "target/workers.hpp"
+#include "target_server/server.hpp"
+#include "target_server/workers.hpp"
 
 namespace stampede::cmd {
 namespace {
 
 /// The banner, then the routes; a script reads the ports from the first line.
-void announce(const ServeCommand& command, const target::ListeningPorts& ports) {
+void announce(const ServeCommand& command, const target_server::ListeningPorts& ports) {
   std::printf("%s\n%s\n", serve_banner(command, ports).c_str(), serve_routes(command).c_str());
   std::fflush(stdout);
 }
@@ -34,17 +34,17 @@ int run_serve(std::span<const char* const> args) {
   spdlog::set_level(spdlog::level::warn);
   // Block the stop signals (and SIGCHLD, for the workers' parent) in every thread, before any
   // starts: sigwait takes them.
-  const auto signals = target::serve_signals();
+  const auto signals = target_server::serve_signals();
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  target::raise_open_file_limit();
+  target_server::raise_open_file_limit();
   if (command.workers > 1) {
-    return target::serve_in_workers(
+    return target_server::serve_in_workers(
         command.server, command.workers,
-        [&command](const target::ListeningPorts& ports) { announce(command, ports); });
+        [&command](const target_server::ListeningPorts& ports) { announce(command, ports); });
   }
-  target::Server server(command.server);
+  target_server::Server server(command.server);
   announce(command, {.port = server.port(), .tls_port = server.tls_port()});
-  target::serve_until_stopped(server);
+  target_server::serve_until_stopped(server);
   return 0;
 }
 

@@ -14,8 +14,8 @@
 #include "cmd/flag_table.hpp"
 #include "cmd/limits.hpp"
 #include "cmd/options.hpp"
-#include "target/certificate.hpp"
-#include "target/h2_server.hpp"
+#include "target_server/certificate.hpp"
+#include "target_server/h2_server.hpp"
 
 namespace stampede::cmd {
 namespace {
@@ -101,14 +101,14 @@ const auto flags = std::to_array<Flag<ServeWords>>({
 
 /// --cert and --key, read and checked now: a file that will not do is a usage error (exit 2)
 /// before anything listens.
-void read_tls_files(const ServeWords& words, target::ServeOptions& options) {
+void read_tls_files(const ServeWords& words, target_server::ServeOptions& options) {
   if (words.cert.empty() && words.key.empty()) return;
   if (words.cert.empty() != words.key.empty()) {
     throw UsageError("--cert and --key go together" + std::string(hint));
   }
   if (!options.tls_port) throw UsageError("--cert and --key need --tls-port" + std::string(hint));
   try {
-    options.certificate = target::read_certificate(words.cert, words.key);
+    options.certificate = target_server::read_certificate(words.cert, words.key);
   } catch (const std::runtime_error& error) {
     throw UsageError(error.what());
   }
@@ -159,7 +159,7 @@ CommandDoc serve_command_doc() {
       "Ctrl-C or SIGTERM stops it. More: docs/serve.md.\n"};
 }
 
-std::string serve_banner(const ServeCommand& command, const target::ListeningPorts& ports) {
+std::string serve_banner(const ServeCommand& command, const target_server::ListeningPorts& ports) {
   const auto threads = command.server.threads;
   auto how = std::to_string(threads) + (threads == 1 ? " thread" : " threads");
   if (command.workers > 1) {
@@ -173,16 +173,17 @@ std::string serve_banner(const ServeCommand& command, const target::ListeningPor
            " in flight" + (command.workers > 1 ? " each" : "");
   }
   const auto& bind = command.server.bind;
-  auto where = "http://" + target::host_port(bind, ports.port) + "/";
+  auto where = "http://" + target_server::host_port(bind, ports.port) + "/";
   if (command.server.tls_port)
-    where += " and https://" + target::host_port(bind, ports.tls_port) + "/";
+    where += " and https://" + target_server::host_port(bind, ports.tls_port) + "/";
   return "stampede serve: listening on " + where + " (" + how + "; Ctrl-C stops)";
 }
 
 std::string serve_routes(const ServeCommand& command) {
   return "routes: /  /json  /status/{code}  /delay/{ms}  /bytes/{n}  WebSocket: /echo  /acc  "
          "gRPC (HTTP/2): " +
-         std::string(target::grpc_echo_path) + "  " + std::string(target::grpc_fail_path) +
+         std::string(target_server::grpc_echo_path) + "  " +
+         std::string(target_server::grpc_fail_path) +
          "\nHTTP/1.1 and h2c (prior knowledge or Upgrade)" +
          (command.server.tls_port ? ", h2 and HTTP/1.1 by ALPN over TLS" : "");
 }

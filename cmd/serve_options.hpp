@@ -5,7 +5,7 @@
 #include <span>
 #include <string>
 
-#include "target/server.hpp"
+#include "target_server/server.hpp"
 
 namespace stampede::cmd {
 
@@ -25,9 +25,9 @@ inline constexpr std::int64_t max_serve_in_flight = 100'000'000;
 
 /// What `stampede serve` was asked for.
 struct ServeCommand {
-  target::ServeOptions server;  ///< what each worker serves
-  unsigned workers = 1;         ///< processes sharing the port (target::serve_in_workers)
-  bool help = false;            ///< -h, --help: print serve's help, serve nothing
+  target_server::ServeOptions server;  ///< what each worker serves
+  unsigned workers = 1;  ///< processes sharing the port (target_server::serve_in_workers)
+  bool help = false;     ///< -h, --help: print serve's help, serve nothing
 };
 
 /// Parses `stampede serve`'s arguments (the words after "serve") by its table of flags
@@ -41,7 +41,7 @@ ServeCommand parse_serve_options(std::span<const char* const> args);
 /// (...)", with workers "(2 workers sharing the port, 1 thread each; Ctrl-C stops)", with
 /// --max-in-flight "(1 thread, at most 4 requests in flight; ...)" ("... in flight each" with
 /// workers); `ports` are the ones bound.
-std::string serve_banner(const ServeCommand& command, const target::ListeningPorts& ports);
+std::string serve_banner(const ServeCommand& command, const target_server::ListeningPorts& ports);
 
 /// The two lines after the banner, without the last newline: the routes (HTTP, WebSocket and the
 /// gRPC echo's methods), then the protocols, "h2 and HTTP/1.1 by ALPN over TLS" with TLS.

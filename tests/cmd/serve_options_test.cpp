@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "cmd/options.hpp"
-#include "target/certificate.hpp"
+#include "target_server/certificate.hpp"
 
 namespace stampede::cmd {
 namespace {
@@ -26,7 +26,7 @@ ServeCommand parse_command(std::initializer_list<const char*> words) {
   return parse_serve_options(args);
 }
 
-target::ServeOptions parse_serve(std::initializer_list<const char*> words) {
+target_server::ServeOptions parse_serve(std::initializer_list<const char*> words) {
   return parse_command(words).server;
 }
 
@@ -127,7 +127,7 @@ TEST(ServeOptions, BannerNamesTheTlsUrlToo) {
 
 TEST(ServeOptions, ReadsTlsPortAndMaxStreams) {
   EXPECT_FALSE(parse_serve({}).tls_port);
-  EXPECT_EQ(parse_serve({}).max_streams, target::default_max_streams);
+  EXPECT_EQ(parse_serve({}).max_streams, target_server::default_max_streams);
   const auto o = parse_serve({"--tls-port", "8443", "--max-streams", "5"});
   EXPECT_EQ(o.tls_port, 8443);
   EXPECT_EQ(o.max_streams, 5U);
@@ -143,8 +143,8 @@ TEST(ServeOptions, ReadsTlsPortAndMaxStreams) {
 
 TEST(ServeOptions, ReadsTheIdleTimeoutInSecondsAndZeroAsNever) {
   using std::chrono::milliseconds;
-  EXPECT_EQ(parse_serve({}).idle_timeout, target::default_idle_timeout);
-  EXPECT_EQ(target::default_idle_timeout, milliseconds(60'000));
+  EXPECT_EQ(parse_serve({}).idle_timeout, target_server::default_idle_timeout);
+  EXPECT_EQ(target_server::default_idle_timeout, milliseconds(60'000));
   EXPECT_EQ(parse_serve({"--idle-timeout", "1"}).idle_timeout, milliseconds(1000));
   EXPECT_EQ(parse_serve({"--idle-timeout=0.5"}).idle_timeout, milliseconds(500));
   EXPECT_EQ(parse_serve({"-idle-timeout", "120"}).idle_timeout, milliseconds(120'000));
@@ -226,8 +226,8 @@ std::string write_file(const std::string& name, const std::string& text) {
 }
 
 TEST(ServeOptions, ReadsAndChecksCertificateFiles) {
-  const auto made = target::make_self_signed_certificate();
-  const auto other = target::make_self_signed_certificate();
+  const auto made = target_server::make_self_signed_certificate();
+  const auto other = target_server::make_self_signed_certificate();
   const auto cert = write_file("cert.pem", made.chain_pem);
   const auto key = write_file("key.pem", made.key_pem);
   const auto other_key = write_file("other-key.pem", other.key_pem);

@@ -13,7 +13,7 @@ LIMIT=4
 DELAY_MS=50
 PER_USER=10
 HELLO=15 # bytes of "hello stampede\n", what /delay answers
-BUSY=65  # bytes of the 503's body (target/routes.hpp busy_body)
+BUSY=65  # bytes of the 503's body (target_server/routes.hpp busy_body)
 
 start_serve --threads 2 --tls-port 0 --max-in-flight "$LIMIT"
 BANNER=$(head -n 1 "$TEST_TMP/serve.out")

@@ -6,7 +6,7 @@
 #include <numeric>
 #include <thread>
 
-#include "target/server.hpp"
+#include "target_server/server.hpp"
 #include "tests/server/fake_client.hpp"
 
 namespace stampede::server {
@@ -32,7 +32,7 @@ class Target {
   }
 
  private:
-  target::Server server_;
+  target_server::Server server_;
   std::thread thread_;
 };
 

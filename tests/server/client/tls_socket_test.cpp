@@ -19,8 +19,8 @@
 #include <string>
 
 #include "server/client/tls_context.hpp"
-#include "target/certificate.hpp"
-#include "target/tls_context.hpp"
+#include "target_server/certificate.hpp"
+#include "target_server/tls_context.hpp"
 
 namespace stampede::client {
 namespace {
@@ -36,8 +36,8 @@ enum class Ending { close_notify, fin, reset };
 struct Loopback {
   explicit Loopback(bool insecure)
       : acceptor(context, {ip::make_address("127.0.0.1"), 0}),
-        certificate(target::make_self_signed_certificate()),
-        server_tls(target::make_tls_context(certificate)),
+        certificate(target_server::make_self_signed_certificate()),
+        server_tls(target_server::make_tls_context(certificate)),
         client_tls(make_tls_context(insecure, true)) {
     setup.endpoints = {acceptor.local_endpoint()};
     setup.host = "127.0.0.1";
@@ -105,7 +105,7 @@ struct Loopback {
 
   net::io_context context;
   ip::tcp::acceptor acceptor;
-  target::Certificate certificate;
+  target_server::Certificate certificate;
   net::ssl::context server_tls;
   net::ssl::context client_tls;
   ClientSetup setup;
