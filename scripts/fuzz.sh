@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes the curl-file and HAR parsers with libFuzzer (clang++, ASan + UBSan) for a bounded time,
-# starting from curl/samples and a small HAR. Any crash, hang (10 s per input), sanitizer report or escaping exception fails.
+# starting from tests/curl/samples and a small HAR. Any crash, hang (10 s per input), sanitizer report or escaping exception fails.
 # Usage: scripts/fuzz.sh [SECONDS=60]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,7 +9,7 @@ command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ is not installed (apt-
 
 out=build-fuzz
 mkdir -p "$out/corpus"
-cp curl/samples/*.curl.txt "$out/corpus/"
+cp tests/curl/samples/*.curl.txt "$out/corpus/"
 # A HAR of two entries (the samples in tests/integration/har are longer than -max_len).
 cat >"$out/corpus/seed.har" <<'EOF'
 {"log":{"entries":[{"startedDateTime":"2026-12-02T13:05:23.827Z","time":40.2,"_resourceType":"fetch",

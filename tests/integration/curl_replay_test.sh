@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every sample in curl/samples/ is sent by real curl and by `stampede -p`; a loopback capture server
+# Every sample in tests/curl/samples/ is sent by real curl and by `stampede -p`; a loopback capture server
 # records both, and method, target, headers (names, case, order, values) and body must be the same
 # (curl_replay.py compare, one process for every sample).
 # Each URL in a sample is pointed at the capture server first (the same rewrite for both).
@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.sh" "$@"
 command -v curl >/dev/null || fail "'curl' is not installed (apt-get install curl)"
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-SAMPLES=$HERE/../../curl/samples
+SAMPLES=$HERE/../curl/samples
 HELPER=$HERE/curl_replay.py
 
 CAPTURED=$TEST_TMP/captured.jsonl
@@ -96,7 +96,7 @@ bad ambiguous "curl --hea http://127.0.0.1:$PORT/" "1:6: ambiguous curl option '
 bad substitution "curl -H \"X-Id: \$(uuidgen)\" http://127.0.0.1:$PORT/" "1:16: command substitution \$(...) is not supported"
 bad no-input "curl -d @- http://127.0.0.1:$PORT/" "1:9: this command reads standard input (-), which the file does not give it"
 
-((count >= 30)) || fail "only $count samples in curl/samples (want at least 30)"
+((count >= 30)) || fail "only $count samples in tests/curl/samples (want at least 30)"
 ((different == 0)) || fail "samples differ from curl (above)"
 log "$count samples: stampede sends what curl sends"
 pass

@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       (void)stampede::curl::parse_har_text(text, "fuzz.har", {"", ""});
     } else {
       // Relative @files are looked for in the samples' folder (fuzz.sh runs from the repo root).
-      (void)stampede::curl::parse_text(text, "fuzz.curl.txt", "curl/samples");
+      (void)stampede::curl::parse_text(text, "fuzz.curl.txt", "tests/curl/samples");
     }
   } catch (const stampede::curl::ParseError&) {
     // A located, one-line error is a correct answer to bad input.
