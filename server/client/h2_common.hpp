@@ -1,5 +1,5 @@
-// What both nghttp2 client sessions share (one stream per user: H2Session; many: H2Streams):
-// the session's ownership, its opening SETTINGS, moving bytes, header fields and request bodies.
+// The nghttp2 client session's helpers (H2Streams): the session's ownership, its opening
+// SETTINGS, moving bytes, header fields and request bodies, and -d's log of an exchange.
 #pragma once
 
 #include <nghttp2/nghttp2.h>

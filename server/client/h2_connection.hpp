@@ -94,7 +94,7 @@ class H2Connection final : public std::enable_shared_from_this<H2Connection<Stre
   ThreadContext& thread_;
   TlsSession tls_session_;  ///< the last TLS session, resumed when the connection is made again
   std::optional<Stream> stream_;
-  H2Streams streams_;
+  H2Streams streams_{H2Streams::Use::shared};
   H2Call* opener_ = nullptr;  ///< the call that made it connect, told the connect time
   std::optional<Clock::duration> unclaimed_connect_;  ///< connected with no call: the next's
   net::steady_timer gone_;        ///< goodbye() waits on it until the connection ends

@@ -19,7 +19,7 @@ namespace stampede::client {
 /// the connection over. It answers the server's PING and SETTINGS, notes the
 /// ACK of our PING and the server's GOAWAY, skips what concerns streams (DATA, RST_STREAM,
 /// WINDOW_UPDATE, PRIORITY, extensions), and refuses a header block, which a connection with
-/// no stream and push disabled must not get. Sans-IO, as H2Session is.
+/// no stream and push disabled must not get. Sans-IO, as H2Streams is.
 ///
 /// While the session runs, follow() sees the same bytes, so that the take-over starts at the
 /// frame boundary where the session stands, even in the middle of a frame.

@@ -1,10 +1,11 @@
-// H2Streams: nghttp2's callbacks route each frame to its stream's call; mem_send/mem_recv move
-// the bytes.
+// H2Streams: nghttp2's callbacks (the client's one table) route each frame to its stream's call;
+// mem_send/mem_recv move the bytes.
 #include "server/client/h2_streams.hpp"
 
 #include <algorithm>
 #include <utility>
 
+#include "server/client/base64.hpp"
 #include "server/client/h2_common.hpp"
 #include "server/client/h2_error.hpp"
 
@@ -12,9 +13,12 @@ namespace stampede::client {
 
 namespace {
 
-/// Receive windows for each stream and for the connection: h2load's default (2^30 - 1), so
-/// that many streams' bodies never wait on a WINDOW_UPDATE (nghttp2's 64 KiB would).
-constexpr std::int32_t held_window_size = (1 << 30) - 1;
+/// Receive windows for each stream and for the connection, wide so that bodies do not wait on
+/// a WINDOW_UPDATE a round trip each (nghttp2's default of 64 KiB would make a larger one): on a
+/// shared connection h2load's (2^30 - 1), so that many streams' bodies never do; on a user's own
+/// 16 MiB, as its upgrade requests have always said (HTTP2-Settings).
+constexpr std::int32_t shared_window = (1 << 30) - 1;
+constexpr std::int32_t own_window = 16 * 1024 * 1024;
 /// Each frame's header, which the frame's length leaves out.
 constexpr std::uint64_t frame_header = 9;
 
@@ -29,8 +33,10 @@ struct H2StreamCallbacks {
   static H2Streams& of(void* user_data) { return *static_cast<H2Streams*>(user_data); }
 
   static int on_begin_headers(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
-    auto* call = of(user_data).call_of(frame->hd.stream_id);
-    if (call != nullptr && call->response->waiting.count() == 0) {
+    auto& self = of(user_data);
+    auto* call = self.call_of(frame->hd.stream_id);
+    // A user's own client times `waiting` from its reads.
+    if (call != nullptr && self.shared_ && call->response->waiting.count() == 0) {
       call->response->waiting = H2Call::Clock::now() - call->sent;
     }
     return 0;
@@ -66,16 +72,16 @@ struct H2StreamCallbacks {
   static int on_frame(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
     auto& self = of(user_data);
     if (frame->hd.type == NGHTTP2_SETTINGS) self.server_settings_ = true;
-    if (auto* call = self.call_of(frame->hd.stream_id)) {
-      call->response->bytes_received += frame->hd.length + frame_header;
-    }
+    if (frame->hd.type == NGHTTP2_GOAWAY) self.server_goaway_ = true;
+    auto* call = self.shared_ ? self.call_of(frame->hd.stream_id) : nullptr;
+    if (call != nullptr) call->response->bytes_received += frame->hd.length + frame_header;
     return 0;
   }
 
   static int on_frame_sent(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
     auto& self = of(user_data);
     if (auto* call = self.call_of(frame->hd.stream_id)) {
-      call->response->bytes_sent += frame->hd.length + frame_header;
+      if (self.shared_) call->response->bytes_sent += frame->hd.length + frame_header;
       if (opens_stream(frame)) self.opened(*call);
       if ((frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0) call->request_sent = true;
     }
@@ -124,7 +130,7 @@ struct H2StreamCallbacks {
   }
 };
 
-H2Streams::H2Streams() {
+H2Streams::H2Streams(Use use, Start start) : shared_(use == Use::shared) {
   nghttp2_option* option = nullptr;
   nghttp2_option_new(&option);
   // Until the server's SETTINGS say how many streams it takes, one at a time.
@@ -133,13 +139,19 @@ H2Streams::H2Streams() {
   nghttp2_session_client_new2(&made, H2StreamCallbacks::table(), this, option);
   nghttp2_option_del(option);
   session_.reset(made);
-  h2::open_windows(made, held_window_size);
+  const auto window = shared_ ? shared_window : own_window;
+  if (start == Start::preface) {
+    h2::open_windows(made, window);
+  } else {  // our SETTINGS went in the upgrade request
+    h2::open_connection_window(made, window);
+  }
 }
 
 H2Streams::~H2Streams() = default;
 
-bool H2Streams::submit(H2Call& call) {
-  // A redirect hop's response must not keep the previous one's headers.
+/// A call's state for a new stream. A redirect hop's response must not keep the previous
+/// one's headers.
+void H2Streams::begin(H2Call& call) {
   call.response->location.clear();
   call.response->content_encoding.clear();
   call.body_sent = 0;
@@ -148,6 +160,10 @@ bool H2Streams::submit(H2Call& call) {
   call.error.clear();
   call.phase = Phase::read;
   call.submitted = H2Call::Clock::now();
+}
+
+bool H2Streams::submit(H2Call& call) {
+  begin(call);
   fields_.clear();
   for (const auto& name_value : call.request->headers) fields_.push_back(h2::field(name_value));
   nghttp2_data_provider body{};
@@ -161,6 +177,30 @@ bool H2Streams::submit(H2Call& call) {
   }
   calls_.emplace(call.stream_id, &call);
   return true;
+}
+
+bool H2Streams::upgrade(H2Call& call, bool head) {
+  begin(call);
+  // The 101's status and headers are not the response's.
+  call.response->status = 0;
+  call.response->headers.clear();
+  opened(call);
+  call.request_sent = true;  // as HTTP/1.1, before the switch
+  call.stream_id = 1;        // RFC 7540 3.2: the upgrade request is stream 1
+  const auto payload = h2::settings_payload(own_window);  // only a user's own is upgraded
+  const int result = nghttp2_session_upgrade2(session_.get(),
+                                              reinterpret_cast<const std::uint8_t*>(payload.data()),
+                                              payload.size(), head ? 1 : 0, nullptr);
+  if (result != 0) {
+    call.error = h2_library_error(result);
+    return false;
+  }
+  calls_.emplace(call.stream_id, &call);
+  return true;
+}
+
+std::string H2Streams::upgrade_settings() {
+  return base64url(h2::settings_payload(own_window));  // RFC 7540 3.2.1
 }
 
 void H2Streams::withdraw(H2Call& call) {
@@ -185,6 +225,7 @@ std::size_t H2Streams::fail_all(const boost::system::error_code& error, Phase ph
 std::string_view H2Streams::output() { return h2::drain_output(session_.get(), out_, error_); }
 
 bool H2Streams::input(const char* data, std::size_t n) {
+  if (!shared_) frames_.follow(data, n);
   return h2::feed_input(session_.get(), data, n, error_);
 }
 
@@ -192,6 +233,14 @@ void H2Streams::goodbye() { nghttp2_session_terminate_session(session_.get(), NG
 
 bool H2Streams::accepting() const {
   return !error_ && nghttp2_session_check_request_allowed(session_.get()) != 0;
+}
+
+bool H2Streams::reusable() const { return accepting() && !finished(); }
+
+H2Idle H2Streams::hand_over() {
+  H2Idle idle = std::move(frames_);
+  idle.take_over(output(), server_goaway_);
+  return idle;
 }
 
 bool H2Streams::finished() const {
@@ -206,8 +255,9 @@ H2Call* H2Streams::call_of(std::int32_t stream_id) const {
 
 void H2Streams::opened(H2Call& call) {
   call.sent = H2Call::Clock::now();
-  call.response->queueing = call.sent - call.submitted;
   peak_ = std::max(peak_, ++open_);
+  if (!shared_) return;  // one stream at a time: no queue to time
+  call.response->queueing = call.sent - call.submitted;
   call.response->streams_open = static_cast<std::uint32_t>(open_);
 }
 

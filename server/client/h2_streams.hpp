@@ -1,4 +1,5 @@
-// One shared HTTP/2 connection's protocol state without I/O: many users' streams at once (-m).
+// An HTTP/2 client connection's protocol state without I/O: one user's streams one after another,
+// or many users' at once (-m). The one nghttp2 client session and callback table.
 #pragma once
 
 #include <nghttp2/nghttp2.h>
@@ -16,12 +17,13 @@
 #include "model/response.hpp"
 #include "server/client/classify.hpp"
 #include "server/client/h2_common.hpp"
+#include "server/client/h2_idle.hpp"
 #include "server/client/prepared_request.hpp"
 
 namespace stampede::client {
 
-/// One user's request on a shared connection: what it sends, where its response goes, and how
-/// its stream ended. The user's client owns it for the whole exchange; H2Streams keeps it by
+/// One user's request on a connection (its own or a shared one): what it sends, where its
+/// response goes, and how its stream ended. The user's client owns it for the whole exchange; H2Streams keeps it by
 /// stream id until the stream closes or the call is withdrawn.
 struct H2Call {
   using Clock = std::chrono::steady_clock;
@@ -42,15 +44,23 @@ struct H2Call {
   void* owner = nullptr;  ///< for on_done
 };
 
-/// An nghttp2 client session carrying many streams, each an H2Call, found by stream id (our own
+/// An nghttp2 client session carrying streams, each an H2Call, found by stream id (our own
 /// map rather than nghttp2's stream user data: a request still queued when a GOAWAY comes has
 /// no nghttp2 stream yet, only a frame not sent). Requests beyond the server's
 /// SETTINGS_MAX_CONCURRENT_STREAMS wait in nghttp2's queue; before the server's SETTINGS arrive,
 /// one stream at a time, so that a server allowing fewer than nghttp2's default of 100 never sees
-/// more than it allows. Sans-IO, as H2Session is.
+/// more than it allows. Sans-IO, so unit tests drive it with a server session in memory.
 class H2Streams {
  public:
-  H2Streams();
+  /// Whose connection it is. A user's own connection (HTTP/2 without -m) is counted by its
+  /// client in wire bytes and may be held after the requests (hand_over()); a shared one
+  /// counts each stream's frames and times its queueing.
+  enum class Use : unsigned char { own, shared };
+  /// How the session starts: by our connection preface and SETTINGS, or after a 101 to an h2c
+  /// upgrade request, whose HTTP2-Settings were our SETTINGS (upgrade() opens its stream).
+  enum class Start : unsigned char { preface, upgraded };
+
+  explicit H2Streams(Use use, Start start = Start::preface);
   ~H2Streams();
   H2Streams(const H2Streams&) = delete;
   H2Streams& operator=(const H2Streams&) = delete;
@@ -58,6 +68,12 @@ class H2Streams {
   /// Opens a stream for `call` (its request, response and keep_body set). False, with
   /// call.error set, when nghttp2 refuses it (no stream ids left, GOAWAY).
   bool submit(H2Call& call);
+  /// The server switched to HTTP/2 after `call`'s request went as HTTP/1.1 with
+  /// upgrade_settings(): its response comes on stream 1, as submit() would have it. `head`: the
+  /// request was a HEAD. False (call.error set) when nghttp2 refuses.
+  bool upgrade(H2Call& call, bool head);
+  /// The HTTP2-Settings header's value for an h2c upgrade request: our SETTINGS, base64url.
+  static std::string upgrade_settings();
   /// The call gives up (-t): its stream is reset with CANCEL (or, still queued, never sent)
   /// and the session no longer points at it.
   void withdraw(H2Call& call);
@@ -79,6 +95,8 @@ class H2Streams {
 
   /// New streams may open here: no GOAWAY either way, stream ids left, no error.
   [[nodiscard]] bool accepting() const;
+  /// accepting(), and nghttp2 can still read or write: a user's next request may go here.
+  [[nodiscard]] bool reusable() const;
   /// Streams whose calls are still waiting (open or queued).
   [[nodiscard]] std::size_t calls() const { return calls_.size(); }
   /// Streams open on the connection now (their HEADERS sent, not yet closed).
@@ -91,11 +109,19 @@ class H2Streams {
   [[nodiscard]] const boost::system::error_code& error() const { return error_; }
   /// nghttp2 has nothing more to read or write: the connection may close.
   [[nodiscard]] bool finished() const;
+  /// The server sent GOAWAY: it is ending the connection.
+  [[nodiscard]] bool server_goaway() const { return server_goaway_; }
+
+  /// --hold, after the requests (Use::own): the connection goes on without this session.
+  /// Returns what takes it over, standing where the session stands in the server's frames, with
+  /// what the session still had to write. The session is spent afterwards.
+  H2Idle hand_over();
 
  private:
   friend struct H2StreamCallbacks;
 
   [[nodiscard]] H2Call* call_of(std::int32_t stream_id) const;
+  void begin(H2Call& call);
   void opened(H2Call& call);
   void end_call(std::int32_t stream_id, const boost::system::error_code& error);
 
@@ -105,8 +131,11 @@ class H2Streams {
   std::unordered_map<std::int32_t, H2Call*> calls_;  ///< by stream id
   std::size_t open_ = 0;
   std::size_t peak_ = 0;
+  bool shared_;
   bool server_settings_ = false;
+  bool server_goaway_ = false;
   boost::system::error_code error_;
+  H2Idle frames_;  ///< Use::own: follows the server's frames, for hand_over()
 };
 
 }  // namespace stampede::client

@@ -12,6 +12,7 @@
 
 #include "server/client/client_factories.hpp"
 #include "server/client/connect.hpp"
+#include "server/client/h2_error.hpp"
 
 namespace stampede::client {
 
@@ -53,9 +54,9 @@ net::awaitable<void> Http2Client<Stream>::exchange(const PreparedRequest& reques
           break;
         }
         if (written_at_ == Clock::time_point{}) written_at_ = Clock::now();
-        request_written_ = session_->request_sent();
+        request_written_ = call_.request_sent;
       }
-      if (session_->stream_closed() || session_->error()) {
+      if (call_.done || session_->error()) {
         step = finish(*current, response, reused);
         break;
       }
@@ -91,17 +92,25 @@ ClientBase::Step Http2Client<Stream>::upgraded(const PreparedRequest& request,
                                                Switched<Stream> switched,
                                                model::Response& response) {
   stream_.emplace(std::move(switched.stream));
-  session_.emplace(H2Session::Start::upgraded);
+  session_.emplace(H2Streams::Use::own, H2Streams::Start::upgraded);
   response.negotiated = model::Negotiated::h2c;
   written_at_ = Clock::now();  // `waiting` is the 101's, already measured
   request_written_ = true;
   debugging_ = claim_debug_slot();
-  const bool started = session_->upgrade(std::get<Http2Wire>(request.wire), response,
-                                         setup_.keep_body, request.head) &&
+  aim_call(request, response);
+  const bool started = session_->upgrade(call_, request.head) &&
                        session_->input(switched.rest.data(), switched.rest.size());
   if (started) return Step::more;
-  fail(response, Phase::read, session_->error());
+  fail(response, Phase::read, error());
   return Step::failed;
+}
+
+/// The exchange's stream carries `request` and fills `response`.
+template <class Stream>
+void Http2Client<Stream>::aim_call(const PreparedRequest& request, model::Response& response) {
+  call_.request = &std::get<Http2Wire>(request.wire);
+  call_.response = &response;
+  call_.keep_body = setup_.keep_body;
 }
 
 template <class Stream>
@@ -123,7 +132,7 @@ net::awaitable<typename Http2Client<Stream>::Opened> Http2Client<Stream>::connec
   if constexpr (std::is_same_v<Stream, TlsStream>) {
     if (!alpn_selected_h2(*stream_)) co_return Opened::http1;
   }
-  session_.emplace();
+  session_.emplace(H2Streams::Use::own);
   co_return Opened::http2;
 }
 
@@ -146,10 +155,9 @@ ClientBase::Step Http2Client<Stream>::submit(const PreparedRequest& request,
   written_at_ = {};
   request_written_ = false;
   debugging_ = claim_debug_slot();
-  if (session_->submit(std::get<Http2Wire>(request.wire), response, setup_.keep_body)) {
-    return Step::more;
-  }
-  fail(response, Phase::write, session_->error());
+  aim_call(request, response);
+  if (session_->submit(call_)) return Step::more;
+  fail(response, Phase::write, error());
   return Step::failed;
 }
 
@@ -160,8 +168,8 @@ ClientBase::Step Http2Client<Stream>::write_failed(const PreparedRequest& reques
                                                    const boost::system::error_code& error) {
   // The server broke the protocol and the GOAWAY saying so met a closed connection: the
   // protocol error is the cause.
-  if (session_->error()) {
-    fail(response, Phase::read, session_->error());
+  if (this->error()) {
+    fail(response, Phase::read, this->error());
     return Step::failed;
   }
   if (reused && request.idempotent && stale_connection(error)) return Step::stale;
@@ -197,10 +205,10 @@ ClientBase::Step Http2Client<Stream>::after_read(const PreparedRequest& request,
 template <class Stream>
 ClientBase::Step Http2Client<Stream>::finish(const PreparedRequest& request,
                                              model::Response& response, bool reused) {
-  if (debugging_) h2::log_exchange(std::get<Http2Wire>(request.wire), response, session_->error());
-  if (session_->refused() && reused) return Step::stale;
-  if (session_->error()) {
-    fail(response, Phase::read, session_->error());
+  if (debugging_) h2::log_exchange(std::get<Http2Wire>(request.wire), response, error());
+  if (call_.error == h2_refused() && reused) return Step::stale;
+  if (error()) {
+    fail(response, Phase::read, error());
     return Step::failed;
   }
   if (!setup_.keep_alive) close();  // as HTTP/1.1 without -k: a connection per request

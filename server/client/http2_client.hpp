@@ -13,7 +13,7 @@
 
 #include "server/client/client_base.hpp"
 #include "server/client/h2_idle.hpp"
-#include "server/client/h2_session.hpp"
+#include "server/client/h2_streams.hpp"
 #include "server/client/http1_client.hpp"
 
 namespace stampede::client {
@@ -86,6 +86,7 @@ class Http2Client final : public ClientBase {
                 model::Response& response);
   void fall_back();
   void refuse_http1(model::Response& response);
+  void aim_call(const PreparedRequest& request, model::Response& response);
   Step submit(const PreparedRequest& request, model::Response& response);
   Step write_failed(const PreparedRequest& request, model::Response& response, bool reused,
                     const boost::system::error_code& error);
@@ -93,11 +94,16 @@ class Http2Client final : public ClientBase {
                   const boost::system::error_code& error, std::size_t n);
   Step finish(const PreparedRequest& request, model::Response& response, bool reused);
   bool fail(model::Response& response, Phase phase, const boost::system::error_code& error);
+  /// How the stream ended badly (reset, refused), or else how the connection failed.
+  [[nodiscard]] const boost::system::error_code& error() const {
+    return call_.error ? call_.error : session_->error();
+  }
   void close_socket() override;
   void close() override;
 
   std::optional<Stream> stream_;
-  std::optional<H2Session> session_;  ///< one per connection, until the hold hands it over
+  std::optional<H2Streams> session_;  ///< one per connection, until the hold hands it over
+  H2Call call_;                       ///< the exchange's stream on it
   std::optional<H2Idle> idle_;        ///< the held connection, in the session's place
   /// HTTP/1.1: set once the server selected it by ALPN; from the start with h2c's upgrade,
   /// which it asks for on each new connection (the HTTP/2 session then takes it over).

@@ -11,7 +11,7 @@
 #include "model/http_syntax.hpp"
 #include "model/protocol.hpp"
 #include "model/version.hpp"
-#include "server/client/h2_session.hpp"
+#include "server/client/h2_streams.hpp"
 
 namespace stampede::client {
 
@@ -68,7 +68,7 @@ void add_defaults(Message& message, const model::Request& request) {
   if (model::asks_h2c_upgrade(request)) {  // as curl writes it, before the user's headers
     message.set(http::field::connection, "Upgrade, HTTP2-Settings");
     message.set(http::field::upgrade, "h2c");
-    message.set("HTTP2-Settings", H2Session::upgrade_settings());
+    message.set("HTTP2-Settings", H2Streams::upgrade_settings());
   }
 }
 

@@ -1,5 +1,4 @@
-// An nghttp2 server session in memory for the HTTP/2 client's sans-IO parts (H2Session, H2Idle,
-// H2Streams).
+// An nghttp2 server session in memory for the HTTP/2 client's sans-IO parts (H2Streams, H2Idle).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -11,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "server/client/h2_session.hpp"
+#include "server/client/h2_streams.hpp"
 
 namespace stampede::client::h2_fake {
 
@@ -41,7 +40,7 @@ class FakeServer {
   FakeServer(const FakeServer&) = delete;
   FakeServer& operator=(const FakeServer&) = delete;
 
-  /// Moves bytes both ways until neither side has more to say (H2Session or H2Streams).
+  /// Moves bytes both ways until neither side has more to say (H2Streams or H2Idle).
   template <class Client>
   void talk(Client& client) {
     for (bool moved = true; moved;) {
@@ -200,14 +199,31 @@ inline Http2Wire get() {
   return request;
 }
 
-/// A held connection: one exchange done, the session open with no stream.
-inline void exchange_once(FakeServer& server, H2Session& client) {
-  static const auto request = get();
+/// A call and its response, counting how often it was told it is done.
+struct Waiter {
   model::Response response;
-  ASSERT_TRUE(client.submit(request, response, false));
+  H2Call call;
+  int told = 0;
+
+  explicit Waiter(const Http2Wire& request, bool keep_body = true) {
+    call.request = &request;
+    call.response = &response;
+    call.keep_body = keep_body;
+    call.owner = this;
+    call.on_done = [](H2Call& done) { ++static_cast<Waiter*>(done.owner)->told; };
+  }
+  Waiter(const Waiter&) = delete;  // the call points into it
+  Waiter& operator=(const Waiter&) = delete;
+};
+
+/// A held connection: one exchange done, the session open with no stream.
+inline void exchange_once(FakeServer& server, H2Streams& client) {
+  static const auto request = get();
+  Waiter waiter(request, false);
+  ASSERT_TRUE(client.submit(waiter.call));
   server.talk(client);
-  ASSERT_TRUE(client.stream_closed());
-  ASSERT_EQ(response.status, 200);
+  ASSERT_TRUE(waiter.call.done);
+  ASSERT_EQ(waiter.response.status, 200);
 }
 
 }  // namespace stampede::client::h2_fake

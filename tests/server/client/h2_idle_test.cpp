@@ -8,7 +8,7 @@
 #include <string>
 
 #include "server/client/h2_error.hpp"
-#include "server/client/h2_session.hpp"
+#include "server/client/h2_streams.hpp"
 #include "tests/server/client/fake_h2_server.hpp"
 
 namespace stampede::client {
@@ -34,7 +34,7 @@ void talk(FakeServer& server, H2Idle& idle) {
 
 /// One exchange over a session, then the connection handed over to an H2Idle.
 H2Idle held(FakeServer& server) {
-  H2Session session;
+  H2Streams session(H2Streams::Use::own);
   exchange_once(server, session);
   return session.hand_over();
 }
@@ -53,7 +53,7 @@ TEST(H2Idle, AFrameSplitAtTheHandOverIsTakenWhole) {
   // The session reads the first 5 bytes of the server's PING, the held connection the rest:
   // it answers the PING the session never saw whole.
   FakeServer server(Answer::ok);
-  H2Session session;
+  H2Streams session(H2Streams::Use::own);
   exchange_once(server, session);
   server.ping();
   const auto ping = server.send();
@@ -116,7 +116,7 @@ TEST(H2Idle, TheServersGoawayIsNoticed) {
 
 TEST(H2Idle, AGoawayTheSessionReadIsHandedOver) {
   FakeServer server(Answer::ok);
-  H2Session session;
+  H2Streams session(H2Streams::Use::own);
   exchange_once(server, session);
   server.goaway();
   server.talk(session);

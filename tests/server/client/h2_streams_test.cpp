@@ -1,4 +1,4 @@
-// H2Streams against an nghttp2 server session in memory: many calls on one connection, the
+// H2Streams shared (-m) against an nghttp2 server session in memory: many calls on one connection, the
 // server's stream limit, a withdrawn call, GOAWAY and a failed connection.
 #include "server/client/h2_streams.hpp"
 
@@ -20,27 +20,11 @@ namespace {
 using h2_fake::Answer;
 using h2_fake::FakeServer;
 using h2_fake::get;
-
-/// A call and its response, counting how often it was told it is done.
-struct Waiter {
-  model::Response response;
-  H2Call call;
-  int told = 0;
-
-  explicit Waiter(const Http2Wire& request, bool keep_body = true) {
-    call.request = &request;
-    call.response = &response;
-    call.keep_body = keep_body;
-    call.owner = this;
-    call.on_done = [](H2Call& done) { ++static_cast<Waiter*>(done.owner)->told; };
-  }
-  Waiter(const Waiter&) = delete;  // the call points into it
-  Waiter& operator=(const Waiter&) = delete;
-};
+using h2_fake::Waiter;
 
 TEST(H2Streams, EachStreamsResponseReachesItsOwnCall) {
   FakeServer server(Answer::ok);
-  H2Streams client;
+  H2Streams client(H2Streams::Use::shared);
   const auto request = get();
   std::array<Waiter, 3> waiters{Waiter(request), Waiter(request), Waiter(request)};
   for (auto& waiter : waiters) ASSERT_TRUE(client.submit(waiter.call));
@@ -67,7 +51,7 @@ TEST(H2Streams, EachStreamsResponseReachesItsOwnCall) {
 TEST(H2Streams, OneStreamAtATimeUntilTheServersSettingsThenItsLimit) {
   FakeServer server(Answer::held);
   server.settings(2);
-  H2Streams client;
+  H2Streams client(H2Streams::Use::shared);
   const auto request = get();
   std::array<Waiter, 5> waiters{Waiter(request), Waiter(request), Waiter(request), Waiter(request),
                                 Waiter(request)};
@@ -96,7 +80,7 @@ TEST(H2Streams, OneStreamAtATimeUntilTheServersSettingsThenItsLimit) {
 
 TEST(H2Streams, AWithdrawnCallsStreamIsResetAndItsNeighbourGoesOn) {
   FakeServer server(Answer::held);
-  H2Streams client;
+  H2Streams client(H2Streams::Use::shared);
   const auto request = get();
   Waiter gone(request);
   Waiter stays(request);
@@ -120,7 +104,7 @@ TEST(H2Streams, AWithdrawnCallsStreamIsResetAndItsNeighbourGoesOn) {
 TEST(H2Streams, GoawayRefusesTheStreamsItLeavesOutAndTheQueuedOnes) {
   FakeServer server(Answer::held);
   server.settings(1);
-  H2Streams client;
+  H2Streams client(H2Streams::Use::shared);
   const auto request = get();
   Waiter first(request);
   Waiter second(request);
@@ -147,7 +131,7 @@ TEST(H2Streams, GoawayRefusesTheStreamsItLeavesOutAndTheQueuedOnes) {
 
 TEST(H2Streams, AFailedConnectionFailsEveryCallInItsPhase) {
   FakeServer server(Answer::held);
-  H2Streams client;
+  H2Streams client(H2Streams::Use::shared);
   auto request = get();
   Waiter sent(request);
   ASSERT_TRUE(client.submit(sent.call));
@@ -166,7 +150,7 @@ TEST(H2Streams, AFailedConnectionFailsEveryCallInItsPhase) {
 
 TEST(H2Streams, GoodbyeSendsGoawayAndFinishes) {
   FakeServer server(Answer::ok);
-  H2Streams client;
+  H2Streams client(H2Streams::Use::shared);
   const auto request = get();
   Waiter one(request);
   ASSERT_TRUE(client.submit(one.call));
