@@ -12,6 +12,7 @@
 #include "server/client/client.hpp"
 #include "server/client/connect.hpp"
 #include "server/client/redirect.hpp"
+#include "server/client/tls_socket.hpp"
 
 namespace stampede::client {
 
@@ -212,7 +213,7 @@ class ClientBase : public Client, public Watchdog::Guarded {
 template <template <class> class ClientFor, class... More>
 std::unique_ptr<Client> make_for_transport(const ClientSetup& setup, ThreadContext& thread,
                                            More... more) {
-  if (setup.tls != nullptr) return std::make_unique<ClientFor<TlsStream>>(setup, thread, more...);
+  if (setup.tls != nullptr) return std::make_unique<ClientFor<TlsSocket>>(setup, thread, more...);
   return std::make_unique<ClientFor<TcpStream>>(setup, thread, more...);
 }
 

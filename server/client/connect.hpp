@@ -9,8 +9,7 @@
 #include <algorithm>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/asio/ssl/host_name_verification.hpp>
-#include <boost/asio/ssl/stream.hpp>
+#include <boost/asio/ssl/error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <cerrno>
 #include <cstddef>
@@ -19,7 +18,6 @@
 #include <string>
 #include <string_view>
 #include <tuple>
-#include <type_traits>
 #include <vector>
 
 #include "server/client/classify.hpp"
@@ -30,7 +28,6 @@
 namespace stampede::client {
 
 using TcpStream = net::ip::tcp::socket;
-using TlsStream = net::ssl::stream<TcpStream>;
 
 /// The clients' completion token: an operation's error comes back as a value, not an exception.
 inline constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
@@ -50,15 +47,8 @@ struct OpenFailure {
   boost::system::error_code error;
 };
 
-/// The TCP socket under `stream`, the one the watchdog closes.
-template <class Stream>
-TcpStream& tcp_socket(Stream& stream) {
-  if constexpr (std::is_same_v<Stream, TlsStream>) {
-    return stream.next_layer();
-  } else {
-    return stream;
-  }
-}
+/// The TCP socket under `stream`, the one the watchdog closes (over TLS: tls_socket.hpp's).
+inline TcpStream& tcp_socket(TcpStream& stream) { return stream; }
 
 /// The server selected "h2" by ALPN on the TLS connection `ssl`.
 inline bool selected_h2(const SSL* ssl) {
@@ -68,15 +58,16 @@ inline bool selected_h2(const SSL* ssl) {
   return std::string_view(reinterpret_cast<const char*>(protocol), length) == "h2";
 }
 
-/// The server selected "h2" by ALPN on `stream`; over plain TCP, false (no ALPN there).
+/// Closes the TCP socket under `stream`, if open: every wait on it ends (the watchdog's cut, a
+/// connection given up).
 template <class Stream>
-bool alpn_selected_h2(Stream& stream) {
-  if constexpr (std::is_same_v<Stream, TlsStream>) {
-    return selected_h2(stream.native_handle());
-  } else {
-    return false;
-  }
+void close_under(std::optional<Stream>& stream) {
+  boost::system::error_code ignored;
+  if (stream) tcp_socket(*stream).close(ignored);
 }
+
+/// Over plain TCP no protocol is selected (no ALPN there; over TLS: tls_socket.hpp's).
+inline bool alpn_selected_h2(TcpStream& /*stream*/) { return false; }
 
 /// `host` is an IP address, not a name: SNI never names one (RFC 6066, section 3).
 inline bool address_literal(const std::string& host) {
@@ -243,35 +234,16 @@ inline net::awaitable<boost::system::error_code> connect_socket(TcpStream& socke
 }
 
 /// Makes `stream` and connects it to the first of `setup.endpoints` that answers (from the next
-/// of `setup.sources`, if any), then, over TLS, shakes hands checking the host name (SNI for
-/// names only, never an address literal: RFC 6066), resuming `session` when it holds one.
-/// Nullopt on success.
-template <class Stream>
-net::awaitable<std::optional<OpenFailure>> open_stream(std::optional<Stream>& stream,
-                                                       net::any_io_executor executor,
-                                                       const ClientSetup& setup,
-                                                       TlsSession& session) {
-  constexpr auto as_tuple = net::as_tuple(net::use_awaitable);
-  if constexpr (std::is_same_v<Stream, TlsStream>) {
-    stream.emplace(executor, *setup.tls);
-  } else {
-    stream.emplace(executor);
-  }
-  auto& socket = tcp_socket(*stream);
-  const auto error = co_await connect_socket(socket, setup);
+/// of `setup.sources`, if any). Nullopt on success. Over TLS, tls_socket.hpp's shakes hands too.
+inline net::awaitable<std::optional<OpenFailure>> open_stream(std::optional<TcpStream>& stream,
+                                                              net::any_io_executor executor,
+                                                              const ClientSetup& setup,
+                                                              TlsSession& /*session*/) {
+  stream.emplace(executor);
+  const auto error = co_await connect_socket(*stream, setup);
   if (error) co_return OpenFailure{Phase::connect, error};
   boost::system::error_code ignored;
-  socket.set_option(net::ip::tcp::no_delay(true), ignored);
-  if constexpr (std::is_same_v<Stream, TlsStream>) {
-    if (!address_literal(setup.host)) {
-      SSL_set_tlsext_host_name(stream->native_handle(), setup.host.c_str());
-    }
-    stream->set_verify_callback(net::ssl::host_name_verification(setup.host));
-    session.offer(stream->native_handle());
-    const auto [shake_error] =
-        co_await stream->async_handshake(net::ssl::stream_base::client, as_tuple);
-    if (shake_error) co_return OpenFailure{Phase::handshake, shake_error};
-  }
+  stream->set_option(net::ip::tcp::no_delay(true), ignored);
   co_return std::nullopt;
 }
 

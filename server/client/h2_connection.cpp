@@ -210,8 +210,7 @@ net::awaitable<void> H2Connection<Stream>::goodbye() {
 template <class Stream>
 void H2Connection<Stream>::expire() {
   deadline_ = Clock::time_point::max();
-  boost::system::error_code ignored;
-  if (stream_) tcp_socket(*stream_).close(ignored);
+  close_under(stream_);
 }
 
 /// H2Streams says a call is over: its user is resumed by the reader's settle(), or, when the
@@ -327,8 +326,7 @@ template <class Stream>
 void H2Connection<Stream>::end() {
   ended_ = true;
   streams_.fail_all(net::error::eof, Phase::read);  // none left, unless the server lied
-  boost::system::error_code ignored;
-  if (stream_) tcp_socket(*stream_).close(ignored);
+  close_under(stream_);
   gone_.cancel();
 }
 

@@ -23,8 +23,8 @@
 namespace stampede::client {
 
 /// One user's request on a connection (its own or a shared one): what it sends, where its
-/// response goes, and how its stream ended. The user's client owns it for the whole exchange; H2Streams keeps it by
-/// stream id until the stream closes or the call is withdrawn.
+/// response goes, and how its stream ended. The user's client owns it for the whole exchange;
+/// H2Streams keeps it by stream id until the stream closes or the call is withdrawn.
 struct H2Call {
   using Clock = std::chrono::steady_clock;
 

@@ -3,7 +3,6 @@
 
 #include <spdlog/spdlog.h>
 #include <boost/asio/as_tuple.hpp>
-#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <tuple>
@@ -87,7 +86,7 @@ net::awaitable<void> Http1Client<Stream>::exchange(const PreparedRequest& reques
 template <class Stream>
 std::optional<Switched<Stream>> Http1Client<Stream>::take_switched() {
   if (!std::exchange(switched_, false) || !stream_) return std::nullopt;
-  if constexpr (std::is_move_constructible_v<Stream>) {  // h2c: plain TCP, never a TlsSocket
+  if constexpr (std::is_same_v<Stream, TcpStream>) {  // h2c: plain TCP only
     const auto rest = buffer_.data();
     Switched<Stream> switched{std::move(*stream_),
                               std::string(static_cast<const char*>(rest.data()), rest.size())};
@@ -100,9 +99,7 @@ std::optional<Switched<Stream>> Http1Client<Stream>::take_switched() {
 
 template <class Stream>
 void Http1Client<Stream>::close_socket() {
-  if (!stream_) return;
-  boost::system::error_code ignored;
-  tcp_socket(*stream_).close(ignored);
+  close_under(stream_);
 }
 
 /// Connects (and shakes hands over TLS); false with response.error set on failure.
@@ -239,14 +236,10 @@ void Http1Client<Stream>::close() {
 }
 
 template class Http1Client<TcpStream>;
-template class Http1Client<TlsStream>;  // an HTTP/2 client's, when the server picks http/1.1
 template class Http1Client<TlsSocket>;
 
-/// Over TLS, a TlsSocket: Asio's ssl::stream passes every byte through a BIO pair and buffers
-/// of its own (about 150 KB a connection, and twice the instructions a request of wrk's).
 std::unique_ptr<Client> make_http1_client(const ClientSetup& setup, ThreadContext& thread) {
-  if (setup.tls != nullptr) return std::make_unique<Http1Client<TlsSocket>>(setup, thread);
-  return std::make_unique<Http1Client<TcpStream>>(setup, thread);
+  return make_for_transport<Http1Client>(setup, thread);
 }
 
 }  // namespace stampede::client

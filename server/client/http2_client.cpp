@@ -5,7 +5,6 @@
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/as_tuple.hpp>
-#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <type_traits>
@@ -115,9 +114,7 @@ void Http2Client<Stream>::aim_call(const PreparedRequest& request, model::Respon
 
 template <class Stream>
 void Http2Client<Stream>::close_socket() {
-  if (!stream_) return;
-  boost::system::error_code ignored;
-  tcp_socket(*stream_).close(ignored);
+  close_under(stream_);
 }
 
 /// Connects (and shakes hands over TLS, offering "h2" by ALPN), within `connect_timeout` if set.
@@ -129,7 +126,7 @@ net::awaitable<typename Http2Client<Stream>::Opened> Http2Client<Stream>::connec
     fail(response, failure->phase, failure->error);
     co_return Opened::failed;
   }
-  if constexpr (std::is_same_v<Stream, TlsStream>) {
+  if constexpr (std::is_same_v<Stream, TlsSocket>) {
     if (!alpn_selected_h2(*stream_)) co_return Opened::http1;
   }
   session_.emplace(H2Streams::Use::own);
@@ -228,7 +225,7 @@ bool Http2Client<Stream>::fail(model::Response& response, Phase phase,
   // Over plain TCP nothing says whether the server speaks HTTP/2 until its SETTINGS come: one
   // that closes or answers in HTTP/1.1 does not; one that says nothing may be only slow.
   const bool silent =
-      !std::is_same_v<Stream, TlsStream> && session_.has_value() && !session_->server_settings();
+      !std::is_same_v<Stream, TlsSocket> && session_.has_value() && !session_->server_settings();
   const char* hint = !silent       ? ""
                      : timed_out() ? "no HTTP/2 SETTINGS from the server before the timeout: it "
                                      "took the connection and said nothing"
@@ -255,7 +252,7 @@ void warn_http1_fallback(const ClientSetup& setup) {
 
 // The hold's members are instantiated in http2_hold.cpp.
 template class Http2Client<TcpStream>;
-template class Http2Client<TlsStream>;
+template class Http2Client<TlsSocket>;
 
 std::unique_ptr<Client> make_http2_client(const ClientSetup& setup, ThreadContext& thread) {
   return make_for_transport<Http2Client>(setup, thread);

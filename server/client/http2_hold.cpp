@@ -236,13 +236,13 @@ net::awaitable<void> Http2Client<Stream>::join_writer() {
 // hold's entry points (what they call is instantiated with them).
 template bool Http2Client<TcpStream>::hold(ClientBase::Clock::time_point,
                                            std::shared_ptr<HoldOwner>);
-template bool Http2Client<TlsStream>::hold(ClientBase::Clock::time_point,
+template bool Http2Client<TlsSocket>::hold(ClientBase::Clock::time_point,
                                            std::shared_ptr<HoldOwner>);
 template net::awaitable<void> Http2Client<TcpStream>::finish();
-template net::awaitable<void> Http2Client<TlsStream>::finish();
+template net::awaitable<void> Http2Client<TlsSocket>::finish();
 template bool Http2Client<TcpStream>::say_goodbye();
-template bool Http2Client<TlsStream>::say_goodbye();
+template bool Http2Client<TlsSocket>::say_goodbye();
 template bool Http2Client<TcpStream>::ping_if_due();
-template bool Http2Client<TlsStream>::ping_if_due();
+template bool Http2Client<TlsSocket>::ping_if_due();
 
 }  // namespace stampede::client

@@ -143,11 +143,9 @@ class Http2MuxClient final : public ClientBase {
 
 }  // namespace
 
-/// Over TLS the shared connections drive OpenSSL themselves (TlsSocket), not Asio's stream.
 std::unique_ptr<Client> make_http2_mux_client(const ClientSetup& setup, ThreadContext& thread,
                                               UserId user) {
-  if (setup.tls != nullptr) return std::make_unique<Http2MuxClient<TlsSocket>>(setup, thread, user);
-  return std::make_unique<Http2MuxClient<TcpStream>>(setup, thread, user);
+  return make_for_transport<Http2MuxClient>(setup, thread, user);
 }
 
 }  // namespace stampede::client

@@ -102,6 +102,17 @@ TlsSocket::~TlsSocket() {
   if (ssl_ != nullptr) SSL_free(ssl_);  // the socket, closed after it, owns the descriptor
 }
 
+TlsSocket::TlsSocket(TlsSocket&& other) noexcept
+    : socket_(std::move(other.socket_)),
+      wire_(other.wire_),
+      ssl_(std::exchange(other.ssl_, nullptr)),
+      errno_(other.errno_),
+      fatal_(other.fatal_),
+      read_wait_(other.read_wait_),
+      write_wait_(other.write_wait_) {
+  if (ssl_ != nullptr) BIO_set_data(SSL_get_rbio(ssl_), &wire_);  // one BIO reads and writes
+}
+
 net::awaitable<std::optional<OpenFailure>> TlsSocket::open(const ClientSetup& setup,
                                                            TlsSession& session) {
   const auto error = co_await connect_socket(socket_, setup);

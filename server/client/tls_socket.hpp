@@ -1,14 +1,18 @@
-// TLS for HTTP/1.1 users and the HTTP/2 connections users share (-m): OpenSSL straight on the
-// non-blocking socket.
+// TLS for every client (HTTP/1.1, HTTP/2, WebSocket): OpenSSL straight on the non-blocking socket.
 #pragma once
 
 #include <openssl/ssl.h>
 
+#include <array>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/buffer.hpp>
+#include <boost/asio/compose.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/system/error_code.hpp>
 #include <cstddef>
+#include <iterator>
 #include <optional>
+#include <utility>
 
 #include "server/client/client.hpp"
 #include "server/client/connect.hpp"
@@ -41,17 +45,22 @@ struct TlsWire {
 /// Errors are the error_codes Asio's stream gives for the same events (see failure()), so that
 /// classify() and the failure log read them alike.
 ///
-/// Used by HTTP/1.1 over TLS (Http1Client<TlsSocket>) and -m's shared HTTP/2 connections. The
-/// HTTP/2 client without -m (and its HTTP/1.1 fallback) and the WebSocket client keep Asio's
-/// ssl::stream (TlsStream).
+/// Every client over TLS uses it. HTTP/1.1 (Http1Client<TlsSocket>) and -m's shared HTTP/2
+/// connections call read_some() and write_some() and wait themselves; the HTTP/2 client without
+/// -m, and Beast's WebSocket stream above WebSocketTransport, use it as Asio's AsyncStream
+/// (async_read_some(), async_write_some()).
 class TlsSocket {
  public:
   using Socket = net::ip::tcp::socket;
+  using executor_type = Socket::executor_type;
 
   explicit TlsSocket(const net::any_io_executor& executor) : socket_(executor) {}
   ~TlsSocket();
   TlsSocket(const TlsSocket&) = delete;
   TlsSocket& operator=(const TlsSocket&) = delete;
+  /// Moves the connection (no operation may be under way): the socket BIO follows its wire.
+  TlsSocket(TlsSocket&& other) noexcept;
+  TlsSocket& operator=(TlsSocket&&) = delete;
 
   /// Connects to `setup`'s server as open_stream() does (source addresses, TCP_NODELAY), then
   /// shakes hands: SNI for a host name, the certificate checked against the host when the
@@ -82,6 +91,23 @@ class TlsSocket {
   /// Sends close_notify if the socket takes it now, without waiting for the server's.
   void notify_close();
 
+  /// Asio's AsyncReadStream: read_some() into the first non-empty buffer, waiting for the
+  /// socket while nothing has arrived. Bytes that came with an error come first, without it:
+  /// the next read gives the error (a fatal one is kept, the server's close_notify read again).
+  template <class Buffers, class Token>
+  auto async_read_some(const Buffers& buffers, Token&& token) {
+    return net::async_compose<Token, void(boost::system::error_code, std::size_t)>(
+        Transfer<Buffers, true>{*this, buffers}, token, socket_);
+  }
+  /// Asio's AsyncWriteStream: write_some() of the buffers, gathered into one (up to 16 KiB) so
+  /// that a frame's header and payload go in one record, waiting while the socket takes nothing.
+  template <class Buffers, class Token>
+  auto async_write_some(const Buffers& buffers, Token&& token) {
+    return net::async_compose<Token, void(boost::system::error_code, std::size_t)>(
+        Transfer<Buffers, false>{*this, buffers}, token, socket_);
+  }
+  executor_type get_executor() noexcept { return socket_.get_executor(); }
+
  private:
   net::awaitable<boost::system::error_code> shake_hands(const ClientSetup& setup,
                                                         TlsSession& session);
@@ -94,6 +120,65 @@ class TlsSocket {
   boost::system::error_code failure(int result, Socket::wait_type& wait) const;
   [[nodiscard]] bool begin(boost::system::error_code& error);
   void remember(const boost::system::error_code& error);
+
+  /// async_read_some()'s and async_write_some()'s operation: the step, and waits while it would
+  /// block. An operation that completes without waiting posts its completion, as Asio's own
+  /// socket operations do, so that no handler runs inside the call that started it.
+  template <class Buffers, bool Read>
+  struct Transfer {
+    Transfer(TlsSocket& on, const Buffers& what) : stream(on), buffers(what) {}
+
+    TlsSocket& stream;
+    Buffers buffers;
+    bool waited = false;
+    bool over = false;
+    boost::system::error_code error;
+    std::size_t n = 0;
+
+    template <class Self>
+    void operator()(Self& self, boost::system::error_code wait_error = {}) {
+      if (over) return self.complete(error, n);
+      if (wait_error) return self.complete(wait_error, 0);
+      if constexpr (Read) {
+        n = stream.read_some(first_buffer(buffers), error);
+      } else {
+        n = stream.write_some(gathered(buffers), error);
+      }
+      if (n == 0 && error == net::error::would_block) {
+        waited = true;
+        const auto wait = Read ? stream.read_wait_ : stream.write_wait_;
+        return stream.socket_.async_wait(wait, std::move(self));
+      }
+      if (n > 0) error = {};  // a partial write, or bytes before an error: the rest comes next
+      if (waited) return self.complete(error, n);
+      over = true;
+      net::post(stream.socket_.get_executor(), std::move(self));
+    }
+  };
+
+  template <class Buffers>
+  static net::mutable_buffer first_buffer(const Buffers& buffers) {
+    for (auto it = net::buffer_sequence_begin(buffers); it != net::buffer_sequence_end(buffers);
+         ++it) {
+      if (net::mutable_buffer(*it).size() > 0) return *it;
+    }
+    return {};
+  }
+  /// The first buffer if it is the only one, or large; else as much of the sequence as fits in
+  /// the thread's scratch, copied there. A retry after a wait gathers the same bytes again
+  /// (OpenSSL accepts a moved write buffer: SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER).
+  template <class Buffers>
+  static net::const_buffer gathered(const Buffers& buffers) {
+    constexpr std::size_t scratch_size = 16 * 1024;
+    const auto begin = net::buffer_sequence_begin(buffers);
+    const auto end = net::buffer_sequence_end(buffers);
+    if (begin == end) return {};
+    const net::const_buffer first = *begin;
+    if (std::next(begin) == end || first.size() >= scratch_size) return first;
+    thread_local std::array<char, scratch_size> scratch;
+    const auto n = net::buffer_copy(net::buffer(scratch), buffers);
+    return {scratch.data(), n};
+  }
 
   Socket socket_;
   TlsWire wire_;

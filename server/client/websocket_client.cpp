@@ -11,7 +11,6 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/buffers_to_string.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/websocket/ssl.hpp>
 #include <boost/beast/websocket/stream.hpp>
 #include <charconv>
 #include <memory>
@@ -316,8 +315,8 @@ class WebSocketClient final : public ClientBase, private TeardownWatch {
   }
 
   void close_socket() override {
+    if (connecting_ != nullptr) close_under(*connecting_);
     boost::system::error_code ignored;
-    if (connecting_ != nullptr && *connecting_) tcp_socket(**connecting_).close(ignored);
     if (ws_) tcp_socket(ws_->next_layer()).close(ignored);
   }
 

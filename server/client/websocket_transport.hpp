@@ -3,15 +3,18 @@
 // reports the teardown's error in place of why the connection was closing.
 #pragma once
 
+#include <array>
 #include <boost/asio/associated_allocator.hpp>
 #include <boost/asio/associated_executor.hpp>
-#include <boost/beast/websocket/ssl.hpp>
+#include <boost/asio/compose.hpp>
+#include <boost/beast/core/role.hpp>
 #include <boost/beast/websocket/teardown.hpp>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
 
 #include "server/client/connect.hpp"
+#include "server/client/tls_socket.hpp"
 
 namespace stampede::client {
 
@@ -25,7 +28,7 @@ class TeardownWatch {
   ~TeardownWatch() = default;
 };
 
-/// `Next` (TcpStream, TlsStream) as Beast's websocket::stream sees it, but for the teardown:
+/// `Next` (TcpStream, TlsSocket) as Beast's websocket::stream sees it, but for the teardown:
 /// that one reports success whatever its end, so that the read which closed the connection
 /// reports what arrived first (the server's close frame, a message over --max-message, a
 /// broken frame) rather than the reset or the timeout of the wait for the TCP close. It also
@@ -64,7 +67,6 @@ class WebSocketTransport {
   friend void async_teardown(boost::beast::role_type role, WebSocketTransport& transport,
                              Handler&& handler) {
     transport.watch_->teardown_started();
-    using boost::beast::async_teardown;
     using boost::beast::websocket::async_teardown;
     async_teardown(role, transport.next_,
                    Succeeded<std::decay_t<Handler>>{std::forward<Handler>(handler)});
@@ -113,6 +115,41 @@ class WebSocketTransport {
   std::uint64_t bytes_read_ = 0;
   std::uint64_t bytes_written_ = 0;
 };
+
+/// async_teardown()'s operation over TLS: close_notify, then reads until the server's close.
+struct TlsTeardown {
+  TlsSocket& stream;
+  bool started = false;
+
+  template <class Self>
+  void operator()(Self& self, boost::system::error_code error = {}, std::size_t /*n*/ = 0) {
+    if (!started) {
+      started = true;
+      stream.notify_close();
+    } else if (error) {
+      return self.complete(error == net::error::eof ? boost::system::error_code{} : error);
+    }
+    thread_local std::array<char, 4096> dropped;
+    stream.async_read_some(net::buffer(dropped), std::move(self));
+  }
+};
+
+/// Beast's teardown of a wss:// connection once the close frames are exchanged: our
+/// close_notify if the socket takes it now, then what the server still sends is read and
+/// dropped until it closes (its close_notify, or the TCP close), as Beast's own teardown of a
+/// TCP socket waits for the server's close. Found by argument-dependent lookup.
+template <class Handler>
+void async_teardown(boost::beast::role_type /*role*/, TlsSocket& stream, Handler&& handler) {
+  net::async_compose<std::decay_t<Handler>, void(boost::system::error_code)>(TlsTeardown{stream},
+                                                                             handler, stream);
+}
+
+/// Beast closes the lowest layer when a WebSocket times out or is cancelled while closing:
+/// over TLS, the TCP socket under the TlsSocket. Found by argument-dependent lookup.
+inline void beast_close_socket(TlsSocket& stream) {
+  boost::system::error_code ignored;
+  stream.socket().close(ignored);
+}
 
 /// The TCP socket under a WebSocket's transport, the one the watchdog closes.
 template <class Next>

@@ -220,6 +220,21 @@ EOF
   expect_closed 20 "$TARGET" 1000
 }
 
+# The same over TLS (--insecure: the server's certificate is self-signed): pings and the close
+# go through the TLS socket, whose teardown (close_notify, then the server's close) ends the hold
+# cleanly. (~1.5 s)
+case_hold_wss() {
+  ws_run hold_wss "$WSS_URL/echo" -c 20 -n 1 --hold 1.5 --ping 0.3 -data held --insecure
+  expect_all hold_wss 20 success
+  took 1.5 4.5 "a 1.5 s hold over TLS"
+  json_check "$OUT" <<'EOF'
+g("connections.opened") == 20 and g("connections.open_at_end") == 0
+g("connections.failed") == 0 and g("connections.closed_by_server") == 0 ## the server answers pings
+EOF
+  SERVER_LOG=$WSS_LOG expect_logged 20 "$TARGET" text held
+  SERVER_LOG=$WSS_LOG expect_closed 20 "$TARGET" 1000
+}
+
 # --hold without a time holds until Ctrl-C, which closes every connection with a close frame
 # within a second and still prints the report.
 case_hold_sigint() {
@@ -331,6 +346,6 @@ WSS_URL=wss://127.0.0.1:$SERVER_PORT WSS_LOG=$SERVER_LOG
 start_py_server ws "$WS_PYTHON" "$WS_SERVER" 90  # last: SERVER_LOG stays ws.log, the cases' default
 WS_URL=ws://127.0.0.1:$SERVER_PORT
 
-run_cases "${WS_CASES:-}" echo acc verify close silent reject notfound file wss hold hold_sigint \
+run_cases "${WS_CASES:-}" echo acc verify close silent reject notfound file wss hold hold_wss hold_sigint \
   sigint_waiting ping_unanswered hold_closed interval connect_rate listen too_big
 pass

@@ -1,5 +1,5 @@
-// H2Streams shared (-m) against an nghttp2 server session in memory: many calls on one connection, the
-// server's stream limit, a withdrawn call, GOAWAY and a failed connection.
+// H2Streams shared (-m) against an nghttp2 server session in memory: many calls on one
+// connection, the server's stream limit, a withdrawn call, GOAWAY and a failed connection.
 #include "server/client/h2_streams.hpp"
 
 #include <gtest/gtest.h>

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <openssl/err.h>
 
+#include <array>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
@@ -17,6 +18,7 @@
 #include <chrono>
 #include <csignal>
 #include <string>
+#include <tuple>
 
 #include "server/client/tls_context.hpp"
 #include "target_server/certificate.hpp"
@@ -73,7 +75,14 @@ struct Loopback {
   /// then closes (the server's close_notify waits for that).
   net::awaitable<void> talk() {
     failure = co_await open_stream(client, context.get_executor(), setup, session);
-    if (!failure) co_await exchange();
+    if (failure) co_return;
+    if (as_async_stream) {
+      TlsSocket moved(std::move(*client));  // the BIO follows the socket it moved to
+      co_await async_exchange(moved);
+      client.emplace(std::move(moved));
+    } else {
+      co_await exchange();
+    }
     boost::system::error_code ignored;
     if (client) client->socket().close(ignored);
   }
@@ -97,6 +106,21 @@ struct Loopback {
     }
   }
 
+  /// exchange() through the AsyncStream operations, "ping" written from two buffers.
+  net::awaitable<void> async_exchange(TlsSocket& stream) {
+    const std::array<net::const_buffer, 2> ping{net::buffer(std::string_view("pi")),
+                                                net::buffer(std::string_view("ng"))};
+    std::size_t n = 0;
+    std::tie(error, n) = co_await net::async_write(stream, ping, as_tuple);
+    if (error) co_return;
+    for (;;) {
+      char buffer[64];
+      std::tie(error, n) = co_await stream.async_read_some(net::buffer(buffer), as_tuple);
+      received.append(buffer, n);
+      if (error) co_return;
+    }
+  }
+
   void run(Ending ending = Ending::close_notify) {
     net::co_spawn(context, serve(ending), net::detached);
     net::co_spawn(context, talk(), net::detached);
@@ -110,6 +134,7 @@ struct Loopback {
   net::ssl::context client_tls;
   ClientSetup setup;
   std::chrono::milliseconds pause{0};  ///< between "po" and "ng"; 0: "pong" in one write
+  bool as_async_stream = false;        ///< talk through async_exchange(), after a move
   TlsSession session;                  ///< the client's, resumed by its next connection
   std::optional<TlsSocket> client;
   std::optional<OpenFailure> failure;
@@ -146,6 +171,22 @@ TEST(TlsSocket, WhatArrivesAfterAReadEmptiedTheSocketIsReadAfterTheWait) {
   ASSERT_FALSE(loopback.failure) << loopback.failure->error.message();
   EXPECT_EQ(loopback.received, "pong");
   EXPECT_EQ(loopback.error, net::error::eof) << loopback.error.message();
+}
+
+// As Asio's AsyncStream (the HTTP/2 client's, Beast's WebSocket stream's), after a move: the
+// buffers of a write go out gathered, reads wait for what has not arrived, and the errors are
+// those of read_some() (here the server's close_notify: eof, after the bytes).
+TEST(TlsSocket, AMovedSocketReadsAndWritesAsAnAsyncStream) {
+  for (const int pause : {0, 50}) {
+    Loopback loopback(true);
+    loopback.as_async_stream = true;
+    loopback.pause = std::chrono::milliseconds(pause);
+    loopback.run();
+    ASSERT_FALSE(loopback.failure) << loopback.failure->error.message();
+    EXPECT_TRUE(alpn_selected_h2(*loopback.client));
+    EXPECT_EQ(loopback.received, "pong") << "pause " << pause;
+    EXPECT_EQ(loopback.error, net::error::eof) << loopback.error.message();
+  }
 }
 
 TEST(TlsSocket, AFinWithoutCloseNotifyIsStreamTruncatedAfterTheBytes) {
