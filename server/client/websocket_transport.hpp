@@ -49,12 +49,12 @@ class WebSocketTransport {
   template <class Buffers, class Handler>
   auto async_read_some(const Buffers& buffers, Handler&& handler) {
     return next_.async_read_some(
-        buffers, Counted<std::decay_t<Handler>>{std::forward<Handler>(handler), &bytes_read_});
+        buffers, Counted<std::decay_t<Handler>>{{std::forward<Handler>(handler)}, &bytes_read_});
   }
   template <class Buffers, class Handler>
   auto async_write_some(const Buffers& buffers, Handler&& handler) {
     return next_.async_write_some(
-        buffers, Counted<std::decay_t<Handler>>{std::forward<Handler>(handler), &bytes_written_});
+        buffers, Counted<std::decay_t<Handler>>{{std::forward<Handler>(handler)}, &bytes_written_});
   }
 
   /// Bytes read and written since the connection was made.
@@ -69,13 +69,13 @@ class WebSocketTransport {
     transport.watch_->teardown_started();
     using boost::beast::websocket::async_teardown;
     async_teardown(role, transport.next_,
-                   Succeeded<std::decay_t<Handler>>{std::forward<Handler>(handler)});
+                   Succeeded<std::decay_t<Handler>>{{std::forward<Handler>(handler)}});
   }
 
  private:
-  /// Calls the handler with no error, keeping its executor and allocator.
+  /// A handler wrapped: its executor and allocator are the wrapped one's.
   template <class Handler>
-  struct Succeeded {
+  struct Wrapped {
     Handler handler;
     using executor_type = boost::asio::associated_executor_t<Handler>;
     using allocator_type = boost::asio::associated_allocator_t<Handler>;
@@ -84,29 +84,24 @@ class WebSocketTransport {
     }
     allocator_type get_allocator() const noexcept {
       return boost::asio::get_associated_allocator(handler);
-    }
-    void operator()(const boost::system::error_code& /*teardown's*/) {
-      std::move(handler)(boost::system::error_code{});
     }
   };
 
-  /// Adds what a read or a write moved to `bytes`, then calls the handler, keeping its
-  /// executor and allocator.
+  /// Calls the handler with no error.
   template <class Handler>
-  struct Counted {
-    Handler handler;
+  struct Succeeded : Wrapped<Handler> {
+    void operator()(const boost::system::error_code& /*teardown's*/) {
+      std::move(this->handler)(boost::system::error_code{});
+    }
+  };
+
+  /// Adds what a read or a write moved to `bytes`, then calls the handler.
+  template <class Handler>
+  struct Counted : Wrapped<Handler> {
     std::uint64_t* bytes;
-    using executor_type = boost::asio::associated_executor_t<Handler>;
-    using allocator_type = boost::asio::associated_allocator_t<Handler>;
-    executor_type get_executor() const noexcept {
-      return boost::asio::get_associated_executor(handler);
-    }
-    allocator_type get_allocator() const noexcept {
-      return boost::asio::get_associated_allocator(handler);
-    }
     void operator()(const boost::system::error_code& error, std::size_t n) {
       *bytes += n;
-      std::move(handler)(error, n);
+      std::move(this->handler)(error, n);
     }
   };
 
