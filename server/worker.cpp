@@ -56,14 +56,20 @@ void refuse_unsafe(const Flow& flow, const FlowStep& step, const session::Variab
       flow.variable_name(variable), step.name);
 }
 
-/// After an exchange or a hold on a long-lived connection that ended as `how`: if it is no
-/// longer open, it ended, closed by the server or lost (a message that timed out drops its
-/// connection too).
-void note_if_ended(ThreadTally& tally, const client::Client& client, model::ErrorKind how) {
-  if (!client.holds_connections() || client.is_open()) return;
+/// `client` has a long-lived connection open now.
+bool long_lived_open(client::Client& client) {
+  const auto* connection = client.long_lived();
+  return connection != nullptr && connection->is_open();
+}
+
+/// After an exchange or a hold on a long-lived `connection` (null: none) that ended as `how`:
+/// if it is no longer open, it ended, closed by the server or lost (a message that timed out
+/// drops its connection too).
+void note_if_ended(ThreadTally& tally, const client::LongLived* connection, model::ErrorKind how) {
+  if (connection == nullptr || connection->is_open()) return;
   auto& connections = tally.metrics.long_lived;
   ++connections.ended;
-  if (const auto code = client.close_code(); code != 0) ++connections.close_codes[code];
+  if (const auto code = connection->close_code(); code != 0) ++connections.close_codes[code];
   if (how == model::ErrorKind::closed) {
     ++connections.closed_by_server;
   } else if (how != model::ErrorKind::none) {
@@ -102,11 +108,12 @@ bool window_over(const UserTask& task) {
   return end != std::chrono::steady_clock::time_point::max() && task.now() >= end;
 }
 
-/// Opens `client`'s connection for `request` and counts the connection, or its failure (which
-/// is also the failure of the request that needed it). True when it is open.
-net::awaitable<bool> open_connection(client::Client& client, const client::PreparedRequest& request,
+/// Opens `connection` for `request` and counts it, or its failure (which is also the failure of
+/// the request that needed it). True when it is open.
+net::awaitable<bool> open_connection(client::LongLived& connection,
+                                     const client::PreparedRequest& request,
                                      model::Response& response, ThreadTally& tally) {
-  co_await client.open(request, response);
+  co_await connection.open(request, response);
   const bool ready = response.error == model::ErrorKind::none;
   if (ready) {
     tally.record_connection(response);
@@ -123,10 +130,10 @@ net::awaitable<void> open_to_listen(std::vector<std::unique_ptr<client::Client>>
                                     const UserTask& task, model::Response& response) {
   auto& tally = *task.tally;
   for (const auto& step : task.flow->steps()) {
-    auto& client = *clients[step.destination];
-    if (!client.opens_apart() || client.is_open()) continue;
+    auto* connection = clients[step.destination]->long_lived();
+    if (connection == nullptr || !connection->opens_apart() || connection->is_open()) continue;
     ++tally.in_flight;
-    const bool opened = co_await open_connection(client, step.prepared, response, tally);
+    const bool opened = co_await open_connection(*connection, step.prepared, response, tally);
     --tally.in_flight;
     if (!opened) tally.record(0, to_result(response, {}, *task.verifier));
   }
@@ -153,7 +160,7 @@ class StartingUser {
 net::awaitable<void> say_goodbyes(std::vector<std::unique_ptr<client::Client>>& clients,
                                   ThreadTally& tally, const std::function<void()>& on_finish) {
   for (auto& client : clients) {
-    const bool open = client->holds_connections() && client->is_open();
+    const bool open = long_lived_open(*client);
     co_await client->finish();
     if (open) ++tally.metrics.long_lived.ended;
   }
@@ -175,29 +182,31 @@ class HeldUser final : public client::HoldOwner, public std::enable_shared_from_
         on_finish_(task.on_finish) {}
 
   void start(std::chrono::steady_clock::time_point until) {
-    for (auto& client : clients_) holding_ += client->is_open() ? 1 : 0;
+    for (auto& client : clients_) holding_ += long_lived_open(*client) ? 1 : 0;
     if (holding_ == 0) {
       finish_later();
       return;
     }
     for (auto& client : clients_) {
-      if (!client->is_open() || client->hold(until, shared_from_this())) continue;
-      net::co_spawn(executor_, receive_until_closed(*client, until), net::detached);
+      if (!long_lived_open(*client)) continue;
+      auto& connection = *client->long_lived();
+      if (connection.hold(until, shared_from_this())) continue;
+      net::co_spawn(executor_, receive_until_closed(connection, until), net::detached);
     }
   }
 
-  void hold_ended(client::Client& client, model::ErrorKind how) override {
-    note_if_ended(tally_, client, how);
+  void hold_ended(client::LongLived& connection, model::ErrorKind how) override {
+    note_if_ended(tally_, &connection, how);
     if (--holding_ == 0) finish_later();
   }
 
  private:
-  net::awaitable<void> receive_until_closed(client::Client& client,
+  net::awaitable<void> receive_until_closed(client::LongLived& connection,
                                             std::chrono::steady_clock::time_point until) {
     const auto self = shared_from_this();
     model::Response response;
-    while (client.is_open()) co_await client.receive(until, response);
-    hold_ended(client, response.error);
+    while (connection.is_open()) co_await connection.receive(until, response);
+    hold_ended(connection, response.error);
   }
 
   /// Not at once: a hold ends inside its client's completion handler.
@@ -224,20 +233,21 @@ net::awaitable<void> listen(std::vector<std::unique_ptr<client::Client>>& client
       hold_until(task.hold.count() == 0 ? std::chrono::milliseconds::max() : task.hold, tally);
   for (auto& client : clients) {
     // A stop during an earlier hold ends this one before it starts: only the goodbye is left.
-    if (!client->is_open() || tally.stopping) continue;
+    if (!long_lived_open(*client) || tally.stopping) continue;
+    auto& connection = *client->long_lived();
     auto last = task.now();
-    while (client->is_open()) {
-      co_await client->receive(until, response);
+    while (connection.is_open()) {
+      co_await connection.receive(until, response);
       // The server's close ends the listening; a failure (a push over --max-message, a reset,
       // an unanswered --ping) is also a message lost, so Failed requests says so too.
       const bool lost =
           response.error != model::ErrorKind::none && response.error != model::ErrorKind::closed;
-      if (!client->is_open() && !lost) break;
+      if (!connection.is_open() && !lost) break;
       const auto now = task.now();
       tally.record(0, to_result(response, now - last, *task.verifier));
       last = now;
     }
-    note_if_ended(tally, *client, response.error);
+    note_if_ended(tally, &connection, response.error);
   }
 }
 
@@ -348,26 +358,29 @@ net::awaitable<void> run_user(UserTask task) {
       paced = co_await pace.wait(step == first, steps[step].request.pause);
       if (!paced) break;
       ++tally.in_flight;
-      const bool was_open = client.is_open();
+      const bool was_open = long_lived_open(client);
+      auto* connection = client.long_lived();
       bool ready = !session.unsafe();
       if (!ready) {
         refuse_unsafe(*task.flow, steps[step], *session.unsafe(), response);
-      } else if (client.opens_apart() && !client.is_open()) {
+      } else if (connection != nullptr && connection->opens_apart() && !was_open) {
         // A failed open is this request's failure.
-        ready = co_await open_connection(client, prepared, response, tally);
+        ready = co_await open_connection(*connection, prepared, response, tally);
       }
       const auto start = task.now();
       if (ready) co_await client.exchange(prepared, response);
       const auto end = task.now();  // the clock stops before verification
-      if (response.cut_short) {     // abandoned: in_flight keeps it, and the stop ends the loops
-        note_if_ended(tally, client, model::ErrorKind::none);
+      // Asked again: an HTTP/2 client that fell back to HTTP/1.1 in the exchange holds nothing.
+      connection = client.long_lived();
+      if (response.cut_short) {  // abandoned: in_flight keeps it, and the stop ends the loops
+        note_if_ended(tally, connection, model::ErrorKind::none);
         continue;
       }
       session.keep(steps[step], response);
-      if (ready && client.holds_connections() && !client.opens_apart()) {
+      if (ready && connection != nullptr && !connection->opens_apart()) {
         ready = note_opened_within(tally, response, was_open);
       }
-      if (ready) note_if_ended(tally, client, response.error);
+      if (ready) note_if_ended(tally, connection, response.error);
       starting.done();
       --tally.in_flight;
       const auto error = record_exchange(task, step, response, {start, end}, pace, session);

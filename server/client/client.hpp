@@ -45,7 +45,7 @@ struct ClientSetup {
   /// --ping: a long-lived connection silent this long is pinged (0: never).
   std::chrono::nanoseconds ping_interval{0};
   /// --hold: users hold their connections after their requests, so an HTTP/2 client's
-  /// connections are long-lived too (see Client::holds_connections()).
+  /// connections are long-lived too (see Client::long_lived()).
   bool hold = false;
   /// --source-ips: the local addresses new connections bind to, each the next in turn (all of
   /// the endpoints' family); empty: the kernel picks.
@@ -79,12 +79,14 @@ class SessionCookies {
   ~SessionCookies() = default;
 };
 
-/// Whom a hold apart from any coroutine (Client::hold) tells that it is over.
+class LongLived;
+
+/// Whom a hold apart from any coroutine (LongLived::hold) tells that it is over.
 class HoldOwner {
  public:
-  /// `client`'s hold is over and its connection closed; `how` is none (held to the end),
-  /// closed (by the server) or how the connection was lost.
-  virtual void hold_ended(Client& client, model::ErrorKind how) = 0;
+  /// `connection`'s hold is over and it is closed; `how` is none (held to the end), closed (by
+  /// the server) or how the connection was lost.
+  virtual void hold_ended(LongLived& connection, model::ErrorKind how) = 0;
 
  protected:
   ~HoldOwner() = default;
@@ -100,19 +102,34 @@ class Client {
   virtual net::awaitable<void> exchange(const PreparedRequest& request,
                                         model::Response& response) = 0;
 
-  /// True for a long-lived connection (WebSocket) opened apart from its exchanges, which are
-  /// messages timed without the set-up: the user calls open() when !is_open(). Request-response
-  /// protocols open inside exchange() (their latency includes the connect, as ab's and wrk's
-  /// do), so they say false.
+  /// This client's connections as long-lived ones, counted apart from the requests
+  /// (Metrics::long_lived) and held after them (--hold, --listen): a WebSocket client's, and
+  /// an HTTP/2 client's in a run that holds them. Null for request-response connections.
+  virtual LongLived* long_lived() { return nullptr; }
+
+  /// The requests an exchange makes after its first (a redirect's hops, --digest's answer)
+  /// carry `cookies`' and give it theirs; null (the default): they carry none. The user's
+  /// session outlives this until it says null.
+  virtual void share_cookies(SessionCookies* /*cookies*/) {}
+
+  /// The user is done: closes the connection as its protocol would (a WebSocket close frame,
+  /// an HTTP/2 GOAWAY when held: at most a second); without an open connection, or for
+  /// protocols with no goodbye, at once.
+  virtual net::awaitable<void> finish();
+};
+
+/// The seam a long-lived connection adds to its Client (Client::long_lived()): whether it is
+/// open, opening it apart, listening on it and holding it.
+class LongLived {
+ public:
+  /// A connection is open now.
+  [[nodiscard]] virtual bool is_open() const = 0;
+  /// True when opened apart from the exchanges (WebSocket), which are messages timed without
+  /// the set-up: the user calls open() when !is_open(). False for one opened inside exchange()
+  /// (HTTP/2 with --hold, whose latency includes the connect, as ab's and wrk's do): such a
+  /// client reports each connection it opened in `response.new_connection`, and the user
+  /// counts what became of the one before from is_open() around the exchange.
   [[nodiscard]] virtual bool opens_apart() const { return false; }
-  /// True when this client's connections are long-lived, counted apart from the requests
-  /// (Metrics::long_lived) and held after them (--hold): those it opens apart (WebSocket), and
-  /// an HTTP/2 client's in a run that holds them. Such a client says is_open(). One that
-  /// opens inside exchange() reports each connection it opened in `response.new_connection`,
-  /// and the user counts what became of the one before from is_open() around the exchange.
-  [[nodiscard]] virtual bool holds_connections() const { return opens_apart(); }
-  /// A connection is open now (for holds_connections() clients; others need not say).
-  [[nodiscard]] virtual bool is_open() const { return false; }
   /// The close code of the server's close frame on the connection that ended last (WebSocket);
   /// 0: none came, or the protocol has none.
   [[nodiscard]] virtual int close_code() const { return 0; }
@@ -136,15 +153,8 @@ class Client {
   /// that holds only with receive().
   virtual bool hold(std::chrono::steady_clock::time_point until, std::shared_ptr<HoldOwner> owner);
 
-  /// The requests an exchange makes after its first (a redirect's hops, --digest's answer)
-  /// carry `cookies`' and give it theirs; null (the default): they carry none. The user's
-  /// session outlives this until it says null.
-  virtual void share_cookies(SessionCookies* /*cookies*/) {}
-
-  /// The user is done: closes the connection as its protocol would (a WebSocket close frame,
-  /// an HTTP/2 GOAWAY when held: at most a second); without an open connection, or for
-  /// protocols with no goodbye, at once.
-  virtual net::awaitable<void> finish();
+ protected:
+  ~LongLived() = default;
 };
 
 /// -m: the connections a thread's users share, one slot per destination and index, each made

@@ -22,7 +22,7 @@ net::awaitable<void> Http2Client<Stream>::exchange(const PreparedRequest& reques
   for (const auto* current = begin_exchange(request, response); current != nullptr;
        current = next_request(request, step, response)) {
     if (session_ && !session_->reusable()) close();  // GOAWAY: the next stream needs a new one
-    bool reused = session_.has_value();
+    bool reused = session_ != nullptr;
     if (!reused && !http1_) {
       const auto opened = co_await connect_to(response, request.connect_timeout);
       if (opened == Opened::failed) break;
@@ -66,7 +66,7 @@ net::awaitable<void> Http2Client<Stream>::exchange(const PreparedRequest& reques
     }
   }
   end_exchange(request, response);
-  response.keep_alive = session_.has_value() && session_->reusable();
+  response.keep_alive = session_ && session_->reusable();
 }
 
 /// `request` as HTTP/1.1, a whole exchange of the HTTP/1.1 client's (its clock, its hops).
@@ -91,7 +91,7 @@ ClientBase::Step Http2Client<Stream>::upgraded(const PreparedRequest& request,
                                                Switched<Stream> switched,
                                                model::Response& response) {
   stream_.emplace(std::move(switched.stream));
-  session_.emplace(H2Streams::Use::own, H2Streams::Start::upgraded);
+  session_ = std::make_unique<H2Streams>(H2Streams::Use::own, H2Streams::Start::upgraded);
   response.negotiated = model::Negotiated::h2c;
   written_at_ = Clock::now();  // `waiting` is the 101's, already measured
   request_written_ = true;
@@ -129,7 +129,7 @@ net::awaitable<typename Http2Client<Stream>::Opened> Http2Client<Stream>::connec
   if constexpr (std::is_same_v<Stream, TlsSocket>) {
     if (!alpn_selected_h2(*stream_)) co_return Opened::http1;
   }
-  session_.emplace(H2Streams::Use::own);
+  session_ = std::make_unique<H2Streams>(H2Streams::Use::own);
   co_return Opened::http2;
 }
 
@@ -225,7 +225,7 @@ bool Http2Client<Stream>::fail(model::Response& response, Phase phase,
   // Over plain TCP nothing says whether the server speaks HTTP/2 until its SETTINGS come: one
   // that closes or answers in HTTP/1.1 does not; one that says nothing may be only slow.
   const bool silent =
-      !std::is_same_v<Stream, TlsSocket> && session_.has_value() && !session_->server_settings();
+      !std::is_same_v<Stream, TlsSocket> && session_ && !session_->server_settings();
   const char* hint = !silent       ? ""
                      : timed_out() ? "no HTTP/2 SETTINGS from the server before the timeout: it "
                                      "took the connection and said nothing"

@@ -21,7 +21,7 @@ namespace stampede::client {
 /// HTTP/2 over plain TCP (h2c, by prior knowledge or upgrade) or TLS (ALPN h2): one session per
 /// user, held open after the requests with --hold (pinged with --ping, closed with GOAWAY).
 template <class Stream>
-class Http2Client final : public ClientBase {
+class Http2Client final : public ClientBase, private LongLived {
  public:
   /// With `setup.h2c_upgrade`, each new connection starts as HTTP/1.1 asking to upgrade.
   Http2Client(const ClientSetup& setup, ThreadContext& thread)
@@ -35,10 +35,9 @@ class Http2Client final : public ClientBase {
 
   /// --hold: this user's connection is long-lived, unless the server chose HTTP/1.1 by ALPN or
   /// declined the h2c upgrade.
-  [[nodiscard]] bool holds_connections() const override {
-    return setup_.hold && (!http1_ || is_open());
+  LongLived* long_lived() override {
+    return setup_.hold && (!http1_ || is_open()) ? this : nullptr;
   }
-  [[nodiscard]] bool is_open() const override { return session_ || idle_; }
 
   void share_cookies(SessionCookies* cookies) override {
     ClientBase::share_cookies(cookies);
@@ -57,6 +56,8 @@ class Http2Client final : public ClientBase {
   net::awaitable<void> finish() override;
 
  private:
+  [[nodiscard]] bool is_open() const override { return session_ != nullptr || idle_; }
+
   // The hold (http2_hold.cpp).
   bool say_goodbye() override;
   bool ping_if_due() override;
@@ -102,9 +103,11 @@ class Http2Client final : public ClientBase {
   void close() override;
 
   std::optional<Stream> stream_;
-  std::optional<H2Streams> session_;  ///< one per connection, until the hold hands it over
-  H2Call call_;                       ///< the exchange's stream on it
-  std::optional<H2Idle> idle_;        ///< the held connection, in the session's place
+  /// One per connection, until the hold hands it over; apart, so that a held connection does
+  /// not keep its room in the client.
+  std::unique_ptr<H2Streams> session_;
+  H2Call call_;                 ///< the exchange's stream on it
+  std::optional<H2Idle> idle_;  ///< the held connection, in the session's place
   /// HTTP/1.1: set once the server selected it by ALPN; from the start with h2c's upgrade,
   /// which it asks for on each new connection (the HTTP/2 session then takes it over).
   std::unique_ptr<Http1Client<Stream>> http1_;

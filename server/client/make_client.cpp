@@ -1,20 +1,20 @@
-// make_client(): the one switch on protocol, and what a Client does by default.
+// make_client(): the one switch on protocol, and what a Client and a LongLived do by default.
 #include "server/client/client_factories.hpp"
 
 namespace stampede::client {
 
-net::awaitable<void> Client::open(const PreparedRequest& /*request*/,
-                                  model::Response& /*response*/) {
-  co_return;
-}
-
-net::awaitable<void> Client::receive(std::chrono::steady_clock::time_point /*until*/,
+net::awaitable<void> LongLived::open(const PreparedRequest& /*request*/,
                                      model::Response& /*response*/) {
   co_return;
 }
 
-bool Client::hold(std::chrono::steady_clock::time_point /*until*/,
-                  std::shared_ptr<HoldOwner> /*owner*/) {
+net::awaitable<void> LongLived::receive(std::chrono::steady_clock::time_point /*until*/,
+                                        model::Response& /*response*/) {
+  co_return;
+}
+
+bool LongLived::hold(std::chrono::steady_clock::time_point /*until*/,
+                     std::shared_ptr<HoldOwner> /*owner*/) {
   return false;
 }
 

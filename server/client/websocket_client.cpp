@@ -42,11 +42,12 @@ void append_seq(std::string& out, UserId user, std::uint64_t sent) {
 }
 
 template <class Stream>
-class WebSocketClient final : public ClientBase, private TeardownWatch {
+class WebSocketClient final : public ClientBase, private LongLived, private TeardownWatch {
  public:
   WebSocketClient(const ClientSetup& setup, ThreadContext& thread, UserId user)
       : ClientBase(setup, thread, model::Protocol::websocket), user_(user) {}
 
+  LongLived* long_lived() override { return this; }
   [[nodiscard]] bool opens_apart() const override { return true; }
   [[nodiscard]] bool is_open() const override { return ws_.has_value(); }
   [[nodiscard]] int close_code() const override { return close_code_; }

@@ -52,7 +52,7 @@ struct FakeServer {
   /// How every hold ends (it closes the connection either way, as the real client does).
   model::ErrorKind hold_outcome = model::ErrorKind::none;
   std::function<void()> while_held = [] {};  ///< what happens as each hold ends (a stop)
-  /// The clients hold apart from the user's coroutine (Client::hold), as the WebSocket client
+  /// The clients hold apart from the user's coroutine (LongLived::hold), as the WebSocket client
   /// does; otherwise the user holds with receive().
   bool holds_apart = false;
   std::size_t opens = 0;    ///< open() calls so far, across clients
@@ -66,7 +66,7 @@ struct FakeServer {
 };
 
 /// Answers each exchange from the FakeServer's script, at once or after a real timer.
-class FakeClient final : public client::Client {
+class FakeClient final : public client::Client, private client::LongLived {
  public:
   FakeClient(FakeServer& server, client::net::any_io_executor executor)
       : server_(server), executor_(std::move(executor)) {}
@@ -95,10 +95,10 @@ class FakeClient final : public client::Client {
     ++server_.completed;
   }
 
-  [[nodiscard]] bool opens_apart() const override { return server_.long_lived; }
-  [[nodiscard]] bool holds_connections() const override {
-    return server_.long_lived || server_.opens_within;
+  client::LongLived* long_lived() override {
+    return server_.long_lived || server_.opens_within ? this : nullptr;
   }
+  [[nodiscard]] bool opens_apart() const override { return server_.long_lived; }
   [[nodiscard]] bool is_open() const override { return open_; }
 
   /// The open's latency moves the fake clock and is its connect time; a failure keeps its
