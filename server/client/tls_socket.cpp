@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstdint>
+#include <memory>
 #include <utility>
 
 namespace stampede::client {
@@ -225,6 +226,12 @@ void TlsSocket::notify_close() {
   if (ssl_ == nullptr || !begin(error)) return;
   (void)call([this] { return SSL_shutdown(ssl_); });  // what it would wait for is not waited for
   ERR_clear_error();
+}
+
+net::mutable_buffer TlsSocket::scratch() {
+  constexpr std::size_t size = 16 * 1024;
+  thread_local const std::unique_ptr<char[]> buffer(new char[size]);
+  return {buffer.get(), size};
 }
 
 bool TlsSocket::alpn_selected_h2() const { return ssl_ != nullptr && selected_h2(ssl_); }

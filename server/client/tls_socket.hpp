@@ -3,7 +3,6 @@
 
 #include <openssl/ssl.h>
 
-#include <array>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/compose.hpp>
@@ -108,6 +107,12 @@ class TlsSocket {
   }
   executor_type get_executor() noexcept { return socket_.get_executor(); }
 
+  /// The thread's scratch buffer (16 KiB), filled and read within one call: what a gathered
+  /// write copies, what a teardown drops. Allocated at its first use, one for every template
+  /// here: a thread_local array in a template would be static TLS, which every thread of the
+  /// process allocates at its start (16 KiB an instantiation), whether it uses TLS or not.
+  static net::mutable_buffer scratch();
+
  private:
   net::awaitable<boost::system::error_code> shake_hands(const ClientSetup& setup,
                                                         TlsSession& session);
@@ -169,15 +174,13 @@ class TlsSocket {
   /// (OpenSSL accepts a moved write buffer: SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER).
   template <class Buffers>
   static net::const_buffer gathered(const Buffers& buffers) {
-    constexpr std::size_t scratch_size = 16 * 1024;
     const auto begin = net::buffer_sequence_begin(buffers);
     const auto end = net::buffer_sequence_end(buffers);
     if (begin == end) return {};
     const net::const_buffer first = *begin;
-    if (std::next(begin) == end || first.size() >= scratch_size) return first;
-    thread_local std::array<char, scratch_size> scratch;
-    const auto n = net::buffer_copy(net::buffer(scratch), buffers);
-    return {scratch.data(), n};
+    const auto into = scratch();
+    if (std::next(begin) == end || first.size() >= into.size()) return first;
+    return {into.data(), net::buffer_copy(into, buffers)};
   }
 
   Socket socket_;

@@ -3,7 +3,6 @@
 // reports the teardown's error in place of why the connection was closing.
 #pragma once
 
-#include <array>
 #include <boost/asio/associated_allocator.hpp>
 #include <boost/asio/associated_executor.hpp>
 #include <boost/asio/compose.hpp>
@@ -124,8 +123,7 @@ struct TlsTeardown {
     } else if (error) {
       return self.complete(error == net::error::eof ? boost::system::error_code{} : error);
     }
-    thread_local std::array<char, 4096> dropped;
-    stream.async_read_some(net::buffer(dropped), std::move(self));
+    stream.async_read_some(TlsSocket::scratch(), std::move(self));
   }
 };
 
