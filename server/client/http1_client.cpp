@@ -51,11 +51,7 @@ net::awaitable<void> Http1Client<Stream>::exchange(const PreparedRequest& reques
     boost::system::error_code error;
     std::size_t written = 0;
     if constexpr (direct<Stream>) {  // as far as the socket takes it now; a wait only for the rest
-      written = stream_->write_some(bytes, error);
-      while (error == net::error::would_block) {
-        error = std::get<0>(co_await stream_->socket().async_wait(stream_->write_wait(), as_tuple));
-        if (!error) written += stream_->write_some(bytes + written, error);
-      }
+      std::tie(error, written) = co_await stream_->write_all(bytes);
     } else {
       std::tie(error, written) = co_await net::async_write(*stream_, bytes, as_tuple);
     }
@@ -67,12 +63,7 @@ net::awaitable<void> Http1Client<Stream>::exchange(const PreparedRequest& reques
       std::size_t n = 0;
       // TlsSocket: what has arrived, decrypted now; a wait only when nothing has.
       if constexpr (direct<Stream>) {
-        n = stream_->read_some(buffer_.prepare(read_size()), read_error);
-        while (read_error == net::error::would_block) {
-          read_error =
-              std::get<0>(co_await stream_->socket().async_wait(stream_->read_wait(), as_tuple));
-          if (!read_error) n = stream_->read_some(buffer_.prepare(read_size()), read_error);
-        }
+        std::tie(read_error, n) = co_await stream_->read_arrived(buffer_.prepare(read_size()));
       } else {
         std::tie(read_error, n) =
             co_await stream_->async_read_some(buffer_.prepare(read_size()), as_tuple);
@@ -144,10 +135,6 @@ ClientBase::Step Http1Client<Stream>::after_read(const PreparedRequest& request,
   if (n > 0 && response.bytes_received == 0) response.waiting = Clock::now() - written_at_;
   response.bytes_received += n;
   if (!error) return parse(request, response);
-  if (n > 0) {  // a TlsSocket's read: the bytes that came before the error are the server's
-    const auto step = parse(request, response);
-    if (step != Step::more) return step;
-  }
   if (end_of_stream(error) && finish_at_eof()) return complete(request, response);
   if (reused && request.idempotent && response.bytes_received == 0 && stale_connection(error)) {
     return Step::stale;

@@ -7,6 +7,7 @@
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
+#include <tuple>
 #include <type_traits>
 
 #include "server/client/client_factories.hpp"
@@ -14,6 +15,15 @@
 #include "server/client/h2_error.hpp"
 
 namespace stampede::client {
+
+namespace {
+
+/// Over TLS the exchanges read and write through TlsSocket's read_arrived() and write_all();
+/// its Asio stream operations (for the hold) complete through the executor, a pass more each.
+template <class Stream>
+constexpr bool tls = std::is_same_v<Stream, TlsSocket>;
+
+}  // namespace
 
 template <class Stream>
 net::awaitable<void> Http2Client<Stream>::exchange(const PreparedRequest& request,
@@ -45,8 +55,14 @@ net::awaitable<void> Http2Client<Stream>::exchange(const PreparedRequest& reques
     while (step == Step::more) {
       const auto output = session_->output();
       if (!output.empty()) {
-        const auto [error, written] =
-            co_await net::async_write(*stream_, net::buffer(output), as_tuple);
+        boost::system::error_code error;
+        std::size_t written = 0;
+        if constexpr (tls<Stream>) {  // straight through OpenSSL, no completion posted
+          std::tie(error, written) = co_await stream_->write_all(net::buffer(output));
+        } else {
+          std::tie(error, written) =
+              co_await net::async_write(*stream_, net::buffer(output), as_tuple);
+        }
         response.bytes_sent += written;
         if (error) {
           step = write_failed(*current, response, reused, error);
@@ -60,8 +76,14 @@ net::awaitable<void> Http2Client<Stream>::exchange(const PreparedRequest& reques
         break;
       }
       read_buffer_.resize(read_size());
-      const auto [read_error, n] =
-          co_await stream_->async_read_some(net::buffer(read_buffer_), as_tuple);
+      boost::system::error_code read_error;
+      std::size_t n = 0;
+      if constexpr (tls<Stream>) {
+        std::tie(read_error, n) = co_await stream_->read_arrived(net::buffer(read_buffer_));
+      } else {
+        std::tie(read_error, n) =
+            co_await stream_->async_read_some(net::buffer(read_buffer_), as_tuple);
+      }
       step = after_read(*current, response, reused, read_error, n);
     }
   }
@@ -126,7 +148,7 @@ net::awaitable<typename Http2Client<Stream>::Opened> Http2Client<Stream>::connec
     fail(response, failure->phase, failure->error);
     co_return Opened::failed;
   }
-  if constexpr (std::is_same_v<Stream, TlsSocket>) {
+  if constexpr (tls<Stream>) {
     if (!alpn_selected_h2(*stream_)) co_return Opened::http1;
   }
   session_ = std::make_unique<H2Streams>(H2Streams::Use::own);
@@ -224,8 +246,7 @@ bool Http2Client<Stream>::fail(model::Response& response, Phase phase,
                                const boost::system::error_code& error) {
   // Over plain TCP nothing says whether the server speaks HTTP/2 until its SETTINGS come: one
   // that closes or answers in HTTP/1.1 does not; one that says nothing may be only slow.
-  const bool silent =
-      !std::is_same_v<Stream, TlsSocket> && session_ && !session_->server_settings();
+  const bool silent = !tls<Stream> && session_ && !session_->server_settings();
   const char* hint = !silent       ? ""
                      : timed_out() ? "no HTTP/2 SETTINGS from the server before the timeout: it "
                                      "took the connection and said nothing"

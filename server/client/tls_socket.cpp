@@ -221,6 +221,29 @@ std::size_t TlsSocket::transfer(std::size_t size, Socket::wait_type& wait,
   return done;
 }
 
+net::awaitable<std::tuple<boost::system::error_code, std::size_t>> TlsSocket::write_all(
+    net::const_buffer data) {
+  boost::system::error_code error;
+  auto written = write_some(data, error);
+  while (error == net::error::would_block) {
+    std::tie(error) = co_await socket_.async_wait(write_wait_, as_tuple);
+    if (!error) written += write_some(data + written, error);
+  }
+  co_return std::tuple(error, written);
+}
+
+net::awaitable<std::tuple<boost::system::error_code, std::size_t>> TlsSocket::read_arrived(
+    net::mutable_buffer buffer) {
+  boost::system::error_code error;
+  auto n = read_some(buffer, error);
+  while (error == net::error::would_block) {
+    std::tie(error) = co_await socket_.async_wait(read_wait_, as_tuple);
+    if (!error) n = read_some(buffer, error);
+  }
+  if (n > 0) error = {};  // remembered (or, for close_notify, read again) by the next read
+  co_return std::tuple(error, n);
+}
+
 void TlsSocket::notify_close() {
   boost::system::error_code error;
   if (ssl_ == nullptr || !begin(error)) return;

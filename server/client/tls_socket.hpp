@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <iterator>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include "server/client/client.hpp"
@@ -90,9 +91,20 @@ class TlsSocket {
   /// Sends close_notify if the socket takes it now, without waiting for the server's.
   void notify_close();
 
-  /// Asio's AsyncReadStream: read_some() into the first non-empty buffer, waiting for the
-  /// socket while nothing has arrived. Bytes that came with an error come first, without it:
-  /// the next read gives the error (a fatal one is kept, the server's close_notify read again).
+  /// A client's request: write_some() until all of `data` went, waiting for the socket only
+  /// while it takes nothing more. The error, and the bytes written.
+  net::awaitable<std::tuple<boost::system::error_code, std::size_t>> write_all(
+      net::const_buffer data);
+  /// A client's read: what has arrived, decrypted now, waiting for the socket only while nothing
+  /// has. Bytes that came with an error come without it: the next read gives it.
+  net::awaitable<std::tuple<boost::system::error_code, std::size_t>> read_arrived(
+      net::mutable_buffer buffer);
+
+  /// Asio's AsyncReadStream (for Beast, and the HTTP/2 client's hold): read_some() into the
+  /// first non-empty buffer, waiting for the socket while nothing has arrived. Bytes that came
+  /// with an error come first, without it: the next read gives the error (a fatal one is kept,
+  /// the server's close_notify is read again). Each completes through the executor, so a client
+  /// in a hurry uses read_arrived() and write_all(), which do not.
   template <class Buffers, class Token>
   auto async_read_some(const Buffers& buffers, Token&& token) {
     return net::async_compose<Token, void(boost::system::error_code, std::size_t)>(
