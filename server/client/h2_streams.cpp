@@ -159,7 +159,7 @@ void H2Streams::begin(H2Call& call) {
   call.request_sent = call.done = false;
   call.error.clear();
   call.phase = Phase::read;
-  call.submitted = H2Call::Clock::now();
+  if (shared_) call.submitted = H2Call::Clock::now();
 }
 
 bool H2Streams::submit(H2Call& call) {
@@ -175,7 +175,7 @@ bool H2Streams::submit(H2Call& call) {
     call.error = h2_library_error(call.stream_id);
     return false;
   }
-  calls_.emplace(call.stream_id, &call);
+  keep(call);
   return true;
 }
 
@@ -184,7 +184,6 @@ bool H2Streams::upgrade(H2Call& call, bool head) {
   // The 101's status and headers are not the response's.
   call.response->status = 0;
   call.response->headers.clear();
-  opened(call);
   call.request_sent = true;  // as HTTP/1.1, before the switch
   call.stream_id = 1;        // RFC 7540 3.2: the upgrade request is stream 1
   const auto payload = h2::settings_payload(own_window);  // only a user's own is upgraded
@@ -195,7 +194,7 @@ bool H2Streams::upgrade(H2Call& call, bool head) {
     call.error = h2_library_error(result);
     return false;
   }
-  calls_.emplace(call.stream_id, &call);
+  keep(call);
   return true;
 }
 
@@ -204,14 +203,16 @@ std::string H2Streams::upgrade_settings() {
 }
 
 void H2Streams::withdraw(H2Call& call) {
-  if (calls_.erase(call.stream_id) == 0) return;
+  if (forget(call.stream_id) == nullptr) return;
   if (call.sent != H2Call::Clock::time_point{}) --open_;
   nghttp2_submit_rst_stream(session_.get(), NGHTTP2_FLAG_NONE, call.stream_id, NGHTTP2_CANCEL);
 }
 
 std::size_t H2Streams::fail_all(const boost::system::error_code& error, Phase phase) {
-  auto calls = std::exchange(calls_, {});
-  for (auto& [id, call] : calls) {
+  std::vector<H2Call*> failed;
+  for (const auto& [id, call] : std::exchange(calls_, {})) failed.push_back(call);
+  if (auto* call = std::exchange(only_, nullptr)) failed.push_back(call);
+  for (auto* call : failed) {
     call->done = true;
     call->error = error;
     // A request whose last frame went out fails while its response is awaited.
@@ -219,7 +220,7 @@ std::size_t H2Streams::fail_all(const boost::system::error_code& error, Phase ph
     if (call->on_done != nullptr) call->on_done(*call);
   }
   open_ = 0;
-  return calls.size();
+  return failed.size();
 }
 
 std::string_view H2Streams::output() { return h2::drain_output(session_.get(), out_, error_); }
@@ -249,23 +250,44 @@ bool H2Streams::finished() const {
 }
 
 H2Call* H2Streams::call_of(std::int32_t stream_id) const {
+  if (!shared_) return only_ != nullptr && only_->stream_id == stream_id ? only_ : nullptr;
   const auto found = calls_.find(stream_id);
   return found == calls_.end() ? nullptr : found->second;
 }
 
+void H2Streams::keep(H2Call& call) {
+  if (shared_) {
+    calls_.emplace(call.stream_id, &call);
+  } else {
+    only_ = &call;
+  }
+}
+
+H2Call* H2Streams::forget(std::int32_t stream_id) {
+  auto* call = call_of(stream_id);
+  if (call == nullptr) return nullptr;
+  if (shared_) {
+    calls_.erase(stream_id);
+  } else {
+    only_ = nullptr;
+  }
+  return call;
+}
+
+/// A stream's HEADERS went out: its queueing ends, and it counts among the open streams. A
+/// user's own connection, one stream at a time, counts and times none of this.
 void H2Streams::opened(H2Call& call) {
+  if (!shared_) return;
   call.sent = H2Call::Clock::now();
   peak_ = std::max(peak_, ++open_);
-  if (!shared_) return;  // one stream at a time: no queue to time
   call.response->queueing = call.sent - call.submitted;
   call.response->streams_open = static_cast<std::uint32_t>(open_);
 }
 
 void H2Streams::end_call(std::int32_t stream_id, const boost::system::error_code& error) {
-  const auto found = calls_.find(stream_id);
-  if (found == calls_.end()) return;
-  H2Call& call = *found->second;
-  calls_.erase(found);
+  auto* ended = forget(stream_id);
+  if (ended == nullptr) return;
+  H2Call& call = *ended;
   if (call.sent != H2Call::Clock::time_point{}) --open_;
   call.done = true;
   // A stream refused because we ended the connection (the server broke the protocol) fails

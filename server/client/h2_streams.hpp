@@ -33,8 +33,8 @@ struct H2Call {
   bool keep_body = false;
   std::int32_t stream_id = -1;  ///< -1 until submitted
   std::size_t body_sent = 0;
-  Clock::time_point submitted;      ///< handed to the session: queueing starts
-  Clock::time_point sent;           ///< its HEADERS went out: queueing ends, `waiting` starts
+  Clock::time_point submitted;  ///< Use::shared: handed to the session, queueing starts
+  Clock::time_point sent;  ///< Use::shared: its HEADERS went out, queueing ends, `waiting` starts
   bool request_sent = false;        ///< its last frame went out
   bool done = false;                ///< the stream closed, was refused, or the connection failed
   boost::system::error_code error;  ///< empty for a complete response
@@ -82,7 +82,7 @@ class H2Streams {
   std::size_t fail_all(const boost::system::error_code& error, Phase phase);
   /// A call still waiting, if any (to note the connection it opened).
   [[nodiscard]] H2Call* some_call() const {
-    return calls_.empty() ? nullptr : calls_.begin()->second;
+    return calls_.empty() ? only_ : calls_.begin()->second;
   }
 
   /// The bytes to write now, valid until the next call; empty when nothing is pending or the
@@ -98,7 +98,7 @@ class H2Streams {
   /// accepting(), and nghttp2 can still read or write: a user's next request may go here.
   [[nodiscard]] bool reusable() const;
   /// Streams whose calls are still waiting (open or queued).
-  [[nodiscard]] std::size_t calls() const { return calls_.size(); }
+  [[nodiscard]] std::size_t calls() const { return calls_.size() + (only_ != nullptr ? 1 : 0); }
   /// Streams open on the connection now (their HEADERS sent, not yet closed).
   [[nodiscard]] std::size_t open_streams() const { return open_; }
   /// The most streams open at once so far.
@@ -122,13 +122,16 @@ class H2Streams {
 
   [[nodiscard]] H2Call* call_of(std::int32_t stream_id) const;
   void begin(H2Call& call);
+  void keep(H2Call& call);
+  H2Call* forget(std::int32_t stream_id);
   void opened(H2Call& call);
   void end_call(std::int32_t stream_id, const boost::system::error_code& error);
 
   h2::Session session_;
   std::vector<nghttp2_nv> fields_;  ///< scratch: nghttp2 copies the list, not the strings
   std::string out_;
-  std::unordered_map<std::int32_t, H2Call*> calls_;  ///< by stream id
+  std::unordered_map<std::int32_t, H2Call*> calls_;  ///< Use::shared: by stream id
+  H2Call* only_ = nullptr;  ///< Use::own: its one call (one stream at a time: no map)
   std::size_t open_ = 0;
   std::size_t peak_ = 0;
   bool shared_;
