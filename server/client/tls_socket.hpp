@@ -45,9 +45,10 @@ struct TlsWire {
 /// Errors are the error_codes Asio's stream gives for the same events (see failure()), so that
 /// classify() and the failure log read them alike.
 ///
-/// Every client over TLS uses it. HTTP/1.1 (Http1Client<TlsSocket>) and -m's shared HTTP/2
-/// connections call read_some() and write_some() and wait themselves; the HTTP/2 client without
-/// -m, and Beast's WebSocket stream above WebSocketTransport, use it as Asio's AsyncStream
+/// Every client over TLS uses it. -m's shared HTTP/2 connections call read_some() and
+/// write_some() and wait themselves; the HTTP/1.1 client and the HTTP/2 client without -m read
+/// and write with read_arrived() and write_all(); Beast's WebSocket stream (above
+/// WebSocketTransport) and the HTTP/2 client's hold use it as Asio's AsyncStream
 /// (async_read_some(), async_write_some()).
 class TlsSocket {
  public:
