@@ -66,7 +66,6 @@ net::awaitable<void> H2Connection<Stream>::run(std::shared_ptr<H2Connection> sel
 /// gave up meanwhile, to another waiting), so that each connection opened counts once.
 template <class Stream>
 net::awaitable<bool> H2Connection<Stream>::connect(std::chrono::nanoseconds connect_timeout) {
-  constexpr bool tls = std::is_same_v<Stream, TlsSocket>;
   const auto start = Clock::now();
   const auto limit = connect_timeout.count() > 0
                          ? std::min<std::chrono::nanoseconds>(connect_timeout, setup_.timeout)
@@ -78,7 +77,7 @@ net::awaitable<bool> H2Connection<Stream>::connect(std::chrono::nanoseconds conn
     fail(failure->error, failure->phase);
     co_return false;
   }
-  if (tls && !alpn_selected_h2(*stream_)) {
+  if (over_tls<Stream> && !alpn_selected_h2(*stream_)) {
     http1_ = true;  // its calls fail, and their users go over HTTP/1.1
     fail(net::error::no_protocol_option, Phase::handshake);
     co_return false;
@@ -100,8 +99,7 @@ net::awaitable<bool> H2Connection<Stream>::connect(std::chrono::nanoseconds conn
 template <class Stream>
 void H2Connection<Stream>::claim_connect(H2Call& call, Clock::duration took) {
   call.response->new_connection = true;
-  call.response->negotiated =
-      std::is_same_v<Stream, TlsSocket> ? model::Negotiated::h2 : model::Negotiated::h2c;
+  call.response->negotiated = over_tls<Stream> ? model::Negotiated::h2 : model::Negotiated::h2c;
   call.response->connect = took;
 }
 

@@ -30,11 +30,6 @@ bool interim(int status) { return status >= 100 && status < 200 && status != 101
 
 }  // namespace
 
-/// TLS through a TlsSocket: OpenSSL reads and writes the socket itself, without waiting when
-/// it need not (see TlsSocket). Asio's streams go through its asynchronous operations.
-template <class Stream>
-constexpr bool direct = std::is_same_v<Stream, TlsSocket>;
-
 template <class Stream>
 net::awaitable<void> Http1Client<Stream>::exchange(const PreparedRequest& request,
                                                    model::Response& response) {
@@ -50,7 +45,8 @@ net::awaitable<void> Http1Client<Stream>::exchange(const PreparedRequest& reques
     const auto bytes = net::buffer(std::get<Http1Wire>(current->wire).bytes);
     boost::system::error_code error;
     std::size_t written = 0;
-    if constexpr (direct<Stream>) {  // as far as the socket takes it now; a wait only for the rest
+    if constexpr (over_tls<Stream>) {  // as far as the socket takes it now; a wait only for the
+                                       // rest
       std::tie(error, written) = co_await stream_->write_all(bytes);
     } else {
       std::tie(error, written) = co_await net::async_write(*stream_, bytes, as_tuple);
@@ -62,7 +58,7 @@ net::awaitable<void> Http1Client<Stream>::exchange(const PreparedRequest& reques
       boost::system::error_code read_error;
       std::size_t n = 0;
       // TlsSocket: what has arrived, decrypted now; a wait only when nothing has.
-      if constexpr (direct<Stream>) {
+      if constexpr (over_tls<Stream>) {
         std::tie(read_error, n) = co_await stream_->read_arrived(buffer_.prepare(read_size()));
       } else {
         std::tie(read_error, n) =

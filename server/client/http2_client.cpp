@@ -16,15 +16,6 @@
 
 namespace stampede::client {
 
-namespace {
-
-/// Over TLS the exchanges read and write through TlsSocket's read_arrived() and write_all();
-/// its Asio stream operations (for the hold) complete through the executor, a pass more each.
-template <class Stream>
-constexpr bool tls = std::is_same_v<Stream, TlsSocket>;
-
-}  // namespace
-
 template <class Stream>
 net::awaitable<void> Http2Client<Stream>::exchange(const PreparedRequest& request,
                                                    model::Response& response) {
@@ -57,7 +48,7 @@ net::awaitable<void> Http2Client<Stream>::exchange(const PreparedRequest& reques
       if (!output.empty()) {
         boost::system::error_code error;
         std::size_t written = 0;
-        if constexpr (tls<Stream>) {  // straight through OpenSSL, no completion posted
+        if constexpr (over_tls<Stream>) {  // straight through OpenSSL, no completion posted
           std::tie(error, written) = co_await stream_->write_all(net::buffer(output));
         } else {
           std::tie(error, written) =
@@ -78,7 +69,7 @@ net::awaitable<void> Http2Client<Stream>::exchange(const PreparedRequest& reques
       read_buffer_.resize(read_size());
       boost::system::error_code read_error;
       std::size_t n = 0;
-      if constexpr (tls<Stream>) {
+      if constexpr (over_tls<Stream>) {
         std::tie(read_error, n) = co_await stream_->read_arrived(net::buffer(read_buffer_));
       } else {
         std::tie(read_error, n) =
@@ -148,7 +139,7 @@ net::awaitable<typename Http2Client<Stream>::Opened> Http2Client<Stream>::connec
     fail(response, failure->phase, failure->error);
     co_return Opened::failed;
   }
-  if constexpr (tls<Stream>) {
+  if constexpr (over_tls<Stream>) {
     if (!alpn_selected_h2(*stream_)) co_return Opened::http1;
   }
   session_ = std::make_unique<H2Streams>(H2Streams::Use::own);
@@ -246,7 +237,7 @@ bool Http2Client<Stream>::fail(model::Response& response, Phase phase,
                                const boost::system::error_code& error) {
   // Over plain TCP nothing says whether the server speaks HTTP/2 until its SETTINGS come: one
   // that closes or answers in HTTP/1.1 does not; one that says nothing may be only slow.
-  const bool silent = !tls<Stream> && session_ && !session_->server_settings();
+  const bool silent = !over_tls<Stream> && session_ && !session_->server_settings();
   const char* hint = !silent       ? ""
                      : timed_out() ? "no HTTP/2 SETTINGS from the server before the timeout: it "
                                      "took the connection and said nothing"

@@ -12,6 +12,7 @@
 #include <iterator>
 #include <optional>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "server/client/client.hpp"
@@ -204,6 +205,11 @@ class TlsSocket {
   Socket::wait_type read_wait_ = Socket::wait_read;
   Socket::wait_type write_wait_ = Socket::wait_write;
 };
+
+/// `Stream` is a TlsSocket: its reads and writes go through OpenSSL on the socket itself
+/// (read_arrived(), write_all()), where a TcpStream's go through Asio's operations.
+template <class Stream>
+constexpr bool over_tls = std::is_same_v<Stream, TlsSocket>;
 
 /// open_stream() for a TlsSocket: makes it, connects and shakes hands. Nullopt on success.
 net::awaitable<std::optional<OpenFailure>> open_stream(std::optional<TlsSocket>& stream,
