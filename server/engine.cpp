@@ -266,8 +266,8 @@ statistics::Summary Engine::run(const TickHandler& on_tick, const RequestSink& o
   while (!reason) main.run_one();
   abort_ = nullptr;
   signals.clear();  // a second Ctrl-C kills at once
-  // Shared HTTP/2 connections (-m) too: their waiting streams are reset and a GOAWAY ends each.
-  if (*reason != StopReason::completed && (flow_.long_lived() || plan_.connections > 0)) {
+  // HTTP/2 too: its waiting streams are reset, and a GOAWAY ends each shared connection (-m).
+  if (*reason != StopReason::completed && (flow_.long_lived() || flow_.over_http2())) {
     let_users_say_goodbye(pool, tallies, watchdogs, starters, users_left, main);
   }
   // -z: the users ended once the time was up and their requests were over.

@@ -166,6 +166,12 @@ bool Flow::long_lived() const {
   });
 }
 
+bool Flow::over_http2() const {
+  return std::any_of(destinations_.begin(), destinations_.end(), [](const auto& destination) {
+    return destination->setup.protocol == model::Protocol::http2;
+  });
+}
+
 std::chrono::nanoseconds Flow::shortest_timeout(std::chrono::nanoseconds run) const {
   auto shortest = run;
   for (const auto& step : steps_) {

@@ -90,6 +90,9 @@ class Flow {
   StepRange round_steps(session::UserValues& values) const;
   /// True when some step goes over a long-lived connection: WebSocket, or HTTP/2 with --hold.
   [[nodiscard]] bool long_lived() const;
+  /// True when some step goes over HTTP/2 (gRPC too), whose users wait for a reply on their
+  /// connection's reader, not on a socket of their own: a stopping run resets their streams.
+  [[nodiscard]] bool over_http2() const;
   /// The shortest limit any exchange has (the run's -t or a step's own), or --ping's interval
   /// for held HTTP/2 connections: the watchdogs check often enough for it.
   [[nodiscard]] std::chrono::nanoseconds shortest_timeout(std::chrono::nanoseconds run) const;

@@ -41,6 +41,9 @@ model::ErrorKind classify(Phase phase, const boost::system::error_code& error) {
   if (const auto kind = websocket_kind(error)) return *kind;
   // Beast's own timer: a keep-alive ping (--ping) the server did not answer in time.
   if (error == boost::beast::error::timeout) return ErrorKind::timeout;
+  // ETIMEDOUT: the kernel gave up (a connect's SYNs, a keep-alive probe), or an HTTP/2
+  // connection's clock ended its connect (H2Connection::expire()).
+  if (error == boost::asio::error::timed_out) return ErrorKind::timeout;
   // A stream the server did not process (REFUSED_STREAM, or past its GOAWAY's last stream):
   // it closed the connection to that request before any reply.
   if (error == h2_refused()) return ErrorKind::closed;

@@ -136,6 +136,9 @@ class ClientBase : public Client, public Watchdog::Guarded {
     co_return failure;
   }
 
+  /// Where the user's last TLS session is kept, for its next connection to resume.
+  [[nodiscard]] TlsSession& tls_session() { return tls_session_; }
+
   /// The session whose cookies the exchanges' later requests carry (null: none).
   [[nodiscard]] SessionCookies* shared_cookies() const { return cookies_; }
 

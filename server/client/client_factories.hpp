@@ -11,13 +11,11 @@ namespace stampede::client {
 /// HTTP/1.1 over plain TCP, or over TLS when `setup.tls` is set.
 std::unique_ptr<Client> make_http1_client(const ClientSetup& setup, ThreadContext& thread);
 
-/// HTTP/2 over plain TCP (h2c with prior knowledge), or over TLS (ALPN "h2") when `setup.tls`.
-std::unique_ptr<Client> make_http2_client(const ClientSetup& setup, ThreadContext& thread);
-
-/// HTTP/2 with -m: user `user` on a connection its thread's users share
+/// HTTP/2 over plain TCP (h2c), or over TLS (ALPN "h2") when `setup.tls`, for user `user`: on a
+/// connection of its own, or with -m on one its thread's users share
 /// (`thread.shared_connections` of them to each destination).
-std::unique_ptr<Client> make_http2_mux_client(const ClientSetup& setup, ThreadContext& thread,
-                                              UserId user);
+std::unique_ptr<Client> make_http2_client(const ClientSetup& setup, ThreadContext& thread,
+                                          UserId user);
 
 /// Says once per destination that its server selected HTTP/1.1 by ALPN, so HTTP/2 was not used.
 void warn_http1_fallback(const ClientSetup& setup);

@@ -1,90 +1,103 @@
-// HTTP/2 client's exchanges over plain TCP (h2c, prior knowledge) or TLS (ALPN h2): one session
-// per user, opened by the first request; the hold after the requests is in http2_hold.cpp.
+// The HTTP/2 client's exchanges (a call on its connection, with the HTTP/1.1 fallback and the h2c
+// upgrade) and its hold, whose frames the connection keeps.
 #include "server/client/http2_client.hpp"
 
 #include <spdlog/spdlog.h>
 
-#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/asio/write.hpp>
-#include <tuple>
-#include <type_traits>
+#include <utility>
 
 #include "server/client/client_factories.hpp"
 #include "server/client/connect.hpp"
+#include "server/client/failure_log.hpp"
 #include "server/client/h2_error.hpp"
 
 namespace stampede::client {
 
 template <class Stream>
+Http2Client<Stream>::Http2Client(const ClientSetup& setup, ThreadContext& thread, UserId user)
+    : ClientBase(setup, thread, model::Protocol::http2) {
+  call_.keep_body = setup.keep_body;
+  if (thread.shared_connections > 0) {
+    shared_ = &thread.pool.slot<H2Shared<Stream>>(
+        setup, static_cast<std::uint32_t>(user % thread.shared_connections),
+        [&] { return std::make_shared<H2Shared<Stream>>(setup, thread); });
+    shared_->join();
+  } else if (setup.h2c_upgrade) {
+    http1_ = std::make_unique<Http1Client<Stream>>(setup, thread);
+  }
+}
+
+template <class Stream>
+Http2Client<Stream>::~Http2Client() {
+  if (own_) own_->close();
+}
+
+/// Each attempt is one call: on the shared connection, on this user's own (a new one after a
+/// GOAWAY or a failure), or on stream 1 of one the server switched to h2c.
+template <class Stream>
 net::awaitable<void> Http2Client<Stream>::exchange(const PreparedRequest& request,
                                                    model::Response& response) {
+  if (!over_http1_ && shared_ != nullptr && shared_->http1() && request.http1_fallback) {
+    fall_back();  // another user's connection found that the server chose HTTP/1.1
+  }
+  if (over_http1_) {
+    co_await http1_->exchange(*request.http1_fallback, response);
+    co_return;
+  }
   Step step = Step::failed;
   for (const auto* current = begin_exchange(request, response); current != nullptr;
        current = next_request(request, step, response)) {
-    if (session_ && !session_->reusable()) close();  // GOAWAY: the next stream needs a new one
-    bool reused = session_ != nullptr;
-    if (!reused && !http1_) {
-      const auto opened = co_await connect_to(response, request.connect_timeout);
-      if (opened == Opened::failed) break;
-      if (opened == Opened::http1) {
-        if (!current->http1_fallback) {  // gRPC: HTTP/2 or nothing
-          refuse_http1(response);
-          break;
-        }
-        fall_back();
-      }
-    }
-    if (session_) {
-      step = submit(*current, response);
-    } else {  // HTTP/1.1: chosen by ALPN, or asking for h2c's upgrade
+    if (own_ && !own_->accepting()) close();  // GOAWAY, or closed: the next stream needs a new one
+    std::shared_ptr<H2Connection<Stream>> connection;
+    bool reused = false;
+    if (!own_ && http1_ && shared_ == nullptr) {  // h2c: ask to upgrade each new connection
       const auto switched = co_await over_http1(*current, response);
       if (!switched) co_return;  // answered over HTTP/1.1, hops and all
       step = *switched;
-      reused = false;
+      if (step == Step::more) connection = own_;
+    } else {
+      connection = connection_for(*current, reused);
+      aim_call(*current, response);
+      connection->submit(call_);  // if refused, the call is over: outcome() says why
     }
-    while (step == Step::more) {
-      const auto output = session_->output();
-      if (!output.empty()) {
-        boost::system::error_code error;
-        std::size_t written = 0;
-        if constexpr (over_tls<Stream>) {  // straight through OpenSSL, no completion posted
-          std::tie(error, written) = co_await stream_->write_all(net::buffer(output));
-        } else {
-          std::tie(error, written) =
-              co_await net::async_write(*stream_, net::buffer(output), as_tuple);
-        }
-        response.bytes_sent += written;
-        if (error) {
-          step = write_failed(*current, response, reused, error);
-          break;
-        }
-        if (written_at_ == Clock::time_point{}) written_at_ = Clock::now();
-        request_written_ = call_.request_sent;
-      }
-      if (call_.done || session_->error()) {
-        step = finish(*current, response, reused);
-        break;
-      }
-      read_buffer_.resize(read_size());
-      boost::system::error_code read_error;
-      std::size_t n = 0;
-      if constexpr (over_tls<Stream>) {
-        std::tie(read_error, n) = co_await stream_->read_arrived(net::buffer(read_buffer_));
-      } else {
-        std::tie(read_error, n) =
-            co_await stream_->async_read_some(net::buffer(read_buffer_), as_tuple);
-      }
-      step = after_read(*current, response, reused, read_error, n);
+    if (connection && !call_.done) co_await wait(*connection);
+    if (response.cut_short) {  // the run stopped: abandoned, not counted
+      stop_clock();
+      co_return;
     }
+    if (connection && connection->chose_http1() && request.http1_fallback) {  // ALPN: HTTP/1.1
+      fall_back();
+      stop_clock();
+      co_await http1_->exchange(*request.http1_fallback, response);
+      co_return;
+    }
+    if (connection) step = outcome(*current, response, reused);
   }
   end_exchange(request, response);
-  response.keep_alive = session_ && session_->reusable();
+  response.keep_alive =
+      shared_ != nullptr ? response.error == model::ErrorKind::none : own_ && own_->accepting();
+}
+
+/// The connection the call goes on: the shared one, or its own (opened now unless `reused`).
+template <class Stream>
+std::shared_ptr<H2Connection<Stream>> Http2Client<Stream>::connection_for(
+    const PreparedRequest& request, bool& reused) {
+  if (shared_ != nullptr) return shared_->connection(request.connect_timeout);
+  reused = own_ != nullptr;
+  if (!reused) {
+    own_ =
+        std::make_shared<H2Connection<Stream>>(setup_, thread_, H2Streams::Use::own, tls_session());
+    own_->start(request.connect_timeout);
+  }
+  return own_;
 }
 
 /// `request` as HTTP/1.1, a whole exchange of the HTTP/1.1 client's (its clock, its hops).
-/// Nullopt when that answered it; after a 101 to an h2c upgrade this client takes the
-/// connection, and the response comes on the session's stream 1: Step::more (or failed).
+/// Nullopt when that answered it; after a 101 to an h2c upgrade this client's own connection
+/// takes the socket, and the response comes on its stream 1: Step::more (or failed).
 template <class Stream>
 net::awaitable<std::optional<ClientBase::Step>> Http2Client<Stream>::over_http1(
     const PreparedRequest& request, model::Response& response) {
@@ -94,166 +107,213 @@ net::awaitable<std::optional<ClientBase::Step>> Http2Client<Stream>::over_http1(
   auto switched = http1_->take_switched();
   if (!switched) co_return std::nullopt;
   arm_deadline(until);
-  co_return upgraded(request, std::move(*switched), response);
-}
-
-/// The server switched to HTTP/2: its session starts where the 101 ended, with stream 1 open
-/// for `request` (sent already), and is fed what came after the 101.
-template <class Stream>
-ClientBase::Step Http2Client<Stream>::upgraded(const PreparedRequest& request,
-                                               Switched<Stream> switched,
-                                               model::Response& response) {
-  stream_.emplace(std::move(switched.stream));
-  session_ = std::make_unique<H2Streams>(H2Streams::Use::own, H2Streams::Start::upgraded);
   response.negotiated = model::Negotiated::h2c;
-  written_at_ = Clock::now();  // `waiting` is the 101's, already measured
-  request_written_ = true;
-  debugging_ = claim_debug_slot();
+  own_ =
+      std::make_shared<H2Connection<Stream>>(setup_, thread_, H2Streams::Use::own, tls_session());
   aim_call(request, response);
-  const bool started = session_->upgrade(call_, request.head) &&
-                       session_->input(switched.rest.data(), switched.rest.size());
-  if (started) return Step::more;
-  fail(response, Phase::read, error());
-  return Step::failed;
+  if (own_->adopt(std::move(switched->stream), switched->rest, call_, request.head)) {
+    co_return Step::more;
+  }
+  record_failure(response, Phase::read, call_.error);
+  co_return Step::failed;
 }
 
-/// The exchange's stream carries `request` and fills `response`.
+/// The call carries `request` and fills `response`.
 template <class Stream>
 void Http2Client<Stream>::aim_call(const PreparedRequest& request, model::Response& response) {
   call_.request = &std::get<Http2Wire>(request.wire);
   call_.response = &response;
-  call_.keep_body = setup_.keep_body;
+  debugging_ = claim_debug_slot();
 }
 
+/// Waits until the call is over: the connection resumes this coroutine through call_.resume
+/// (see H2Connection for why no timer).
 template <class Stream>
-void Http2Client<Stream>::close_socket() {
-  close_under(stream_);
+net::awaitable<void> Http2Client<Stream>::wait(H2Connection<Stream>& connection) {
+  connection_ = &connection;
+  co_await net::async_initiate<decltype(net::use_awaitable), void()>(
+      [this](auto resume) {
+        // Not by assignment: Boost 1.81's move assignment of any_completion_handler copies
+        // itself into a new wrapper, without end.
+        net::any_completion_handler<void()>(std::move(resume)).swap(call_.resume);
+      },
+      net::use_awaitable);
+  connection_ = nullptr;
 }
 
-/// Connects (and shakes hands over TLS, offering "h2" by ALPN), within `connect_timeout` if set.
+/// How the call ended: complete; refused or lost with a reused connection of its own (retried
+/// once on a new one: the server did not process it, or an idempotent request may be resent);
+/// or failed. A stream the server refuses or loses on a shared connection is that request's
+/// failure, never resent, as h2load's are.
 template <class Stream>
-net::awaitable<typename Http2Client<Stream>::Opened> Http2Client<Stream>::connect_to(
-    model::Response& response, std::chrono::nanoseconds connect_timeout) {
-  const auto failure = co_await connect(stream_, response, connect_timeout);
-  if (failure) {
-    fail(response, failure->phase, failure->error);
-    co_return Opened::failed;
+ClientBase::Step Http2Client<Stream>::outcome(const PreparedRequest& request,
+                                              model::Response& response, bool reused) {
+  const auto& wire = std::get<Http2Wire>(request.wire);
+  if (debugging_) h2::log_exchange(wire, response, call_.error);
+  if (!call_.error) {
+    if (!setup_.keep_alive && own_) {  // as HTTP/1.1 without -k: a connection per request
+      std::exchange(own_, nullptr)->close_after(response);
+    }
+    return Step::done;
   }
-  if constexpr (over_tls<Stream>) {
-    if (!alpn_selected_h2(*stream_)) co_return Opened::http1;
+  const bool stale = call_.error == h2_refused() ||
+                     (request.idempotent && response.status == 0 && stale_connection(call_.error));
+  if (reused && stale && !timed_out()) {
+    close();
+    return Step::stale;
   }
-  session_ = std::make_unique<H2Streams>(H2Streams::Use::own);
-  co_return Opened::http2;
+  record_failure(response, call_.phase, call_.error, hint());
+  return Step::failed;
+}
+
+/// Over plain TCP nothing says whether the server speaks HTTP/2 until its SETTINGS come: one
+/// that closes or answers in HTTP/1.1 does not; one that says nothing may be only slow.
+template <class Stream>
+const char* Http2Client<Stream>::hint() const {
+  if (call_.error == net::error::no_protocol_option) return grpc_needs_h2.data();  // by ALPN
+  if (over_tls<Stream> || !own_ || !own_->connected() || own_->server_settings()) return "";
+  return timed_out() ? "no HTTP/2 SETTINGS from the server before the timeout: it took the "
+                       "connection and said nothing"
+                     : "no HTTP/2 from the server: over http:// HTTP/2 is sent without asking "
+                       "first, which an HTTP/1.1-only server refuses";
 }
 
 /// The server selected HTTP/1.1 (or nothing) by ALPN: this user goes on over HTTP/1.1, as
-/// curl and Go's transport (go-stress-testing's -http2) do. This first connection is closed
-/// unused rather than handed over, so that every HTTP/1.1 exchange is measured by the one
-/// client that made it; a server that answers so does so for every user, once each.
+/// curl and Go's transport (go-stress-testing's -http2) do. The connection that found it is
+/// closed unused rather than handed over, so that every HTTP/1.1 exchange is measured by the
+/// one client that made it; a server that answers so does so for every user, once each.
 template <class Stream>
 void Http2Client<Stream>::fall_back() {
+  if (shared_ != nullptr) shared_->fall_back();
   close();
+  over_http1_ = true;
   http1_ = std::make_unique<Http1Client<Stream>>(setup_, thread_);
   http1_->share_cookies(shared_cookies());
   warn_http1_fallback(setup_);
 }
 
-/// Opens the request's stream; the clock for `waiting` starts at its first write.
+/// -t: the call gives up. Its own connection closes under it (the call fails, a timeout); on a
+/// shared one its stream alone is reset, and the others go on.
 template <class Stream>
-ClientBase::Step Http2Client<Stream>::submit(const PreparedRequest& request,
-                                             model::Response& response) {
-  written_at_ = {};
-  request_written_ = false;
-  debugging_ = claim_debug_slot();
-  aim_call(request, response);
-  if (session_->submit(call_)) return Step::more;
-  fail(response, Phase::write, error());
-  return Step::failed;
-}
-
-/// A write failed: a stale reused connection is retried (idempotent requests only).
-template <class Stream>
-ClientBase::Step Http2Client<Stream>::write_failed(const PreparedRequest& request,
-                                                   model::Response& response, bool reused,
-                                                   const boost::system::error_code& error) {
-  // The server broke the protocol and the GOAWAY saying so met a closed connection: the
-  // protocol error is the cause.
-  if (this->error()) {
-    fail(response, Phase::read, this->error());
-    return Step::failed;
+void Http2Client<Stream>::close_socket() {
+  if (shared_ != nullptr) {
+    give_up(net::error::timed_out);
+  } else if (auto connection = own_) {
+    connection->close();
   }
-  if (reused && request.idempotent && stale_connection(error)) return Step::stale;
-  // Control frames (a SETTINGS ack) may go out after the request: their failure is the
-  // connection failing while we wait for the response, as HTTP/1.1 would see it.
-  fail(response, request_written_ ? Phase::read : Phase::write, error);
-  return Step::failed;
 }
 
-/// Accounts `n` bytes just read (or the error that ended the read) and feeds the session.
+/// The run stops while the reply is awaited: the stream is reset (RST_STREAM CANCEL) and the
+/// exchange abandoned, so that the connection ends cleanly at once (the last user's GOAWAY on a
+/// shared one). The user waits on the connection, not on an operation of the thread's
+/// io_context, which would destroy it with the thread: a user left waiting would keep itself
+/// alive through its own call.
 template <class Stream>
-ClientBase::Step Http2Client<Stream>::after_read(const PreparedRequest& request,
-                                                 model::Response& response, bool reused,
-                                                 const boost::system::error_code& error,
-                                                 std::size_t n) {
-  note_read(n);
-  if (n > 0 && response.bytes_received == 0) response.waiting = Clock::now() - written_at_;
-  response.bytes_received += n;
-  if (error) {
-    if (reused && request.idempotent && response.status == 0 && stale_connection(error)) {
-      return Step::stale;
-    }
-    fail(response, Phase::read, error);
-    return Step::failed;
-  }
-  if (session_->input(read_buffer_.data(), n)) return Step::more;
-  fail(response, Phase::read, session_->error());
-  return Step::failed;
+void Http2Client<Stream>::cut_short() {
+  if (give_up(net::error::operation_aborted)) call_.response->cut_short = true;
 }
 
-/// The stream ended: complete, reset (a protocol error) or refused (retried once on a new
-/// connection: the server did not process it).
+/// Withdraws the call waiting on its stream and resumes the user with `error`; false when no
+/// call waits (or its end is already on its way).
 template <class Stream>
-ClientBase::Step Http2Client<Stream>::finish(const PreparedRequest& request,
-                                             model::Response& response, bool reused) {
-  if (debugging_) h2::log_exchange(std::get<Http2Wire>(request.wire), response, error());
-  if (call_.error == h2_refused() && reused) return Step::stale;
-  if (error()) {
-    fail(response, Phase::read, error());
-    return Step::failed;
-  }
-  if (!setup_.keep_alive) close();  // as HTTP/1.1 without -k: a connection per request
-  return Step::done;
+bool Http2Client<Stream>::give_up(const boost::system::error_code& error) {
+  if (connection_ == nullptr || call_.done) return false;
+  connection_->withdraw(call_);
+  call_.done = true;
+  call_.error = error;
+  call_.phase = Phase::read;
+  if (call_.resume) net::post(thread_.executor, std::exchange(call_.resume, nullptr));
+  return true;
 }
 
-/// A gRPC call to a server that selected HTTP/1.1 by ALPN fails: gRPC is HTTP/2 only.
-template <class Stream>
-void Http2Client<Stream>::refuse_http1(model::Response& response) {
-  record_failure(response, Phase::handshake, net::error::no_protocol_option, grpc_needs_h2);
-  close();
-}
-
-template <class Stream>
-bool Http2Client<Stream>::fail(model::Response& response, Phase phase,
-                               const boost::system::error_code& error) {
-  // Over plain TCP nothing says whether the server speaks HTTP/2 until its SETTINGS come: one
-  // that closes or answers in HTTP/1.1 does not; one that says nothing may be only slow.
-  const bool silent = !over_tls<Stream> && session_ && !session_->server_settings();
-  const char* hint = !silent       ? ""
-                     : timed_out() ? "no HTTP/2 SETTINGS from the server before the timeout: it "
-                                     "took the connection and said nothing"
-                                   : "no HTTP/2 from the server: over http:// HTTP/2 is sent "
-                                     "without asking first, which an HTTP/1.1-only server refuses";
-  record_failure(response, phase, error, hint);
-  close();
-  return false;
-}
-
+/// Drops its own connection (a shared one stays with the others).
 template <class Stream>
 void Http2Client<Stream>::close() {
-  said_goodbye_ = false;
-  session_.reset();
-  idle_.reset();
-  stream_.reset();
+  if (auto connection = std::exchange(own_, nullptr)) connection->close();
+}
+
+template <class Stream>
+net::awaitable<void> Http2Client<Stream>::finish() {
+  if (shared_ != nullptr && !std::exchange(left_, true)) co_await shared_->leave();
+  if (auto connection = std::exchange(own_, nullptr)) {
+    if (setup_.hold && connection->open()) co_await connection->goodbye();
+    connection->close();
+  }
+  if (http1_) co_await http1_->finish();
+}
+
+template <class Stream>
+bool Http2Client<Stream>::hold(Clock::time_point until, std::shared_ptr<HoldOwner> owner) {
+  if (!own_) return false;
+  owner_ = std::move(owner);
+  hold_until_ = until;
+  holding_ = true;
+  ping_lost_ = false;
+  arm_deadline(next_deadline());
+  const auto connection = own_;  // the hold may end at once, and drop own_
+  connection->hold(*this);
+  return true;
+}
+
+/// The hold's end (the watchdog at `until`, or the stopping run): GOAWAY goes out, and the
+/// server's close is awaited for a goodbye's time at most.
+template <class Stream>
+bool Http2Client<Stream>::say_goodbye() {
+  if (!holding_) return false;
+  holding_ = false;
+  arm_goodbye_deadline();
+  own_->say_goodbye();
+  return true;
+}
+
+/// At a deadline before the hold's end: a PING if the server has been silent for --ping's
+/// interval (else the deadline moves to the interval after it was last heard); an unanswered
+/// PING loses the hold.
+template <class Stream>
+bool Http2Client<Stream>::ping_if_due() {
+  const auto now = Clock::now();
+  if (!holding_ || now >= hold_until_) return false;
+  if (own_->ping_unanswered()) {
+    holding_ = false;  // lost: no goodbye, the connection is cut short as a timeout
+    ping_lost_ = true;
+    return false;
+  }
+  if (now >= own_->heard_at() + setup_.ping_interval) {
+    own_->ping();
+    pinged_at_ = now;
+  }
+  arm_deadline(next_deadline());
+  return true;
+}
+
+/// While held, the deadline is the hold's end or, with --ping, the next PING (the interval
+/// after the server was last heard) or the one sent's limit for its ACK, whichever comes first.
+template <class Stream>
+ClientBase::Clock::time_point Http2Client<Stream>::next_deadline() const {
+  if (setup_.ping_interval.count() == 0) return hold_until_;
+  const auto since = own_->ping_unanswered() ? pinged_at_ : own_->heard_at();
+  return std::min(hold_until_,
+                  since + std::chrono::duration_cast<Clock::duration>(setup_.ping_interval));
+}
+
+/// The connection says the hold is over and closed: the owner hears how.
+template <class Stream>
+void Http2Client<Stream>::held_ended(How how, const boost::system::error_code& error) {
+  auto kind = model::ErrorKind::none;
+  if (how == How::by_server) {
+    kind = model::ErrorKind::closed;  // as a WebSocket server's close frame is
+    log_first_failure(setup_, kind, error,
+                      error ? "the server closed a held HTTP/2 connection"
+                            : "the server sent GOAWAY on a held HTTP/2 connection");
+  } else if (how == How::lost) {
+    kind =
+        failure(Phase::read, error,
+                ping_lost_ ? "a held connection's PING had no ACK within --ping's interval" : "");
+  }
+  holding_ = false;
+  stop_clock();
+  own_.reset();
+  if (auto owner = std::move(owner_)) owner->hold_ended(*this, kind);
 }
 
 void warn_http1_fallback(const ClientSetup& setup) {
@@ -262,12 +322,12 @@ void warn_http1_fallback(const ClientSetup& setup) {
                setup.host, setup.hold ? ", and its connections are not held" : "");
 }
 
-// The hold's members are instantiated in http2_hold.cpp.
 template class Http2Client<TcpStream>;
 template class Http2Client<TlsSocket>;
 
-std::unique_ptr<Client> make_http2_client(const ClientSetup& setup, ThreadContext& thread) {
-  return make_for_transport<Http2Client>(setup, thread);
+std::unique_ptr<Client> make_http2_client(const ClientSetup& setup, ThreadContext& thread,
+                                          UserId user) {
+  return make_for_transport<Http2Client>(setup, thread, user);
 }
 
 }  // namespace stampede::client

@@ -25,8 +25,7 @@ std::unique_ptr<Client> make_client(const ClientSetup& setup, ThreadContext& thr
     case model::Protocol::websocket:
       return make_websocket_client(setup, thread, user);
     case model::Protocol::http2:
-      if (thread.shared_connections > 0) return make_http2_mux_client(setup, thread, user);
-      return make_http2_client(setup, thread);
+      return make_http2_client(setup, thread, user);
     case model::Protocol::http1:
       break;
   }
