@@ -53,7 +53,7 @@ struct H2Call {
 class H2Streams {
  public:
   /// Whose connection it is. A user's own connection (HTTP/2 without -m) is counted by its
-  /// client in wire bytes and may be held after the requests (hand_over()); a shared one
+  /// H2Connection in wire bytes and may be held after the requests (hand_over()); a shared one
   /// counts each stream's frames and times its queueing.
   enum class Use : unsigned char { own, shared };
   /// How the session starts: by our connection preface and SETTINGS, or after a 101 to an h2c
