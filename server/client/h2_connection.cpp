@@ -131,7 +131,7 @@ bool H2Connection<Stream>::adopt(Stream stream, std::string_view rest, H2Waiter&
     return false;
   }
   if (!rest.empty() && !take(rest, false)) return false;
-  flush();  // our preface and SETTINGS
+  flush_for(*call.response);  // our preface and SETTINGS
   read();
   return !call.error;
 }
@@ -203,6 +203,9 @@ bool H2Connection<Stream>::take(std::string_view bytes, bool write) {
     fail(streams_->error(), Phase::read);
     return false;
   }
+  // A user's own: what nghttp2 answers (the ACK of the server's SETTINGS) goes out before the
+  // user resumes, counted in the exchange that read what it answers, as wire bytes are.
+  if (own_ && write && !ready_.empty()) flush_for(*ready_.back()->response);
   settle(write);
   if (!closing_ && streams_ && !streams_->accepting() && streams_->calls() == 0) {
     end();  // the server's GOAWAY, and every stream it left us is over
@@ -319,14 +322,6 @@ void H2Connection<Stream>::close() {
   end();
 }
 
-template <class Stream>
-void H2Connection<Stream>::close_after(model::Response& response) {
-  last_response_ = &response;
-  flush();
-  last_response_ = nullptr;
-  close();
-}
-
 /// nghttp2's session goes, and what a held connection needs of it is kept: where it stands in
 /// the server's frames and what it had to write (with the part of a write under way, which
 /// pointed into the session's output).
@@ -438,6 +433,15 @@ void H2Connection<Stream>::flush() {
       return;
     }
   }
+}
+
+/// flush(), what goes out with no call on the connection counted in `response` (the call that
+/// just ended).
+template <class Stream>
+void H2Connection<Stream>::flush_for(model::Response& response) {
+  last_response_ = &response;
+  flush();
+  last_response_ = nullptr;
 }
 
 /// The bytes to write next: the session's output, or a held connection's frames.

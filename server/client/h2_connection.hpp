@@ -88,9 +88,6 @@ class H2Connection final : public std::enable_shared_from_this<H2Connection<Stre
   /// Closes at once, no goodbye (a user's own: a failed exchange, no keep-alive); the calls
   /// still on it fail with operation_aborted.
   void close();
-  /// A user's own without keep-alive, after its call: what the session still has to write (the
-  /// ACK of the server's SETTINGS) goes out first, counted in `response`, the call's.
-  void close_after(model::Response& response);
 
   /// New streams may go here (no GOAWAY, not failed).
   [[nodiscard]] bool accepting() const { return !ended_ && streams_ && streams_->accepting(); }
@@ -135,6 +132,7 @@ class H2Connection final : public std::enable_shared_from_this<H2Connection<Stre
   void settle(bool write = true);
   void kick();
   void flush();
+  void flush_for(model::Response& response);
   std::string_view next_output();
   void wrote_all();
   std::size_t write_now(std::string_view output);
@@ -164,7 +162,7 @@ class H2Connection final : public std::enable_shared_from_this<H2Connection<Stre
   /// A user's own: its call's first bytes went out (`waiting` starts); zero until they do.
   Clock::time_point written_at_;
   boost::system::error_code ended_by_;        ///< why it failed, if it did
-  model::Response* last_response_ = nullptr;  ///< close_after()'s, counting its last writes
+  model::Response* last_response_ = nullptr;  ///< flush_for()'s, counting the call's last writes
   /// A user's own: bytes read and written with no call on it, the next call's in its counts.
   std::size_t unclaimed_read_ = 0, unclaimed_written_ = 0;
   bool own_;

@@ -151,9 +151,7 @@ ClientBase::Step Http2Client<Stream>::outcome(const PreparedRequest& request,
   const auto& wire = std::get<Http2Wire>(request.wire);
   if (debugging_) h2::log_exchange(wire, response, call_.error);
   if (!call_.error) {
-    if (!setup_.keep_alive && own_) {  // as HTTP/1.1 without -k: a connection per request
-      std::exchange(own_, nullptr)->close_after(response);
-    }
+    if (!setup_.keep_alive) close();  // as HTTP/1.1 without -k: a connection per request
     return Step::done;
   }
   const bool stale = call_.error == h2_refused() ||

@@ -33,11 +33,49 @@ EOF
   if grep -q -- "sends HTTP/1.1" "$ERR"; then fail "$name: stderr warns that HTTP/1.1 is sent"; fi
 }
 
+# log_end LOG: the number of LOG's next line, once it has settled (a run's frames start there).
+log_end() {
+  settle_log "$1"
+  echo $(($(wc -l <"$1") + 1))
+}
+
+# frame_bytes LOG FROM recv|send: the bytes of the frames nghttpd -v logged from line FROM of LOG
+# on as read (recv) or written (send): each frame's length and its 9-byte header.
+frame_bytes() {
+  tail -n +"$2" "$1" | sed -nE "s/.* $3 [A-Z_]+ frame <length=([0-9]+),.*/\1/p" |
+    awk '{ s += $1 + 9 } END { print s + 0 }'
+}
+
+# wire_check NAME LOG FROM: the last run counted the HTTP/2 bytes on its connections (inside TLS)
+# as nghttpd logged them from line FROM of LOG on: sent, the frames it read and our connection
+# prefaces (24 bytes each); received, the frames it wrote.
+wire_check() {
+  local name=$1 log=$2 from=$3 ack='recv SETTINGS frame <length=0, flags=0x01' opened before
+  opened=$(json_eval "$OUT" 'g("connections.opened")')
+  # Each connection's last frame from us is the ACK of the server's SETTINGS.
+  before=$(head -n "$((from - 1))" "$log" | grep -c "$ack" || true)
+  assert_eq $((before + opened)) "$(await_lines "$log" "$ack" $((before + opened)))" \
+    "$name: SETTINGS ACKs nghttpd read"
+  assert_eq "$(($(frame_bytes "$log" "$from" recv) + 24 * opened))" \
+    "$(json_eval "$OUT" 'g("bytes.sent")')" "$name: bytes sent, as nghttpd read them"
+  assert_eq "$(frame_bytes "$log" "$from" send)" "$(json_eval "$OUT" 'g("bytes.received")')" \
+    "$name: bytes received, as nghttpd wrote them"
+}
+
 start_nghttpd h2c --no-tls
 H2C_PORT=$H2_PORT
 echo "curl --http2-prior-knowledge 'http://127.0.0.1:$H2_PORT/file.txt'" >"$TEST_TMP/h2c.curl.txt"
 run_stampede h2c -c 3 -n 20 -k -p "$TEST_TMP/h2c.curl.txt" --output json
 check_h2 h2c 3 20
+
+# Wire bytes, with keep-alive and without (a connection per request, each ACKing the server's
+# SETTINGS before it closes); with TLS below. Three runs of 6 requests: about 0.2 s.
+for k in -k ""; do
+  from=$(log_end "$TEST_TMP/h2c.log")
+  run_stampede "wire$k" -c 2 -n 3 $k -http2 -u "http://127.0.0.1:$H2C_PORT/file.txt" --output json
+  expect_rc 0
+  wire_check "wire$k" "$TEST_TMP/h2c.log" "$from"
+done
 
 # -L: the 301 from /dir to /dir/ is followed on the same HTTP/2 connection.
 echo "curl -L --http2-prior-knowledge 'http://127.0.0.1:$H2_PORT/dir'" >"$TEST_TMP/redirect.curl.txt"
@@ -54,6 +92,10 @@ start_nghttpd h2tls --tls
 echo "curl --http2 --insecure 'https://127.0.0.1:$H2_PORT/file.txt'" >"$TEST_TMP/h2tls.curl.txt"
 run_stampede h2tls -c 2 -n 10 -k -p "$TEST_TMP/h2tls.curl.txt" --output json
 check_h2 h2tls 2 10
+from=$(log_end "$TEST_TMP/h2tls.log")
+run_stampede wire_tls -c 2 -n 3 -http2 --insecure -u "https://127.0.0.1:$H2_PORT/file.txt" --output json
+expect_rc 0
+wire_check wire_tls "$TEST_TMP/h2tls.log" "$from"
 
 # --print-request shows an HTTP/2 step's header list (HPACK on the wire), pseudo-headers first.
 run_stampede print -p "$TEST_TMP/h2tls.curl.txt" --print-request
