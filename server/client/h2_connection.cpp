@@ -196,9 +196,7 @@ void H2Connection<Stream>::read_failed(const boost::system::error_code& error) {
 template <class Stream>
 bool H2Connection<Stream>::take(std::string_view bytes, bool write) {
   settling_ = true;  // the calls that end in input() are resumed by settle(), not posted
-  const bool taken = streams_->input(bytes.data(), bytes.size());
-  server_settings_ = streams_->server_settings();
-  if (!taken) {
+  if (!streams_->input(bytes.data(), bytes.size())) {
     settling_ = false;
     fail(streams_->error(), Phase::read);
     return false;

@@ -96,7 +96,7 @@ class H2Connection final : public std::enable_shared_from_this<H2Connection<Stre
   /// It connected (it may have closed since).
   [[nodiscard]] bool connected() const { return connected_; }
   /// The server's SETTINGS arrived: it speaks HTTP/2.
-  [[nodiscard]] bool server_settings() const { return server_settings_; }
+  [[nodiscard]] bool server_settings() const { return streams_ && streams_->server_settings(); }
   /// The server selected HTTP/1.1 by ALPN: its calls failed, and its users go over HTTP/1.1.
   [[nodiscard]] bool chose_http1() const { return http1_; }
 
@@ -167,7 +167,6 @@ class H2Connection final : public std::enable_shared_from_this<H2Connection<Stre
   std::size_t unclaimed_read_ = 0, unclaimed_written_ = 0;
   bool own_;
   bool connected_ = false;
-  bool server_settings_ = false;
   bool settling_ = false;       ///< resuming users: their submits wait for one flush after
   bool settle_posted_ = false;  ///< calls ended outside the reader: one posted settle
   bool flush_posted_ = false;   ///< calls submitted outside the reader: one posted flush

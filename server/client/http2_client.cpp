@@ -167,8 +167,8 @@ ClientBase::Step Http2Client<Stream>::outcome(const PreparedRequest& request,
 /// Over plain TCP nothing says whether the server speaks HTTP/2 until its SETTINGS come: one
 /// that closes or answers in HTTP/1.1 does not; one that says nothing may be only slow.
 template <class Stream>
-const char* Http2Client<Stream>::hint() const {
-  if (call_.error == net::error::no_protocol_option) return grpc_needs_h2.data();  // by ALPN
+std::string_view Http2Client<Stream>::hint() const {
+  if (call_.error == net::error::no_protocol_option) return grpc_needs_h2;  // by ALPN
   if (over_tls<Stream> || !own_ || !own_->connected() || own_->server_settings()) return "";
   return timed_out() ? "no HTTP/2 SETTINGS from the server before the timeout: it took the "
                        "connection and said nothing"

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <string_view>
 
 #include "server/client/client_base.hpp"
 #include "server/client/h2_connection.hpp"
@@ -61,7 +62,7 @@ class Http2Client final : public ClientBase, private LongLived, private H2HoldEn
   void aim_call(const PreparedRequest& request, model::Response& response);
   net::awaitable<void> wait(H2Connection<Stream>& connection);
   Step outcome(const PreparedRequest& request, model::Response& response, bool reused);
-  [[nodiscard]] const char* hint() const;
+  [[nodiscard]] std::string_view hint() const;
   bool give_up(const boost::system::error_code& error);
   void fall_back();
 
