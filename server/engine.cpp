@@ -274,6 +274,7 @@ statistics::Summary Engine::run(const TickHandler& on_tick, const RequestSink& o
   if (*reason == StopReason::completed && plan_.duration.count() > 0) reason = StopReason::duration;
   const auto elapsed = Clock::now() - start;
   pool.stop();  // in-flight requests are abandoned: never recorded, counted in `abandoned`
+  for (auto& starter : starters) starter.settle();
   // Ticks the threads sent before stopping reach the collector, then its loop ends.
   main.poll();
   collector.close();

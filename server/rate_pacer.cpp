@@ -47,6 +47,7 @@ net::awaitable<void> RatePacer::run() {
 
 void RatePacer::hand_out(std::uint64_t k, Clock::time_point due) {
   ++tally_.metrics.rate.due;
+  ++due_;
   const auto handout = dispatch_.due(k);
   using To = pacing::Dispatch::Handout::To;
   if (handout.to == To::queue) {
@@ -70,7 +71,7 @@ void RatePacer::finish() {
   // Past -z's end or at a stop, what still waits for a user is missed; with -n's total, the
   // users go on through it (next() takes the waiting first).
   if (over()) {
-    tally_.metrics.rate.missed += dispatch_.waiting();
+    count_missed(dispatch_.waiting());
     dispatch_.drop_waiting();
   }
   for (const auto user : dispatch_.take_idle()) slots_[user].wake->cancel();  // start: nullopt

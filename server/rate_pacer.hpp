@@ -52,12 +52,25 @@ class RatePacer {
   /// The run is stopping: the clock hands out nothing more.
   void stop() { clock_.cancel(); }
 
+  /// A user starts a request the schedule gave it: the request is in flight from now.
+  void note_started() { ++started_; }
+  /// A user ended without starting the first request it was given: that request is missed.
+  void note_missed_first() { count_missed(1); }
+  /// After the threads stopped: requests that came due and never started (waiting for a user,
+  /// or handed to one that never ran again before a Ctrl-C stopped its thread) are missed, so
+  /// that every due request is completed, abandoned or missed.
+  void settle() { count_missed(due_ - started_ - missed_); }
+
  private:
   void hand_out(std::uint64_t k, Clock::time_point due);
   /// Ends the idle users and those never started; past the window (or at a stop), the
   /// requests still waiting are missed.
   void finish();
   [[nodiscard]] bool over() const;
+  void count_missed(std::uint64_t n) {
+    tally_.metrics.rate.missed += n;
+    missed_ += n;
+  }
 
   struct Slot {
     boost::asio::steady_timer* wake = nullptr;  ///< the idle user's, while it waits
@@ -73,6 +86,9 @@ class RatePacer {
   boost::asio::steady_timer clock_;
   std::vector<Slot> slots_;     ///< one a user
   std::uint32_t starting_ = 0;  ///< users started whose first request is not over
+  std::uint64_t due_ = 0;       ///< requests that came due, over the whole run
+  std::uint64_t started_ = 0;   ///< of those, started by a user
+  std::uint64_t missed_ = 0;    ///< and counted missed
   bool finished_ = false;
 };
 

@@ -31,6 +31,10 @@ struct ThreadStarter {
     if (rate) rate->stop();
     if (stages) stages->stop();
   }
+  /// The threads have stopped: --rate's requests that never started are counted missed.
+  void settle() {
+    if (rate) rate->settle();
+  }
 };
 
 /// --rate's requests a second over the run: fixed, rising along --ramp, or along --stages.

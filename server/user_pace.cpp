@@ -36,7 +36,10 @@ net::awaitable<bool> UserPace::wait(bool round_start, std::chrono::milliseconds 
     } else {
       scheduled_ = co_await setup_.rate->next(setup_.local, *timer_);
     }
-    if (scheduled_) lag_ = setup_.now() - scheduled_->ready;
+    if (scheduled_) {
+      lag_ = setup_.now() - scheduled_->ready;
+      setup_.rate->note_started();
+    }
     co_return scheduled_.has_value();
   }
   if (!timer_) co_return true;  // back to back
@@ -52,7 +55,7 @@ net::awaitable<bool> UserPace::wait(bool round_start, std::chrono::milliseconds 
 }
 
 void UserPace::end() {
-  if (setup_.rate != nullptr && std::exchange(first_, false)) ++tally_.metrics.rate.missed;
+  if (setup_.rate != nullptr && std::exchange(first_, false)) setup_.rate->note_missed_first();
 }
 
 net::awaitable<bool> UserPace::wait_until(Clock::time_point at) {

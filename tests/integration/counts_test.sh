@@ -5,7 +5,7 @@
 # under --rate every request that came due is completed, abandoned or missed (the capped ones are
 # among them). Modes: back to back (-k), --rate, --stages, HTTP/2 -m, WebSocket, --listen, gRPC;
 # servers: nginx (HTTP/1.1 and h2c), ws_server.py, grpc_server.py.
-# Costs about 15 s: seven runs of about a second each, and the servers' starts.
+# Costs about 16 s: eight runs of about a second each, and the servers' starts.
 source "$(dirname "$0")/lib.sh" "$@"
 HERE=$(dirname "$(realpath "$0")")
 
@@ -53,6 +53,15 @@ g("rate.due") == g("requests.total") + g("requests.abandoned") + g("rate.cap.mis
 g("rate.cap.capped") <= g("rate.due")
 PYEOF
 served rate "$H1_LOG" '/\?run=rate '
+
+# --rate past what the users can do (-c 2 on answers of 1 ms): at Ctrl-C, hundreds of due
+# requests wait for a user, and are missed, not lost (they were counted nowhere before).
+start_serve
+stopped rate_capped --rate 3000 -c 2 -z 20s -k -u "http://127.0.0.1:$SERVE_PORT/delay/1"
+json_check "$OUT" <<'PYEOF'
+g("rate.due") == g("requests.total") + g("requests.abandoned") + g("rate.cap.missed")
+g("rate.cap.missed") > 100 and g("rate.cap.capped") > 100
+PYEOF
 
 stopped stages --stages 2s:20,2s:20 -k -u "$H1_URL/?run=stages"
 served stages "$H1_LOG" '/\?run=stages '
