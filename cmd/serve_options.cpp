@@ -152,9 +152,10 @@ CommandDoc serve_command_doc() {
       {{listen}, {serving}, {other}},
       docs_of(std::span(flags)),
       "Routes: / (a short text), /json ({\"code\":200,\"msg\":\"ok\"}), /status/{code},\n"
-      "/delay/{ms}, /bytes/{n}; WebSocket: /echo (each message back), /acc (go-stress-testing's\n"
-      "ping); gRPC over HTTP/2: /stampede.Echo/Echo (the request's messages back),\n"
-      "/stampede.Echo/Fail (the grpc-status its x-fail-code header names).\n"
+      "/delay/{ms}, /bytes/{n}, /sse (Server-Sent Events), /trickle (a body a chunk at a time);\n"
+      "WebSocket: /echo (each message back), /acc (go-stress-testing's ping); gRPC over HTTP/2:\n"
+      "/stampede.Echo/Echo (the request's messages back), /stampede.Echo/Fail (the grpc-status\n"
+      "its x-fail-code header names).\n"
       "Its certificate is self-signed: clients need --insecure (curl -k), or to trust it.\n"
       "Ctrl-C or SIGTERM stops it. More: docs/serve.md.\n"};
 }
@@ -180,8 +181,8 @@ std::string serve_banner(const ServeCommand& command, const target_server::Liste
 }
 
 std::string serve_routes(const ServeCommand& command) {
-  return "routes: /  /json  /status/{code}  /delay/{ms}  /bytes/{n}  WebSocket: /echo  /acc  "
-         "gRPC (HTTP/2): " +
+  return "routes: /  /json  /status/{code}  /delay/{ms}  /bytes/{n}  /sse  /trickle  WebSocket: "
+         "/echo  /acc  gRPC (HTTP/2): " +
          std::string(target_server::grpc_echo_path) + "  " +
          std::string(target_server::grpc_fail_path) +
          "\nHTTP/1.1 and h2c (prior knowledge or Upgrade)" +

@@ -10,6 +10,7 @@
 
 #include "target_server/admission.hpp"
 #include "target_server/connection_io.hpp"
+#include "target_server/connection_paced.hpp"
 #include "target_server/h2_connection.hpp"
 #include "target_server/request_parser.hpp"
 #include "target_server/routes.hpp"
@@ -193,6 +194,9 @@ net::awaitable<void> serve_requests(Connection<Stream>* c) {
     }
     if (route.page == Page::bytes) {
       const bool ok = co_await send_bytes(c, route.size, head_only, persistence);
+      if (!ok) co_return;
+    } else if (is_paced(route.page)) {  // in flight until its last piece
+      const bool ok = co_await send_paced(c, route, head_only, persistence);
       if (!ok) co_return;
     } else {  // the common case: a pre-built answer, queued
       const auto& response = prebuilt(route.page, route.status, persistence);

@@ -1,5 +1,6 @@
 // The target server's HTTP/2 connections: a reader feeding H2Server, a writer while it has
-// output, a timer for the delayed streams; all on the socket's thread, sharing one state.
+// output, a timer for the delayed and paced streams; all on the socket's thread, sharing one
+// state.
 #include "target_server/h2_connection.hpp"
 
 #include <algorithm>
@@ -56,7 +57,7 @@ class H2Connection : public std::enable_shared_from_this<H2Connection<Stream>> {
   /// Answers stream 1 of an upgrade, feeds what was read already, then reads on.
   void start(std::string_view received, const H2cUpgrade* upgrade) {
     if (upgrade != nullptr) session_.upgrade(*upgrade);
-    if (!received.empty()) feed(received.data(), received.size());
+    feed(received.data(), received.size());  // also starts what the upgrade's stream 1 asks
     net::co_spawn(stream_.get_executor(), read_frames(this->shared_from_this()), net::detached);
   }
 
@@ -70,7 +71,8 @@ class H2Connection : public std::enable_shared_from_this<H2Connection<Stream>> {
   /// Hands bytes read to the session, then starts what they call for: writing, timers.
   bool feed(const char* data, std::size_t size) {
     const bool ok = session_.input(data, size);
-    for (const auto& delayed : session_.take_delayed()) wait_for(delayed);
+    const auto now = Clock::now();
+    for (const auto& delayed : session_.take_delayed()) wait_for(delayed, now);
     flush();
     return ok;
   }
@@ -82,8 +84,9 @@ class H2Connection : public std::enable_shared_from_this<H2Connection<Stream>> {
     net::co_spawn(stream_.get_executor(), write_output(this->shared_from_this()), net::detached);
   }
 
-  void wait_for(const DelayedStream& delayed) {
-    const auto due = Clock::now() + delayed.delay;
+  /// Resumes the stream `delayed.delay` after `from`.
+  void wait_for(const DelayedStream& delayed, Clock::time_point from) {
+    const auto due = from + delayed.delay;
     hold_until_ = std::max(hold_until_, connections_->idle_deadline(due));
     touch();
     const bool sooner = due_.empty() || due < due_.begin()->first;
@@ -140,8 +143,11 @@ class H2Connection : public std::enable_shared_from_this<H2Connection<Stream>> {
       co_await self->timer_.async_wait(use_tuple);
       const auto now = Clock::now();
       while (!self->closed_ && !self->due_.empty() && self->due_.begin()->first <= now) {
-        self->session_.resume(self->due_.begin()->second);
+        const auto [due, stream_id] = *self->due_.begin();
         self->due_.erase(self->due_.begin());
+        self->session_.resume(stream_id);
+        // A paced stream's next pieces: counted from when these were due, not from now.
+        for (const auto& next : self->session_.take_delayed()) self->wait_for(next, due);
       }
       self->flush();
     }

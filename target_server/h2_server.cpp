@@ -6,6 +6,8 @@
 #include <charconv>
 #include <cstring>
 
+#include "target_server/paced_body.hpp"
+
 namespace stampede::target_server {
 
 /// One request and its answer; reused for later streams once closed.
@@ -20,7 +22,11 @@ struct H2Stream {
   std::string_view body;         ///< what the DATA come from, over and over (/bytes/{n})
   std::uint64_t body_left = 0;   ///< bytes still to send
   std::uint64_t body_sent = 0;
-  bool trailers = false;  ///< gRPC: end with trailers grpc-status 0, not END_STREAM
+  bool trailers = false;         ///< gRPC: end with trailers grpc-status 0, not END_STREAM
+  PacedBody paced;               ///< /sse, /trickle: its pieces and when each is due
+  std::uint64_t piece = 0;       ///< paced: the next piece to send
+  std::uint64_t piece_sent = 0;  ///< paced: bytes of it sent already
+  std::uint64_t due = 0;         ///< paced: the pieces due so far
   /// Its place under --max-in-flight from its request to its answer; given back by a reset
   /// (close_stream) or the session's end too.
   InFlightSlot in_flight;
@@ -124,6 +130,8 @@ struct H2ServerCallbacks {
       stream->route = route(text);
       if (text == grpc_echo_path) stream->grpc_method = grpc_echo_path;
       if (text == grpc_fail_path) stream->grpc_method = grpc_fail_path;
+    } else if (key == "last-event-id") {
+      take_last_event_id(stream->route, text);
     } else if (key == ":method") {
       stream->head = text == "HEAD";
     } else if (key == "content-type") {
@@ -167,11 +175,45 @@ struct H2ServerCallbacks {
     return 0;
   }
 
+  /// Copies what is due of a paced body, as much as fits; at its end, END_STREAM, nothing more
+  /// (a stall) or a reset (a cut: INTERNAL_ERROR).
+  static ssize_t read_paced(H2Stream& stream, std::uint8_t* buffer, std::size_t length,
+                            std::uint32_t* flags) {
+    std::size_t size = 0;
+    while (stream.piece < stream.due && size < length) {
+      const auto piece = stream.paced.piece(stream.piece);
+      const auto copied =
+          piece.copy(stream.piece_sent, {reinterpret_cast<char*>(buffer) + size, length - size});
+      size += copied;
+      stream.piece_sent += copied;
+      if (stream.piece_sent == piece.size()) {
+        ++stream.piece;
+        stream.piece_sent = 0;
+      }
+    }
+    if (stream.piece < stream.paced.pieces()) {
+      return size > 0 ? static_cast<ssize_t>(size)
+                      : ssize_t{NGHTTP2_ERR_DEFERRED};  // resume() wakes it
+    }
+    switch (stream.paced.ending()) {
+      case Ending::end:
+        *flags |= NGHTTP2_DATA_FLAG_EOF;
+        return static_cast<ssize_t>(size);
+      case Ending::stall:
+        return size > 0 ? static_cast<ssize_t>(size)
+                        : ssize_t{NGHTTP2_ERR_DEFERRED};  // never woken
+      case Ending::cut:
+        break;
+    }
+    return size > 0 ? static_cast<ssize_t>(size) : ssize_t{NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE};
+  }
+
   /// Copies the next piece of the body; at its end, END_STREAM, or for gRPC the trailers.
   static ssize_t read_body(nghttp2_session* session, std::int32_t stream_id, std::uint8_t* buffer,
                            std::size_t length, std::uint32_t* flags, nghttp2_data_source* source,
                            void* /*user_data*/) {
     auto& stream = *static_cast<H2Stream*>(source->ptr);
+    if (is_paced(stream.route.page)) return read_paced(stream, buffer, length, flags);
     std::size_t size = 0;
     if (stream.body_left > 0) {
       const auto at = static_cast<std::size_t>(stream.body_sent % stream.body.size());
@@ -236,11 +278,14 @@ bool H2Server::upgrade(const H2cUpgrade& request) {
   stream->head = request.head;
   const auto* payload = reinterpret_cast<const std::uint8_t*>(request.settings.data());
   if (nghttp2_session_upgrade2(session_.get(), payload, request.settings.size(), request.head,
-                               stream) != 0) {
+                               nullptr) != 0) {
     close_stream(stream);
     failed_ = true;
     return false;
   }
+  // A server's upgrade2() ignores its stream_user_data: without this, a stream 1 that waits
+  // (/delay, /sse) would never be found again to be resumed, nor closed.
+  nghttp2_session_set_stream_user_data(session_.get(), 1, stream);
   answer(1, *stream);
   return true;
 }
@@ -273,7 +318,22 @@ bool H2Server::finished() const {
 
 void H2Server::resume(std::int32_t stream_id) {
   auto* stream = H2ServerCallbacks::stream_of(session_.get(), stream_id);
-  if (stream != nullptr) answer_route(stream_id, *stream);
+  if (stream == nullptr) return;
+  if (!is_paced(stream->route.page)) {
+    answer_route(stream_id, *stream);
+    return;
+  }
+  take_step(stream_id, *stream, stream->paced.step(stream->due));
+  nghttp2_session_resume_data(session_.get(), stream_id);
+}
+
+void H2Server::take_step(std::int32_t stream_id, H2Stream& stream, std::uint64_t step) {
+  const auto& body = stream.paced;
+  while (stream.due < body.pieces() && body.step(stream.due) <= step) ++stream.due;
+  if (stream.due < body.pieces()) {
+    delayed_.push_back({.stream_id = stream_id,
+                        .delay = body.due_after(stream.due) - body.due_after(stream.due - 1)});
+  }
 }
 
 H2Stream* H2Server::open_stream() {
@@ -306,6 +366,10 @@ void H2Server::answer(std::int32_t stream_id, H2Stream& stream) {
 
 void H2Server::answer_route(std::int32_t stream_id, H2Stream& stream) {
   const auto& route = stream.route;
+  if (is_paced(route.page)) {
+    answer_paced(stream_id, stream);
+    return;
+  }
   const bool bytes = route.page == Page::bytes;
   const auto block = filler();
   const auto content =
@@ -325,6 +389,21 @@ void H2Server::answer_route(std::int32_t stream_id, H2Stream& stream) {
   stream.body_left = stream.head ? 0 : length;
   submit(stream_id, std::span(fields.data(), count), stream.body_left > 0 ? &stream : nullptr);
   stream.in_flight.release();
+}
+
+void H2Server::answer_paced(std::int32_t stream_id, H2Stream& stream) {
+  const auto page = stream.route.page;
+  const nghttp2_nv fields[] = {field(":status", "200"), field("server", server_name),
+                               field("content-type", paced_content_type(page)),
+                               field("cache-control", "no-cache")};
+  const std::span sent(fields, page == Page::sse ? 4 : 3);
+  if (stream.head) {
+    submit(stream_id, sent, nullptr);
+    return;
+  }
+  stream.paced = PacedBody(stream.route);
+  take_step(stream_id, stream, 0);
+  submit(stream_id, sent, &stream);
 }
 
 void H2Server::answer_grpc(std::int32_t stream_id, H2Stream& stream) {

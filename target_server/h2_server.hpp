@@ -37,7 +37,10 @@ struct H2cUpgrade {
 /// of a whole number of settings (6 bytes each), or longer than any client sends.
 std::optional<std::string> decode_h2_settings(std::string_view base64url);
 
-/// A stream whose answer waits (/delay/{ms}): the I/O side calls resume() after `delay`.
+/// A stream whose answer waits (/delay/{ms}), or whose next pieces are due later (/sse,
+/// /trickle): the I/O side calls resume() after `delay`, counted from when the request came or,
+/// for the stream's next pieces, from when the last resume() was due (a fixed schedule: a late
+/// wake-up does not delay the pieces after it).
 struct DelayedStream {
   std::int32_t stream_id = 0;
   std::chrono::milliseconds delay{0};
@@ -47,13 +50,15 @@ struct H2Stream;
 
 /// One HTTP/2 connection's protocol state: nghttp2 reads the client's frames, each request is
 /// answered as its HTTP/1.1 twin is (same status, body, Server, Content-Type, Content-Length;
-/// request bodies are discarded), and gRPC requests (content-type application/grpc) go to the
-/// echo. Sans-I/O, so tests can drive it with an nghttp2 client session in memory.
+/// a paced body's pieces in DATA frames when due; request bodies are discarded), and gRPC
+/// requests (content-type application/grpc) go to the echo. Sans-I/O, so tests can drive it
+/// with an nghttp2 client session in memory.
 ///
 /// Under an InFlightLimit, a request (not a gRPC call) counts from its last frame until its
-/// answer is submitted, a delayed one until resume() (or its reset, or the session's end);
-/// one arriving with the limit full is answered 503 at once (busy_route), the connection and
-/// its other streams going on.
+/// answer is submitted, a delayed one until resume(), a paced one (/sse, /trickle) until its
+/// stream closes (each at most until its reset, or the session's end); one arriving with the
+/// limit full is answered 503 at once (busy_route), the connection and its other streams going
+/// on.
 class H2Server {
  public:
   /// A session whose first output is our SETTINGS: `max_streams` concurrent streams, 16 MiB
@@ -86,7 +91,8 @@ class H2Server {
   /// The streams that began to wait since the last call.
   std::vector<DelayedStream> take_delayed() { return std::exchange(delayed_, {}); }
 
-  /// Answers a stream that waited; nothing if it was reset or closed meanwhile.
+  /// Answers a stream that waited, or sends a paced stream's pieces now due (and asks, through
+  /// take_delayed(), to be resumed for the next); nothing if it was reset or closed meanwhile.
   void resume(std::int32_t stream_id);
 
  private:
@@ -102,6 +108,11 @@ class H2Server {
   void answer(std::int32_t stream_id, H2Stream& stream);
   /// Submits the answer of a request admitted (or refused: busy_route), ending its time in flight.
   void answer_route(std::int32_t stream_id, H2Stream& stream);
+  /// Submits the head of /sse or /trickle, and its first pieces; the stream keeps its place in
+  /// flight until it ends.
+  void answer_paced(std::int32_t stream_id, H2Stream& stream);
+  /// Makes a paced stream's pieces up to `step` due, and asks to be resumed for the next ones.
+  void take_step(std::int32_t stream_id, H2Stream& stream, std::uint64_t step);
   void answer_grpc(std::int32_t stream_id, H2Stream& stream);
   /// A gRPC answer without a message: HEADERS with the status, ending the stream.
   void grpc_trailers_only(std::int32_t stream_id, unsigned status, std::string_view message);

@@ -41,11 +41,15 @@ void RequestParser::on_request_impl(http::verb method, boost::beast::string_view
 void RequestParser::on_response_impl(int /*code*/, boost::beast::string_view /*reason*/,
                                      int /*version*/, error_code& /*ec*/) {}
 
-void RequestParser::on_field_impl(http::field name, boost::beast::string_view /*name_string*/,
+void RequestParser::on_field_impl(http::field name, boost::beast::string_view name_string,
                                   boost::beast::string_view value, error_code& /*ec*/) {
   // Connection and Content-Length are tracked by basic_parser itself; Expect is ours.
   if (name == http::field::expect && version_ >= 11) {
     expect_continue_ = boost::beast::iequals(value, "100-continue");
+  }
+  // Beast has no name for Last-Event-ID; only /sse reads it.
+  if (route_.page == Page::sse && boost::beast::iequals(name_string, "last-event-id")) {
+    take_last_event_id(route_, {value.data(), value.size()});
   }
   // Plain requests pay a few comparisons: only a WebSocket page reads the WebSocket fields,
   // and only two fields can ask for h2c.

@@ -46,7 +46,8 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
  public:
   RequestParser();
 
-  /// The route of the request-target; valid once the header is done.
+  /// The route of the request-target (and, for /sse, of its Last-Event-ID); valid once the
+  /// header is done.
   [[nodiscard]] const Route& route() const { return route_; }
   /// True for HEAD: the answer carries the head only.
   [[nodiscard]] bool is_head() const { return head_; }

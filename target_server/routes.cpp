@@ -1,6 +1,8 @@
 // Routes of the target server: parsing request-targets and building every response once.
 #include "target_server/routes.hpp"
 
+#include "target_server/span_writer.hpp"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -20,31 +22,6 @@ constexpr unsigned first_status = 200;
 constexpr unsigned last_status = 599;
 constexpr std::size_t persistence_count = 3;
 constexpr std::size_t filler_size = std::size_t{256} * 1024;
-
-/// Appends to a fixed span; used both at startup and per /bytes response, so it must not allocate.
-class HeadWriter {
- public:
-  explicit HeadWriter(std::span<char> out) : out_(out) {}
-
-  HeadWriter& operator<<(std::string_view text) {
-    const auto n = std::min(text.size(), out_.size() - size_);
-    std::copy_n(text.data(), n, out_.data() + size_);
-    size_ += n;
-    return *this;
-  }
-
-  HeadWriter& operator<<(std::uint64_t number) {
-    std::array<char, 24> digits{};
-    const auto result = std::to_chars(digits.data(), digits.data() + digits.size(), number);
-    return *this << std::string_view(digits.data(), result.ptr);
-  }
-
-  [[nodiscard]] std::size_t size() const { return size_; }
-
- private:
-  std::span<char> out_;
-  std::size_t size_ = 0;
-};
 
 std::string_view reason_of(unsigned status) {
   const auto known = http::int_to_status(status);
@@ -76,16 +53,21 @@ struct Head {
   /// Whole lines ("Name: value\r\n") that a few responses add.
   std::string_view extra_fields{};
   bool offers_upgrade = false;  ///< a 426: "Upgrade: websocket", and upgrade in Connection
+  bool chunked = false;         ///< a body sent over time: Transfer-Encoding, no Content-Length
 };
 
 /// One head layout for every response, so pre-built and /bytes heads cannot drift apart.
 std::size_t compose_head(std::span<char> out, const Head& spec) {
-  HeadWriter head(out);
+  SpanWriter head(out);
   head << "HTTP/1.1 " << std::uint64_t{spec.status} << " " << reason_of(spec.status) << "\r\n";
   head << "Server: " << server_name << "\r\n";
   if (!spec.content_type.empty()) {
     head << "Content-Type: " << spec.content_type << "\r\n";
-    head << "Content-Length: " << spec.length << "\r\n";
+    if (spec.chunked) {
+      head << "Transfer-Encoding: chunked\r\n";
+    } else {
+      head << "Content-Length: " << spec.length << "\r\n";
+    }
   }
   if (spec.offers_upgrade) head << "Upgrade: websocket\r\n";
   head << spec.extra_fields << connection_line(spec.persistence, spec.offers_upgrade) << "\r\n";
@@ -115,6 +97,15 @@ class Catalog {
                                     .persistence = persistence,
                                     .offers_upgrade = true},
                                    "this endpoint speaks WebSocket: send Upgrade: websocket\n");
+      sse_[p] = build({.content_type = paced_content_type(Page::sse),
+                       .persistence = persistence,
+                       .extra_fields = "Cache-Control: no-cache\r\n",
+                       .chunked = true},
+                      {});
+      trickle_[p] = build({.content_type = paced_content_type(Page::trickle),
+                           .persistence = persistence,
+                           .chunked = true},
+                          {});
       for (unsigned status = first_status; status <= last_status; ++status) {
         status_[status - first_status][p] = build_status(status, persistence);
       }
@@ -145,6 +136,10 @@ class Catalog {
         return bad_upgrade_;
       case Page::busy:
         return busy_[p];
+      case Page::sse:
+        return sse_[p];
+      case Page::trickle:
+        return trickle_[p];
       case Page::hello:
       case Page::bytes:
         break;
@@ -177,6 +172,8 @@ class Catalog {
   Variants json_;
   Variants bytes_limit_;
   Variants busy_;
+  Variants sse_;
+  Variants trickle_;
   Variants upgrade_required_;
   Prebuilt bad_upgrade_;
   std::array<Variants, last_status - first_status + 1> status_;
@@ -210,6 +207,84 @@ std::optional<std::string_view> after(std::string_view path, std::string_view pr
 
 constexpr Route bad_request{.page = Page::status, .status = 400};
 
+/// The query of a target ("a=1&b=2"), without its '?' or a fragment; empty without one.
+std::string_view query_of(std::string_view target) {
+  const auto mark = target.find('?');
+  if (mark == std::string_view::npos) return {};
+  const auto query = target.substr(mark + 1);
+  return query.substr(0, query.find('#'));
+}
+
+/// The value of the query's parameter `name` (the first, if repeated); nothing without one.
+std::optional<std::string_view> parameter(std::string_view query, std::string_view name) {
+  while (!query.empty()) {
+    const auto pair = query.substr(0, query.find('&'));
+    const auto equals = pair.find('=');
+    if (pair.substr(0, equals) == name) {
+      return equals == std::string_view::npos ? std::string_view() : pair.substr(equals + 1);
+    }
+    query.remove_prefix(std::min(query.size(), pair.size() + 1));
+  }
+  return std::nullopt;
+}
+
+/// Reads the number parameter `name` into `value`, capped at `cap`, if the query has it; false
+/// if its value is not a number.
+bool read_number(std::string_view query, std::string_view name, std::uint64_t cap,
+                 std::uint64_t& value) {
+  const auto text = parameter(query, name);
+  if (!text) return true;
+  const auto number = parse_count(*text);
+  if (number) value = std::min(*number, cap);
+  return number.has_value();
+}
+
+/// Reads the parameter `name` as the index of its value among `names` into `value`, if the
+/// query has it; false if its value is none of them.
+template <class Enum, std::size_t count>
+bool read_choice(std::string_view query, std::string_view name,
+                 const std::array<std::string_view, count>& names, Enum& value) {
+  const auto text = parameter(query, name);
+  if (!text) return true;
+  const auto found = std::find(names.begin(), names.end(), *text);
+  if (found != names.end()) value = static_cast<Enum>(found - names.begin());
+  return found != names.end();
+}
+
+/// In the order of LineEnd's and Fault's values.
+constexpr std::array<std::string_view, 3> line_end_names{"lf", "crlf", "cr"};
+constexpr std::array<std::string_view, 5> fault_names{"none", "stall", "long", "utf8", "cut"};
+
+/// Reads /sse's own parameters (retry, eol, fault) into `paced`; false for a bad value.
+bool read_sse_parameters(std::string_view query, Paced& paced) {
+  if (const auto text = parameter(query, "retry")) {
+    paced.retry = parse_count(*text);
+    if (!paced.retry) return false;
+  }
+  return read_choice(query, "eol", line_end_names, paced.eol) &&
+         read_choice(query, "fault", fault_names, paced.fault);
+}
+
+/// The route of /sse or /trickle (`page`) with its query's parameters; 400 for a bad value, or
+/// for a /trickle chunk of no bytes (a chunked body cannot carry one).
+Route paced_route(Page page, std::string_view query) {
+  const bool sse = page == Page::sse;
+  std::uint64_t count = Paced{}.count;
+  std::uint64_t size = sse ? 0 : 16;
+  std::uint64_t interval = Paced{}.interval.count();
+  if (!read_number(query, sse ? "events" : "chunks", max_paced_count, count) ||
+      !read_number(query, "interval", max_delay.count(), interval) ||
+      !read_number(query, "size", max_paced_size, size) || (!sse && size == 0)) {
+    return bad_request;
+  }
+  Route paced{.page = page,
+              .paced = {.count = static_cast<std::uint32_t>(count),
+                        .size = static_cast<std::uint32_t>(size),
+                        .interval = std::chrono::milliseconds(interval)}};
+  if (sse && !read_sse_parameters(query, paced.paced)) return bad_request;
+  return paced;
+}
+
 }  // namespace
 
 Route route(std::string_view target) {
@@ -218,6 +293,8 @@ Route route(std::string_view target) {
   if (path == "/json") return {.page = Page::json};
   if (path == "/echo") return {.page = Page::echo};
   if (path == "/acc") return {.page = Page::acc};
+  if (path == "/sse") return paced_route(Page::sse, query_of(target));
+  if (path == "/trickle") return paced_route(Page::trickle, query_of(target));
   if (const auto rest = after(path, "/status/")) {
     const auto code = parse_count(*rest);
     if (!code || *code < first_status || *code > last_status) return bad_request;
@@ -236,6 +313,11 @@ Route route(std::string_view target) {
     return {.page = Page::bytes, .size = *size};
   }
   return {.page = Page::status, .status = 404};
+}
+
+void take_last_event_id(Route& route, std::string_view value) {
+  const auto id = parse_count(value);
+  if (route.page == Page::sse && id) route.paced.last_event_id = *id;
 }
 
 const Prebuilt& prebuilt(Page page, unsigned status, Persistence persistence) {

@@ -2,8 +2,9 @@
 //
 // A fast server for demos and tests, speaking every protocol stampede does.
 //
-// Routes (every method is answered; HEAD gets the head only; query strings are ignored), the
-// same over HTTP/1.1 and HTTP/2 (same status, body, Server, Content-Type, Content-Length):
+// Routes (every method is answered; HEAD gets the head only; query strings are ignored, but
+// for /sse's and /trickle's parameters), the same over HTTP/1.1 and HTTP/2 (same status, body,
+// Server, Content-Type, Content-Length):
 //   /                200 text/plain "hello stampede\n"
 //   /json            200 application/json {"code":200,"msg":"ok"}
 //   /status/{code}   that status (200..599; anything else is 400), body "<reason phrase>\n"
@@ -12,13 +13,27 @@
 //                    the connection's other streams go on meanwhile
 //   /bytes/{n}       200 application/octet-stream, n bytes of 'x' (n at most 100 MiB; a larger
 //                    n gets 400 with a body saying so)
+//   /sse             200 text/event-stream, Cache-Control: no-cache, chunked (HTTP/2: DATA as
+//                    due): ": stampede", "retry: MS" if asked, a blank line, then events
+//                    "id: I", "data: {"seq":I}" (padded to size B: {"seq":I,"pad":"xx.."}),
+//                    a blank line; event 1 at once, event I (I-1)*interval after it;
+//                    ?events=N (10; at most 1000000) &interval=MS (100; at most 60000)
+//                    &size=B (at most 1 MiB) &retry=MS &eol=lf|crlf|cr &fault=stall|long|utf8|cut
+//                    (after the events: "data: half" then silence; "data: " and 10 MiB of 'x'
+//                    then silence; one more event of invalid UTF-8; a close or RST_STREAM
+//                    without the end); Last-Event-ID: K resumes with event K+1; then the
+//                    response ends and the connection goes on (paced_body.hpp)
+//   /trickle         200 application/octet-stream, chunked: ?chunks=N (10) of size=B (16, at
+//                    least 1) bytes of 'x', chunk 1 at once, chunk I at (I-1)*interval (100 ms)
 //   /echo            WebSocket (websocket.hpp): each message sent back, text as text, binary as
 //                    binary
 //   /acc             WebSocket: go-stress-testing's ping, {"seq":"S","cmd":"ping","data":{}},
 //                    answered {"seq":"S","cmd":"ping","response":{"code":200,"codeMsg":"Success",
 //                    "data":null}}; anything else gets code 400 or 404 (acc.hpp)
 //   anything else    404
-// Every response carries "Server: stampede/0.1.0" and Content-Length (except 204 and 304).
+// A bad value of a parameter is a 400; other parameters are ignored. Every response carries
+// "Server: stampede/0.1.0" and Content-Length (except 204 and 304, and /sse's and /trickle's
+// chunked bodies).
 //
 // gRPC, over HTTP/2 only (h2c or h2), for a request with content-type application/grpc (or
 // application/grpc+...), whatever its path; no .proto is needed (h2_server.hpp):
@@ -63,8 +78,9 @@
 // 503 and busy_body (routes.hpp), the connection kept open (unless the request asked to close).
 // An HTTP/1.1 request counts from when it is parsed until its answer is queued (a /bytes body
 // until its last piece is), an HTTP/2 stream from its request until its answer is submitted; a
-// /delay wait counts in both. WebSocket upgrades and gRPC calls are not counted nor refused: a
-// WebSocket connection holds no request, and a gRPC client would want a gRPC status, not a 503.
+// /delay wait counts in both, and so does an /sse or /trickle until its body ends. WebSocket
+// upgrades and gRPC calls are not counted nor refused: a WebSocket connection holds no request,
+// and a gRPC client would want a gRPC status, not a 503.
 // Each Server (so each `serve --workers` process) has its own count.
 //
 // Made to stay out of the way of the load it receives: responses are pre-built, a request

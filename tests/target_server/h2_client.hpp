@@ -1,5 +1,4 @@
 // Test helper: an nghttp2 client session in memory, to drive H2Server with or without sockets.
-// sockets.
 #pragma once
 
 #include <nghttp2/nghttp2.h>
@@ -24,6 +23,7 @@ struct H2Result {
   bool closed = false;
   std::uint32_t error_code = 0;  ///< RST_STREAM's code; 0 for a complete response
   int data_frames = 0;
+  std::vector<std::chrono::steady_clock::time_point> data_at;  ///< when each DATA frame came
   std::chrono::steady_clock::time_point closed_at;
 };
 
@@ -171,7 +171,11 @@ class H2Client {
 
   static int on_frame(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
     auto& self = of(user_data);
-    if (frame->hd.type == NGHTTP2_DATA) ++self.results_[frame->hd.stream_id].data_frames;
+    if (frame->hd.type == NGHTTP2_DATA) {
+      auto& result = self.results_[frame->hd.stream_id];
+      ++result.data_frames;
+      result.data_at.push_back(std::chrono::steady_clock::now());
+    }
     if (frame->hd.type == NGHTTP2_GOAWAY) self.goaway_ = true;
     return 0;
   }

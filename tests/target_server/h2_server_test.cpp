@@ -245,6 +245,50 @@ TEST(TargetH2Server, GivesBackThePlacesOfResetStreamsAndAtItsEnd) {
   EXPECT_EQ(limit.in_flight(), 0U);
 }
 
+TEST(TargetH2Server, PacedStreamsAskToBeResumedForEachStep) {
+  InFlightLimit limit(10);
+  H2Server server(100, &limit);
+  H2Client client;
+  const auto sse = client.submit("GET", "/sse?events=3&interval=10", {{"last-event-id", "1"}});
+  const auto cut = client.submit("GET", "/sse?events=1&fault=cut");
+  const auto stall = client.submit("GET", "/sse?events=0&fault=stall&eol=crlf");
+  const auto trickle = client.submit("GET", "/trickle?chunks=2&interval=5&size=3");
+  pump(client, server);
+  const auto& events = client.result(sse);
+  EXPECT_EQ(events.headers.at(":status"), "200");
+  EXPECT_EQ(events.headers.at("content-type"), "text/event-stream");
+  EXPECT_EQ(events.headers.at("cache-control"), "no-cache");
+  EXPECT_FALSE(events.headers.contains("content-length"));
+  EXPECT_EQ(events.body, ": stampede\n\nid: 2\ndata: {\"seq\":2}\n\n");  // resumed after 1
+  EXPECT_FALSE(events.closed);
+  EXPECT_EQ(client.result(cut).body, ": stampede\n\nid: 1\ndata: {\"seq\":1}\n\n");
+  EXPECT_EQ(client.result(cut).error_code, static_cast<std::uint32_t>(NGHTTP2_INTERNAL_ERROR));
+  EXPECT_EQ(client.result(stall).body, ": stampede\r\n\r\ndata: half");
+  EXPECT_EQ(client.result(trickle).headers.at("content-type"), "application/octet-stream");
+  EXPECT_EQ(client.result(trickle).body, "xxx");
+  EXPECT_EQ(limit.in_flight(), 3U);  // the paced streams still open
+  const auto delayed = server.take_delayed();
+  ASSERT_EQ(delayed.size(), 2U);
+  EXPECT_EQ(delayed[0].stream_id, sse);
+  EXPECT_EQ(delayed[0].delay, 10ms);
+  EXPECT_EQ(delayed[1].stream_id, trickle);
+  EXPECT_EQ(delayed[1].delay, 5ms);
+  server.resume(sse);
+  server.resume(trickle);
+  pump(client, server);
+  EXPECT_TRUE(server.take_delayed().empty());  // both had one step more
+  EXPECT_EQ(events.body, ": stampede\n\nid: 2\ndata: {\"seq\":2}\n\nid: 3\ndata: {\"seq\":3}\n\n");
+  EXPECT_TRUE(events.closed);
+  EXPECT_EQ(events.error_code, 0U);
+  EXPECT_EQ(client.result(trickle).body, "xxxxxx");
+  EXPECT_EQ(client.result(trickle).data_frames, 2);  // END_STREAM on the last chunk's
+  EXPECT_FALSE(client.result(stall).closed);         // nothing more, ever
+  EXPECT_EQ(limit.in_flight(), 1U);
+  client.reset(stall);
+  pump(client, server);
+  EXPECT_EQ(limit.in_flight(), 0U);
+}
+
 /// gRPC's framing: a compression flag, a 4-byte length, the message.
 std::string grpc_message(const std::string& message) {
   std::string framed(5, '\0');
@@ -327,6 +371,26 @@ TEST(TargetH2Server, UpgradeAnswersTheHttp1RequestOnStreamOne) {
   EXPECT_EQ(client.result(1).headers.at(":status"), "418");
   EXPECT_EQ(client.result(1).body, http1_answer("/status/418").body());
   EXPECT_EQ(client.result(next).headers.at(":status"), "200");
+}
+
+TEST(TargetH2Server, AnUpgradedStreamOneCanWaitAndBePaced) {
+  InFlightLimit limit(10);
+  H2Server server(100, &limit);
+  H2Client client;
+  client.upgraded(false);
+  ASSERT_TRUE(server.upgrade({.settings = H2Client::settings_payload(),
+                              .route = route("/sse?events=2&interval=10"),
+                              .head = false}));
+  pump(client, server);
+  EXPECT_EQ(client.result(1).body, ": stampede\n\nid: 1\ndata: {\"seq\":1}\n\n");
+  const auto delayed = server.take_delayed();
+  ASSERT_EQ(delayed.size(), 1U);
+  EXPECT_EQ(delayed[0].stream_id, 1);
+  server.resume(1);
+  pump(client, server);
+  EXPECT_TRUE(client.result(1).closed);
+  EXPECT_TRUE(client.result(1).body.ends_with("id: 2\ndata: {\"seq\":2}\n\n"));
+  EXPECT_EQ(limit.in_flight(), 0U);  // its close found its state
 }
 
 TEST(TargetH2Server, DecodesHttp2SettingsInBase64url) {

@@ -60,12 +60,11 @@ bool run_until(net::io_context& context, Done done) {
   return true;
 }
 
-/// Moves `client`'s bytes over `stream` until every stream submitted has closed, the connection
-/// ends, or io_timeout passes. `received`: bytes already read for the client. True if every
-/// stream closed.
-template <class Stream>
-bool exchange(net::io_context& context, Stream& stream, H2Client& client,
-              std::string_view received = {}) {
+/// Moves `client`'s bytes over `stream` until `done()`, the connection ends, or io_timeout
+/// passes. `received`: bytes already read for the client. Returns done().
+template <class Stream, class Done>
+bool exchange_until(net::io_context& context, Stream& stream, H2Client& client, Done done,
+                    std::string_view received = {}) {
   if (!received.empty()) {
     EXPECT_TRUE(client.input(received));
   }
@@ -75,7 +74,7 @@ bool exchange(net::io_context& context, Stream& stream, H2Client& client,
   bool writing = false;
   bool ended = false;
   run_until(context, [&] {
-    if (client.all_closed() || ended) return true;
+    if (done() || ended) return true;
     if (!writing && !(out = client.output()).empty()) {
       writing = true;
       net::async_write(stream, net::buffer(out), [&](boost::system::error_code ec, std::size_t) {
@@ -96,7 +95,17 @@ bool exchange(net::io_context& context, Stream& stream, H2Client& client,
   boost::system::error_code ignored;
   stream.lowest_layer().cancel(ignored);
   run_until(context, [&] { return !reading && !writing; });
-  return client.all_closed();
+  return done();
+}
+
+/// Moves `client`'s bytes over `stream` until every stream submitted has closed, the connection
+/// ends, or io_timeout passes. `received`: bytes already read for the client. True if every
+/// stream closed.
+template <class Stream>
+bool exchange(net::io_context& context, Stream& stream, H2Client& client,
+              std::string_view received = {}) {
+  return exchange_until(
+      context, stream, client, [&] { return client.all_closed(); }, received);
 }
 
 }  // namespace stampede::target_server

@@ -59,6 +59,87 @@ TEST(TargetRoutes, DelayIsCappedAndBytesLimited) {
       << refusal.full;
 }
 
+TEST(TargetRoutes, SseReadsItsParametersWithDefaultsAndCaps) {
+  const auto plain = route("/sse");
+  EXPECT_EQ(plain.page, Page::sse);
+  EXPECT_EQ(plain.status, 200U);
+  EXPECT_EQ(plain.paced.count, 10U);
+  EXPECT_EQ(plain.paced.interval, std::chrono::milliseconds(100));
+  EXPECT_EQ(plain.paced.size, 0U);
+  EXPECT_FALSE(plain.paced.retry);
+  EXPECT_EQ(plain.paced.eol, LineEnd::lf);
+  EXPECT_EQ(plain.paced.fault, Fault::none);
+  const auto asked =
+      route("/sse?events=3&interval=10&size=64&retry=2500&eol=crlf&fault=long&other=1#x");
+  EXPECT_EQ(asked.paced.count, 3U);
+  EXPECT_EQ(asked.paced.interval, std::chrono::milliseconds(10));
+  EXPECT_EQ(asked.paced.size, 64U);
+  EXPECT_EQ(asked.paced.retry.value_or(0), 2500U);
+  EXPECT_EQ(asked.paced.eol, LineEnd::crlf);
+  EXPECT_EQ(asked.paced.fault, Fault::long_line);
+  EXPECT_EQ(route("/sse?eol=cr&fault=utf8").paced.eol, LineEnd::cr);
+  EXPECT_EQ(route("/sse?fault=stall").paced.fault, Fault::stall);
+  EXPECT_EQ(route("/sse?fault=cut").paced.fault, Fault::cut);
+  EXPECT_EQ(route("/sse?fault=utf8").paced.fault, Fault::bad_utf8);
+  EXPECT_EQ(route("/sse?events=2&events=5").paced.count, 2U);  // the first one counts
+  const auto capped = route("/sse?events=99999999999999999999&interval=70000&size=9999999");
+  EXPECT_EQ(capped.page, Page::sse);
+  EXPECT_EQ(capped.paced.count, max_paced_count);
+  EXPECT_EQ(capped.paced.interval, max_delay);
+  EXPECT_EQ(capped.paced.size, max_paced_size);
+  EXPECT_EQ(route("/sse?events=0").paced.count, 0U);
+}
+
+TEST(TargetRoutes, SseAndTrickleRefuseBadValuesWith400) {
+  for (const auto* target :
+       {"/sse?events=", "/sse?events=x", "/sse?events=-1", "/sse?interval=1.5", "/sse?size=1k",
+        "/sse?retry=soon", "/sse?retry", "/sse?eol=crcr", "/sse?eol=", "/sse?fault=boom",
+        "/trickle?chunks=ten", "/trickle?interval=", "/trickle?size=0", "/trickle?size=a"}) {
+    const auto r = route(target);
+    EXPECT_EQ(r.page, Page::status) << target;
+    EXPECT_EQ(r.status, 400U) << target;
+  }
+  EXPECT_EQ(route("/sse/").status, 404U);
+  EXPECT_EQ(route("/trickle/3").status, 404U);
+}
+
+TEST(TargetRoutes, TrickleReadsItsParameters) {
+  const auto plain = route("/trickle");
+  EXPECT_EQ(plain.page, Page::trickle);
+  EXPECT_EQ(plain.paced.count, 10U);
+  EXPECT_EQ(plain.paced.size, 16U);
+  EXPECT_EQ(plain.paced.interval, std::chrono::milliseconds(100));
+  const auto asked = route("/trickle?chunks=4&interval=0&size=3&eol=nonsense&fault=nonsense");
+  EXPECT_EQ(asked.page, Page::trickle);  // /sse's parameters are not /trickle's
+  EXPECT_EQ(asked.paced.count, 4U);
+  EXPECT_EQ(asked.paced.interval, std::chrono::milliseconds(0));
+  EXPECT_EQ(asked.paced.size, 3U);
+  EXPECT_EQ(asked.paced.fault, Fault::none);
+}
+
+TEST(TargetRoutes, LastEventIdIsANumberForSseAlone) {
+  auto sse = route("/sse");
+  take_last_event_id(sse, "41");
+  EXPECT_EQ(sse.paced.last_event_id, 41U);
+  take_last_event_id(sse, "forty-two");  // not ours: left alone
+  EXPECT_EQ(sse.paced.last_event_id, 41U);
+  auto trickle = route("/trickle");
+  take_last_event_id(trickle, "3");
+  EXPECT_EQ(trickle.paced.last_event_id, 0U);
+}
+
+TEST(TargetRoutes, PacedHeadsAreChunkedWithoutALength) {
+  const auto& sse = prebuilt(Page::sse, 200, Persistence::keep_alive);
+  EXPECT_EQ(sse.full,
+            "HTTP/1.1 200 OK\r\nServer: stampede/0.1.0\r\nContent-Type: text/event-stream\r\n"
+            "Transfer-Encoding: chunked\r\nCache-Control: no-cache\r\n\r\n");
+  EXPECT_EQ(sse.full, sse.head);
+  const auto& trickle = prebuilt(Page::trickle, 200, Persistence::close);
+  EXPECT_EQ(trickle.head,
+            "HTTP/1.1 200 OK\r\nServer: stampede/0.1.0\r\nContent-Type: "
+            "application/octet-stream\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n");
+}
+
 TEST(TargetRoutes, AbsoluteFormTargetsRouteByPath) {
   EXPECT_EQ(route("http://127.0.0.1:8080/json").page, Page::json);
   EXPECT_EQ(route("http://example.com").page, Page::hello);
