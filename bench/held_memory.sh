@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# held_memory.sh: the generator's memory per held connection (--hold), HTTP/2 over h2c and TLS and
-# WebSocket over TLS, for one stampede binary or two side by side (before and after a change).
+# held_memory.sh: the generator's memory per held connection (--hold), HTTP/2 over h2c and TLS,
+# WebSocket over TLS, and per held event stream (--sse), for one stampede binary or two side by
+# side (before and after a change).
 #
 #   bash bench/held_memory.sh [--quick]    # Markdown on stdout, progress on stderr
 #   env: STAMPEDE (binary, default build-release/stampede; use a Release build), BEFORE (a second
@@ -9,11 +10,14 @@
 #   --quick = 200 connections, 1 repeat: a smoke test of the script, not a result.
 #
 # Each run opens N connections with one request or message each and holds them 6 s
-# (`-c N -n 1 -k --hold 6 --output json`). Its figure is (the largest resident size of the
+# (`-c N -n 1 -k --hold 6 --output json`); an event stream's, N streams that read their first
+# event and wait 6 s for the next (`--sse -c N -z 6s -k`, serve's /sse with a minute between
+# events). Its figure is (the largest resident size of the
 # per-second rows - connections.resident_bytes_at_start) / the most connections open in a row:
 # what the run holds per connection, the heap the ramp left behind included (docs/benchmarks.md,
 # "Held HTTP/2 connections"). Servers: nghttpd --no-tls for h2c (the documented figure), and
-# `stampede serve` (the first binary) for h2 and wss over TLS. Runs alternate between the binaries.
+# `stampede serve` (the first binary) for h2 and wss over TLS and for the event streams. Runs
+# alternate between the binaries.
 set -euo pipefail
 # shellcheck source=bench/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -43,11 +47,13 @@ TLS_PORT=$(sed -n 's|.* and https://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$WORK/serv
 [[ -n $TLS_PORT ]] || { echo "held_memory.sh: stampede serve gave no TLS port" >&2; exit 1; }
 for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$H2C_PORT") 2>/dev/null && break; sleep 0.1; done
 
-# The scenarios: name, then the arguments after `-c N -n 1 -k --hold 6`.
+# The scenarios: name, then the arguments after `-c N`.
+HOLD="-n 1 -k --hold 6"
 SCENARIOS=(
-    "h2c (nghttpd)|-http2 -u http://127.0.0.1:$H2C_PORT/index.html"
-    "h2 over TLS (stampede serve)|-http2 --insecure -u https://127.0.0.1:$TLS_PORT/"
-    "wss (stampede serve)|--insecure -data held -u wss://127.0.0.1:$TLS_PORT/echo"
+    "h2c (nghttpd)|$HOLD -http2 -u http://127.0.0.1:$H2C_PORT/index.html"
+    "h2 over TLS (stampede serve)|$HOLD -http2 --insecure -u https://127.0.0.1:$TLS_PORT/"
+    "wss (stampede serve)|$HOLD --insecure -data held -u wss://127.0.0.1:$TLS_PORT/echo"
+    "SSE stream (stampede serve)|--sse -z 6s -k -u http://127.0.0.1:$PORT/sse?events=1000&interval=60000"
 )
 BINARIES=("$STAMPEDE")
 [[ -z $BEFORE ]] || BINARIES=("$BEFORE" "$STAMPEDE")
@@ -71,8 +77,10 @@ for ((rep = 0; rep < REPEATS; rep++)); do
         name=${scenario%%|*}
         read -ra args <<<"${scenario#*|}"
         for binary in "${BINARIES[@]}"; do
+            # A binary from before --sse has no event streams to hold.
+            [[ $name != SSE* ]] || "$binary" help --sse >/dev/null 2>&1 || continue
             run=$((run + 1))
-            timed "$WORK/run$run" "$binary" -c "$N" -n 1 -k --hold 6 "${args[@]}" --output json
+            timed "$WORK/run$run" "$binary" -c "$N" "${args[@]}" --output json
             read -r kib held failed < <(figure "$WORK/run$run.out")
             tag=after
             [[ $binary == "$BEFORE" ]] && tag=before
@@ -86,7 +94,8 @@ done
 cat <<EOF
 ### Held connections, KiB per connection in the generator ($(date -u +%Y-%m-%d), $(machine))
 
-N=$N connections, each held 6 s after one request or message; median of $REPEATS runs (all runs).
+N=$N connections, each held 6 s after one request or message (an SSE stream: after its first
+event); median of $REPEATS runs (all runs).
 
 | scenario | binary | KiB per held connection | runs | held | failed |
 |---|---|---|---|---|---|

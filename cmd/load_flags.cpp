@@ -131,10 +131,22 @@ const auto flags = std::to_array<Flag<Options>>({
       "a full TLS handshake on every new connection", send},
      bound<&Options::no_tls_resume>},
     // WebSocket
+    {{"--sse", "", "off",
+      "read the response as Server-Sent Events (sends Accept: text/event-stream): each event "
+      "is a request of the run, -n the events each user reads (a user's reading ends when the "
+      "server ends its stream)",
+      send},
+     bound<&Options::sse>},
+    {{"--reconnect", "", "off",
+      "with --sse: a stream the server ends is opened again with Last-Event-ID, after its "
+      "retry: delay, as a browser's EventSource does",
+      send},
+     bound<&Options::reconnect>},
     {{"--binary", "", "text", "send the WebSocket message as a binary frame", websocket},
      bound<&Options::binary>},
     {{"--max-message", "BYTES", "1048576 (gRPC 4194304)",
-      "the largest WebSocket message or gRPC answer taken; a larger one fails as too_big",
+      "the largest WebSocket message, gRPC answer or event-stream line taken; a larger one fails "
+      "as too_big",
       websocket,
       "--max-message must be a whole number of bytes from 1 to 1073741824 (1 GiB: a reply is "
       "held whole in memory)"},

@@ -78,6 +78,8 @@ struct Options {
   bool has_users = false;   ///< -c was given (--rate's default cap is otherwise the machine's)
   std::string ramp;         ///< --ramp D: users start evenly over D; empty: all at once
   std::string stages;       ///< --stages D:U,...: users follow these stages; empty: -c all along
+  bool sse = false;         ///< --sse: read the response as an event stream, event by event
+  bool reconnect = false;   ///< --reconnect: open an event stream the server ended again
   bool listen = false;      ///< --listen: count what the server sends (after -data's messages)
   bool no_cookies = false;  ///< --no-cookies: users keep no cookies
   /// --capture 'NAME = json /pointer' (repeatable): what the one request keeps for the next

@@ -80,6 +80,7 @@ model::Plan make_plan(const Options& options) {
   }
   plan.connect_rate = static_cast<std::uint64_t>(options.connect_rate);
   plan.listen = options.listen;
+  plan.reconnect = options.reconnect;
   plan.cookies = !options.no_cookies;
   plan.connections = static_cast<std::uint64_t>(options.connections);
   // -z: each user sends until the time is up; with --listen, its -n messages, then it listens
@@ -138,6 +139,7 @@ model::Request request_from_flags(const Options& options) {
   request.insecure = options.insecure;
   request.tls_resume = !options.no_tls_resume;
   if (options.http2) request.http_version = model::HttpVersion::http2_prior_knowledge;
+  if (options.sse) apply_header({"Accept", "text/event-stream"}, /*replace=*/true, request);
   apply_message_flags(options, request);
   return request;
 }
@@ -177,6 +179,28 @@ void apply_hold(RunConfig& config) {
     }
   }
   config.long_lived = websocket || (http2 && hold);
+}
+
+/// An event stream (--sse, or a step that accepts text/event-stream) is read event by event, an
+/// exchange an event: its events come at the server's pace, so --rate has nothing to schedule.
+void apply_event_streams(RunConfig& config) {
+  bool streams = false;
+  for (const auto& step : config.steps) {
+    if (!model::asks_event_stream(step)) continue;
+    streams = true;
+    if (model::protocol_of(step) != model::Protocol::http1) {
+      throw UsageError(
+          "an event stream (--sse, or Accept: text/event-stream) is read over HTTP/1.1 for now: "
+          "give an http:// or https:// URL without -http2");
+    }
+  }
+  if (!streams) return;
+  if (config.plan.rate > 0) {
+    throw UsageError(
+        "--rate schedules requests, but an event stream's events come at the server's pace: "
+        "give -c and -n (events per user) or -z");
+  }
+  config.long_lived = true;
 }
 
 /// A grpc:// or grpcs:// URL makes the run's request a gRPC call, judged by its gRPC status
@@ -294,6 +318,7 @@ RunConfig make_run_config(const Options& options) {
   }
   apply_grpc(options, config);
   apply_hold(config);
+  apply_event_streams(config);
   check_shared_connections(config);
   apply_captures(options.captures, config.steps);
   check_step_variables(config.steps, config.plan);

@@ -27,6 +27,10 @@ constexpr std::string_view to_string(Negotiated negotiated) {
   return names[static_cast<std::size_t>(negotiated)];
 }
 
+/// Which event of its stream an exchange of an event stream (Server-Sent Events) received: the
+/// stream's first, or a later one; none for every other exchange.
+enum class StreamEvent : unsigned char { none, first, next };
+
 /// The measured part of one exchange, filled by the client and kept by the statistics. A new
 /// counter is one field here: Response and Result both carry it, and the worker copies it whole.
 struct ExchangeRecord {
@@ -52,6 +56,13 @@ struct ExchangeRecord {
   bool new_connection = false;               ///< this exchange opened a connection
   Negotiated negotiated = Negotiated::none;  ///< with new_connection: what that connection speaks
   bool keep_alive = false;                   ///< the connection stays open for the next request
+  /// An event stream's event (Server-Sent Events): first or later of its stream.
+  StreamEvent stream_event = StreamEvent::none;
+  /// A stream's first event: from its stream's request (the connect included) to the event.
+  std::chrono::nanoseconds first_event{0};
+  /// A stream's first event after a reconnect with Last-Event-ID: the events its id says the
+  /// server skipped (ids that are integers only).
+  std::uint32_t events_lost = 0;
   /// With error verify: which of the verifier's checks() rejected it (1 the first); 0 when the
   /// verifier has no checks of its own.
   std::uint8_t failed_check = 0;

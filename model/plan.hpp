@@ -39,6 +39,10 @@ struct Plan {
   /// --listen: after its requests (none without -data), each user records every message the
   /// server sends on its long-lived connection, until --hold's time or the end of the run.
   bool listen = false;
+  /// --reconnect: an event stream the server ends before the user has read its events is
+  /// opened again (with Last-Event-ID), as a browser's EventSource does; without, the user's
+  /// reading ends with it.
+  bool reconnect = false;
   /// Each user keeps the cookies servers set and sends them back (RFC 6265), across the steps
   /// and rounds of its flow; false with --no-cookies.
   bool cookies = true;

@@ -1,8 +1,11 @@
 // Which protocol a request goes over: the one choice every client factory switches on.
 #pragma once
 
+#include <algorithm>
+#include <cctype>
 #include <string_view>
 
+#include "model/http_syntax.hpp"
 #include "model/request.hpp"
 
 namespace stampede::model {
@@ -39,6 +42,19 @@ inline Protocol protocol_named(std::string_view name) {
 /// speaks HTTP/2 from then on; any other answer is the response, and the connection stays HTTP/1.1.
 inline bool asks_h2c_upgrade(const Request& request) {
   return request.origin.scheme == Scheme::http && request.http_version == HttpVersion::http2;
+}
+
+/// A request for an event stream (Server-Sent Events): its Accept header names
+/// text/event-stream (--sse sets it), so its response is read event by event.
+inline bool asks_event_stream(const Request& request) {
+  constexpr std::string_view type = "text/event-stream";
+  return std::any_of(request.headers.begin(), request.headers.end(), [&](const auto& header) {
+    if (!same_field_name(header.first, "accept")) return false;
+    const std::string_view value = header.second;
+    return std::search(value.begin(), value.end(), type.begin(), type.end(), [](char a, char b) {
+             return std::tolower(static_cast<unsigned char>(a)) == b;
+           }) != value.end();
+  });
 }
 
 /// WebSocket for ws:// and wss://; HTTP/2 for grpc:// (h2c) and grpcs:// (ALPN h2), and when it

@@ -30,6 +30,11 @@ struct Response : ExchangeRecord {
   /// The stopping run closed the connection while the reply was awaited: the exchange is
   /// abandoned, neither a success nor a failure.
   bool cut_short = false;
+  /// An event stream's reader (SSE) opened a stream in this exchange: the server answered 200
+  /// with text/event-stream.
+  bool stream_opened = false;
+  /// The server ended the stream this exchange read before it opened the next.
+  bool stream_ended = false;
   /// --expect-header: the names (lower case) of the headers the verifier reads, set once for a
   /// user's Response and kept across its exchanges; empty: no header is kept.
   std::vector<std::string> wanted_headers;
@@ -62,6 +67,8 @@ struct Response : ExchangeRecord {
     headers.clear();
     websocket = false;
     cut_short = false;
+    stream_opened = false;
+    stream_ended = false;
   }
 };
 

@@ -127,6 +127,34 @@ Json flows_json(const Summary& summary) {
   return json;
 }
 
+/// An event-stream run's streams and events: how many, how they ended, and their timing.
+Json events_json(const Summary& summary) {
+  const auto& events = summary.total.events;
+  const auto& streams = summary.total.long_lived;
+  Json failed = Json::object();
+  for (const model::ErrorKind kind : model::failure_kinds) {
+    if (const auto n = streams.failed[static_cast<std::size_t>(kind)]; n > 0) {
+      failed[std::string(model::to_string(kind))] = n;
+    }
+  }
+  const auto seconds = to_seconds(summary.elapsed);
+  return {
+      {"received", events.events},
+      {"per_s", round_to(ratio(static_cast<double>(events.events), seconds), 3)},
+      {"lost", events.lost},
+      {"first_event_ms", latency_json(events.first_event)},
+      {"gap_ms", latency_json(events.gap)},
+      {"streams",
+       {{"opened", streams.opened},
+        {"ended_by_server", streams.closed_by_server},
+        {"failed", streams.failures()},
+        {"failed_by_kind", failed},
+        {"open_at_end", streams.opened - std::min(streams.ended, streams.opened)},
+        {"bytes_received_mean", round_to(ratio(static_cast<double>(summary.total.bytes_received),
+                                               static_cast<double>(streams.opened)),
+                                         0)}}}};
+}
+
 /// Connections: how many opened; for long-lived ones (WebSocket) also how they ended and, each
 /// second, how many were open and what the generator's memory was.
 Json connections_json(const Summary& summary) {
@@ -267,6 +295,7 @@ std::string json_report(const Summary& summary) {
                    {"body_received", total.body_bytes},
                    {"sent", total.bytes_sent}};
   json["connections"] = connections_json(summary);
+  if (summary.info.event_stream) json["events"] = events_json(summary);
   json["keep_alive_requests"] = total.keep_alive_responses;
   json["server"] = server_json(summary);
   json["steps"] = steps_json(summary);

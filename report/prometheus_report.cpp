@@ -88,7 +88,7 @@ std::string gauges(const statistics::Summary& s) {
                  "Requests under way at the last second's end.");
   text += sample("stampede_requests_in_flight", "", count(s.in_flight));
   text += header("stampede_connections_open", "gauge",
-                 "Long-lived connections (WebSocket, held HTTP/2) open.");
+                 "Long-lived connections (WebSocket, held HTTP/2) or event streams open.");
   text += sample("stampede_connections_open", "",
                  count(lived.opened - std::min(lived.ended, lived.opened)));
   text += header("stampede_elapsed_seconds", "gauge", "Time since the run started.");
@@ -96,10 +96,9 @@ std::string gauges(const statistics::Summary& s) {
   return text;
 }
 
-std::string latency(const statistics::Histogram& latency) {
-  const std::string name = "stampede_request_duration_seconds";
-  std::string text =
-      header(name, "histogram", "Exchange time of the requests that got a whole response.");
+std::string histogram(const std::string& name, const char* help,
+                      const statistics::Histogram& latency) {
+  std::string text = header(name, "histogram", help);
   for (const double bound : bounds_s) {
     const auto ns = static_cast<std::uint64_t>(std::llround(bound * 1e9));
     text +=
@@ -112,10 +111,31 @@ std::string latency(const statistics::Histogram& latency) {
   return text;
 }
 
+/// An event-stream run's (--sse): the events and those reconnects lost, the time to each
+/// stream's first event and the gaps between events.
+std::string events(const statistics::Summary& s) {
+  const auto& events = s.total.events;
+  std::string text =
+      header("stampede_events_total", "counter", "Events of event streams received.");
+  text += sample("stampede_events_total", "", count(events.events));
+  text += header("stampede_events_lost_total", "counter",
+                 "Events that reconnects skipped, by the streams' ids.");
+  text += sample("stampede_events_lost_total", "", count(events.lost));
+  text +=
+      histogram("stampede_first_event_seconds",
+                "A stream's request (connect included) to its first event.", events.first_event);
+  text += histogram("stampede_event_gap_seconds", "A stream's event to its next.", events.gap);
+  return text;
+}
+
 }  // namespace
 
 std::string prometheus_text(const statistics::Summary& summary) {
-  return counters(summary) + gauges(summary) + latency(summary.total.latency);
+  return counters(summary) + gauges(summary) +
+         histogram("stampede_request_duration_seconds",
+                   "Exchange time of the requests that got a whole response.",
+                   summary.total.latency) +
+         (summary.info.event_stream ? events(summary) : "");
 }
 
 }  // namespace stampede::report

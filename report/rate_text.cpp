@@ -6,14 +6,7 @@
 namespace stampede::report {
 
 using statistics::Histogram;
-using statistics::to_ms;
 namespace {
-
-std::string ms_text(std::uint64_t ns) { return format_fixed(to_ms(static_cast<double>(ns)), 3); }
-
-std::string rate_line(const std::string& label, const std::string& value) {
-  return pad_right(label, 24) + value + '\n';
-}
 
 /// "p50 0.210, p99 1.503, max 4.000 ms".
 std::string spread(const Histogram& histogram) {
@@ -29,22 +22,22 @@ std::string rate_text(const statistics::Summary& summary) {
   const auto* asked =
       summary.info.rate_moves ? " requests/s asked on average, " : " requests/s asked, ";
   std::string text =
-      rate_line("Rate:", format_at_least(summary.info.rate, 2) + asked +
-                             format_at_least(summary.achieved_rate(), 2) + " started");
+      aligned_line("Rate:", format_at_least(summary.info.rate, 2) + asked +
+                                format_at_least(summary.achieved_rate(), 2) + " started");
   text +=
-      rate_line("Latency:", "from each request's due time (corrected for coordinated omission)");
-  text += rate_line("Service time:", spread(rate.service_time) + " (the exchange alone)");
-  text += rate_line("Generator lag:", spread(rate.lag) + " (a free user to the send)");
+      aligned_line("Latency:", "from each request's due time (corrected for coordinated omission)");
+  text += aligned_line("Service time:", spread(rate.service_time) + " (the exchange alone)");
+  text += aligned_line("Generator lag:", spread(rate.lag) + " (a free user to the send)");
   std::string capped = std::to_string(rate.capped) + " requests came due with all " +
                        std::to_string(summary.info.users) + " users (-c) busy, and waited for one";
   if (rate.capped_starting > 0) {
     capped += "; " + std::to_string(rate.capped_starting) +
               " of them while users were still connecting (on their first request)";
   }
-  text += rate_line("Capped:", capped);
+  text += aligned_line("Capped:", capped);
   if (rate.missed > 0) {
-    text += rate_line("Missed:", std::to_string(rate.missed) +
-                                     " requests never sent: no user was free before -z's end");
+    text += aligned_line("Missed:", std::to_string(rate.missed) +
+                                        " requests never sent: no user was free before -z's end");
   }
   return text;
 }

@@ -166,4 +166,10 @@ std::uint64_t non_2xx_count(const std::map<int, std::uint64_t>& codes) {
   return count;
 }
 
+std::string aligned_line(const std::string& label, const std::string& value) {
+  return pad_right(label, 24) + value + '\n';
+}
+
+std::string ms_text(std::uint64_t ns) { return format_fixed(static_cast<double>(ns) / 1e6, 3); }
+
 }  // namespace stampede::report

@@ -37,6 +37,12 @@ double to_seconds(std::chrono::nanoseconds duration);
 /// `text` right-aligned in `width` columns; longer text is kept whole and widens the column.
 std::string pad_left(const std::string& text, std::size_t width);
 
+/// A line of the text report as ab aligns it: `label` padded to column 24, then `value`.
+std::string aligned_line(const std::string& label, const std::string& value);
+
+/// Nanoseconds as milliseconds with three decimals ("1.503").
+std::string ms_text(std::uint64_t ns);
+
 /// `text` left-aligned in `width` columns; longer text is kept whole.
 std::string pad_right(const std::string& text, std::size_t width);
 

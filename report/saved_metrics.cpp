@@ -207,6 +207,11 @@ SavedJson metrics_to_json(const Metrics& m) {
         {"closed_by_server", lived.closed_by_server},
         {"failed", named_to_json(lived.failed, error_name)},
         {"close_codes", counts_to_json(lived.close_codes)}}},
+      {"events",
+       {{"first_event", histogram_to_json(m.events.first_event)},
+        {"gap", histogram_to_json(m.events.gap)},
+        {"events", m.events.events},
+        {"lost", m.events.lost}}},
       {"streams",
        {{"streams", m.streams.streams},
         {"open_sum", m.streams.open_sum},
@@ -256,6 +261,13 @@ Metrics metrics_from_json(const SavedJson& json) {
   // Not in runs saved before they were counted.
   if (lived.contains("close_codes"))
     m.long_lived.close_codes = counts_from_json(lived.at("close_codes"));
+  if (json.contains("events")) {  // not in runs saved before event streams were measured
+    const auto& events = json.at("events");
+    m.events.first_event = histogram_from_json(events.at("first_event"));
+    m.events.gap = histogram_from_json(events.at("gap"));
+    m.events.events = count_at(events, "events");
+    m.events.lost = count_at(events, "lost");
+  }
   const auto& streams = json.at("streams");
   m.streams = {count_at(streams, "streams"), count_at(streams, "open_sum"),
                count_at(streams, "open_max")};

@@ -86,7 +86,8 @@ SavedJson info_to_json(const RunInfo& info) {
           {"latency_per_second", info.latency_per_second},
           {"started_at_ns", since_epoch_ns(info.started_at)},
           {"protocol", model::protocol_name(info.protocol)},
-          {"held", info.held}};
+          {"held", info.held},
+          {"event_stream", info.event_stream}};
 }
 
 RunInfo info_from_json(const SavedJson& json) {
@@ -111,6 +112,7 @@ RunInfo info_from_json(const SavedJson& json) {
     info.protocol = model::protocol_named(json.at("protocol").get<std::string>());
   }
   if (json.contains("held")) info.held = json.at("held").get<bool>();
+  if (json.contains("event_stream")) info.event_stream = json.at("event_stream").get<bool>();
   return info;
 }
 

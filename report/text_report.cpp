@@ -10,6 +10,7 @@
 #include "report/rate_text.hpp"
 #include "report/report_format.hpp"
 #include "report/shards_text.hpp"
+#include "report/stream_text.hpp"
 #include "report/threshold_report.hpp"
 
 namespace stampede::report {
@@ -198,7 +199,8 @@ std::string counts_block(const Summary& summary) {
   }
   if (!total.grpc_codes.empty())
     text += line("gRPC status codes:", grpc_codes_text(total.grpc_codes));
-  if (summary.long_lived()) text += connections_line(summary);
+  // An event-stream run's long-lived units are its streams: stream_text() says what they did.
+  if (summary.long_lived() && !summary.info.event_stream) text += connections_line(summary);
   text += protocols_line(total);
   if (total.streams.streams > 0) text += shared_streams_line(total);
   if (!websocket(summary) && (summary.info.keep_alive || total.keep_alive_responses > 0)) {
@@ -394,6 +396,7 @@ std::string text_report(const Summary& summary) {
   text += counts_block(summary);
   text += rates_block(summary);
   text += rate_text(summary);
+  text += stream_text(summary);
   if (summary.info.steps.size() > 1) text += steps_table(summary);
   if (summary.total.latency.count() == 0) {
     text += "\nNo response arrived: no connection times or percentiles.\n";

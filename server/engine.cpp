@@ -152,6 +152,9 @@ statistics::RunInfo run_info(const Flow& flow, const model::Plan& plan, unsigned
   info.latency_per_second = plan.latency_per_second;
   info.protocol = model::protocol_of(first);
   info.held = plan.hold.count() > 0 || plan.listen;
+  info.event_stream = std::any_of(flow.steps().begin(), flow.steps().end(), [](const auto& step) {
+    return model::asks_event_stream(step.request);
+  });
   return info;
 }
 
@@ -202,7 +205,8 @@ statistics::Summary Engine::run(const TickHandler& on_tick, const RequestSink& o
          watchdogs.back().get(),
          static_cast<std::uint32_t>(shared / threads + (i < shared % threads ? 1 : 0)),
          {},
-         {}});
+         {},
+         Clock::time_point::max()});
   }
   std::atomic<std::uint64_t> users_left{ends_to_wait_for(plan_, threads)};
   net::steady_timer users_done(main, Clock::time_point::max());
@@ -221,6 +225,7 @@ statistics::Summary Engine::run(const TickHandler& on_tick, const RequestSink& o
     tally.run_start = start;
     tally.window_end = window_end;
   }
+  for (auto& context : contexts) context.window_end = window_end;
   // --think har: some step waits its recorded pause, so the users' paces need a timer.
   const bool step_pauses =
       std::any_of(flow_.steps().begin(), flow_.steps().end(),

@@ -161,7 +161,7 @@ StepRange Flow::round_steps(session::UserValues& values) const {
 bool Flow::long_lived() const {
   return std::any_of(destinations_.begin(), destinations_.end(), [](const auto& destination) {
     const auto& setup = destination->setup;
-    return setup.protocol == model::Protocol::websocket ||
+    return setup.protocol == model::Protocol::websocket || setup.event_stream ||
            (setup.protocol == model::Protocol::http2 && setup.hold);
   });
 }
@@ -214,6 +214,8 @@ std::size_t Flow::destination_of(const model::Request& request, const model::Pla
   setup.keep_alive = request.keep_alive;
   setup.protocol = protocol;
   setup.h2c_upgrade = model::asks_h2c_upgrade(request);
+  setup.event_stream = model::asks_event_stream(request);
+  setup.reconnect = plan.reconnect;
   // A gRPC call's body is read for its status (whole messages, one for a unary call).
   setup.keep_body = keep_body || model::is_grpc(request.origin.scheme);
   setup.insecure = request.insecure;

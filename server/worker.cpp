@@ -95,6 +95,41 @@ bool note_opened_within(ThreadTally& tally, const model::Response& response, boo
   return was_open;
 }
 
+/// After an exchange of an event stream's reader (SSE), given whether a stream was open before:
+/// the stream the server ended (the exchange then opened another), the one it opened, and one
+/// it lost or could not open.
+void note_streams(ThreadTally& tally, const model::Response& response, bool was_open,
+                  const client::LongLived& connection) {
+  auto& streams = tally.metrics.long_lived;
+  if (response.stream_ended) {
+    ++streams.ended;
+    ++streams.closed_by_server;
+    was_open = false;
+  }
+  if (response.stream_opened) {
+    streams.open(tally.since_start());
+    was_open = true;
+  }
+  if (was_open) {
+    note_if_ended(tally, &connection, response.error);
+  } else if (response.error != model::ErrorKind::none) {
+    streams.fail(response.error);
+  }
+}
+
+/// After an exchange of an event stream's reader that brought no event: a wait the run's end
+/// cut short, or a stream the server ended (without --reconnect). Counts the streams; it was no
+/// request, so the in-flight count drops it. True when it was one of those.
+bool no_event(ThreadTally& tally, const model::Response& response, bool was_open,
+              const client::LongLived& connection) {
+  const bool ended = response.stream_ended && response.stream_event == model::StreamEvent::none &&
+                     response.error == model::ErrorKind::none;
+  if (!response.cut_short && !ended) return false;
+  note_streams(tally, response, was_open, connection);
+  --tally.in_flight;
+  return true;
+}
+
 /// When the user's long-lived connections are held (--hold) until: -z's end at the latest.
 std::chrono::steady_clock::time_point hold_until(std::chrono::milliseconds hold,
                                                  const ThreadTally& tally) {
@@ -342,7 +377,7 @@ net::awaitable<void> run_user(UserTask task) {
   task.pace.seed = task.user;
   task.pace.now = task.now;
   UserPace pace(task.pace, tally, co_await net::this_coro::executor);
-  bool paced = true;  // false once the pace has no request left for the user
+  bool paced = true;  // false once the user has no request left: its pace's, or its stream's
   const auto& steps = task.flow->steps();
   // With --listen, -n 0 sends nothing: the listening is what lasts until the run stops.
   const bool endless = task.rounds == 0 && !task.listen;
@@ -372,15 +407,22 @@ net::awaitable<void> run_user(UserTask task) {
       const auto end = task.now();  // the clock stops before verification
       // Asked again: an HTTP/2 client that fell back to HTTP/1.1 in the exchange holds nothing.
       connection = client.long_lived();
+      const bool event_stream = destinations[destination]->setup.event_stream;
+      if (event_stream && ready && no_event(tally, response, was_open, *connection)) {
+        paced = !response.stream_ended;  // the server ended the user's stream: its reading ends
+        continue;
+      }
       if (response.cut_short) {  // abandoned: in_flight keeps it, and the stop ends the loops
         note_if_ended(tally, connection, model::ErrorKind::none);
         continue;
       }
       session.keep(steps[step], response);
-      if (ready && connection != nullptr && !connection->opens_apart()) {
+      if (event_stream && ready) {
+        note_streams(tally, response, was_open, *connection);
+      } else if (ready && connection != nullptr && !connection->opens_apart()) {
         ready = note_opened_within(tally, response, was_open);
       }
-      if (ready) note_if_ended(tally, connection, response.error);
+      if (ready && !event_stream) note_if_ended(tally, connection, response.error);
       starting.done();
       --tally.in_flight;
       const auto error = record_exchange(task, step, response, {start, end}, pace, session);

@@ -41,7 +41,12 @@ struct ClientSetup {
   /// HTTP/1.1 asking to upgrade (model::asks_h2c_upgrade()).
   bool h2c_upgrade = false;
   bool keep_body = false;  ///< the verifier reads bodies
-  bool insecure = false;   ///< certificates are not checked (a failure hint says so otherwise)
+  /// The requests ask for an event stream (model::asks_event_stream()): an exchange is the
+  /// stream's next event, the stream opened (or opened again) when none is.
+  bool event_stream = false;
+  /// --reconnect: an event stream the server ends is opened again within the exchange.
+  bool reconnect = false;
+  bool insecure = false;  ///< certificates are not checked (a failure hint says so otherwise)
   /// --ping: a long-lived connection silent this long is pinged (0: never).
   std::chrono::nanoseconds ping_interval{0};
   /// --hold: users hold their connections after their requests, so an HTTP/2 client's
@@ -184,6 +189,8 @@ struct ThreadContext {
   ConnectionPool pool;
   /// What the thread's shared HTTP/2 connections (over TCP) read into, one at a time.
   std::vector<char> read_buffer;
+  /// -z: when the users' time is up; an event stream's reader stops waiting then (max: no -z).
+  std::chrono::steady_clock::time_point window_end = std::chrono::steady_clock::time_point::max();
 };
 
 /// Which user a client serves, 0 to -c - 1 (go-stress-testing's WebSocket ping carries it).

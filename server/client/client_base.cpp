@@ -96,8 +96,7 @@ void ClientBase::end_exchange(const PreparedRequest& request, model::Response& r
     }
   }
   if (request.grpc) {
-    const auto why =
-        settle_grpc_call(response, request.grpc_server_streaming, request.grpc_max_message);
+    const auto why = settle_grpc_call(response, request.grpc_server_streaming, request.max_message);
     if (response.error != model::ErrorKind::none) {  // the answer broke --max-message
       log_first_failure(setup_, response.error, {}, why);
       return;

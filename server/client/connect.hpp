@@ -41,6 +41,12 @@ inline bool stale_connection(const boost::system::error_code& error) {
          error == net::error::broken_pipe || error == net::ssl::error::stream_truncated;
 }
 
+/// The server closed the connection (over TLS, with or without close_notify): a response
+/// that runs to the connection's end is then complete.
+inline bool end_of_stream(const boost::system::error_code& error) {
+  return error == net::error::eof || error == net::ssl::error::stream_truncated;
+}
+
 /// Why a connection could not be opened.
 struct OpenFailure {
   Phase phase;

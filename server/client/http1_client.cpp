@@ -20,10 +20,6 @@ namespace {
 
 constexpr std::size_t debug_bytes = 4096;
 
-bool end_of_stream(const boost::system::error_code& error) {
-  return error == net::error::eof || error == net::ssl::error::stream_truncated;
-}
-
 /// RFC 9110 15.2: a client skips 1xx responses (100 Continue, 103 Early Hints) it did not
 /// ask to switch protocols with.
 bool interim(int status) { return status >= 100 && status < 200 && status != 101; }

@@ -29,6 +29,7 @@ std::unique_ptr<Client> make_client(const ClientSetup& setup, ThreadContext& thr
     case model::Protocol::http1:
       break;
   }
+  if (setup.event_stream) return make_sse_client(setup, thread);
   return make_http1_client(setup, thread);
 }
 

@@ -233,13 +233,13 @@ const PreparedRequest& with_cookies(const PreparedRequest& base, std::string_vie
 PreparedRequest prepare(const model::Request& request, model::Protocol protocol) {
   const auto message = message_of(request);
   PreparedRequest prepared;
+  prepared.max_message = request.max_message;
   if (protocol == model::Protocol::websocket) {
     prepared.wire = websocket_wire(request);
   } else if (protocol == model::Protocol::http2) {
     prepared.wire = Http2Wire{h2_fields(request, message), request.body};
     prepared.grpc = model::is_grpc(request.origin.scheme);
     prepared.grpc_server_streaming = request.grpc_server_streaming;
-    prepared.grpc_max_message = request.max_message;
     // gRPC has no HTTP/1.1 to fall back to; an h2c upgrade is asked by the HTTP/1.1 form.
     if ((request.origin.secure() && !prepared.grpc) || model::asks_h2c_upgrade(request)) {
       prepared.http1_fallback =

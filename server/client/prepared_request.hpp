@@ -61,9 +61,9 @@ struct PreparedRequest {
   bool grpc = false;
   /// A gRPC call whose method streams its answer: any number of messages is whole.
   bool grpc_server_streaming = false;
-  /// A gRPC call: the longest answer message taken (--max-message); a longer one fails the
-  /// call as too_big, a limit of stampede's own and not the server's status.
-  std::uint64_t grpc_max_message = 0;
+  /// The longest answer message taken (--max-message): a gRPC call's message, an event
+  /// stream's line; a longer one fails as too_big, a limit of stampede's own.
+  std::uint64_t max_message = 0;
   bool head = false;       ///< HEAD: the response has no body whatever its Content-Length says
   bool idempotent = true;  ///< safe to resend when a reused connection turns out closed
   /// The request this was prepared from, for what may follow its response within the exchange:

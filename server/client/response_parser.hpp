@@ -39,6 +39,8 @@ class ResponseParser {
   bool put_eof();
 
   [[nodiscard]] bool done() const { return state_ == State::done; }
+  /// The head (status line and fields) is still being read.
+  [[nodiscard]] bool in_head() const { return state_ == State::head; }
   /// Some byte of this response has arrived.
   [[nodiscard]] bool got_some() const { return got_some_; }
   /// The connection may carry another request after this response.

@@ -52,6 +52,7 @@ void Metrics::add(const model::Result& result) {
     queueing.record(ns(result.queueing));
     streams.add(result.streams_open);
   }
+  events.add(result);
   bytes_received += result.bytes_received;
   body_bytes += result.body_bytes;
   bytes_sent += result.bytes_sent;
@@ -91,6 +92,7 @@ void Metrics::merge(const Metrics& other) {
   queueing.merge(other.queueing);
   challenge.merge(other.challenge);
   streams.merge(other.streams);
+  events.merge(other.events);
   bytes_received += other.bytes_received;
   body_bytes += other.body_bytes;
   bytes_sent += other.bytes_sent;
@@ -106,8 +108,9 @@ std::size_t Metrics::memory_bytes() const {
   constexpr std::size_t map_node = 4 * sizeof(void*) + sizeof(std::pair<const int, std::uint64_t>);
   std::size_t bytes =
       sizeof(*this) + (status_codes.size() + grpc_codes.size() + failed_checks.size()) * map_node;
-  for (const Histogram* histogram : {&latency, &connect, &processing, &waiting, &queueing,
-                                     &challenge, &rate.service_time, &rate.lag}) {
+  for (const Histogram* histogram :
+       {&latency, &connect, &processing, &waiting, &queueing, &challenge, &rate.service_time,
+        &rate.lag, &events.first_event, &events.gap}) {
     bytes += histogram->memory_bytes() - sizeof(Histogram);
   }
   bytes += servers.entries().capacity() * sizeof(servers.entries().front());
@@ -129,6 +132,7 @@ void Metrics::reset() {
   queueing.reset();
   challenge.reset();
   streams = {};
+  events.reset();
   bytes_received = body_bytes = bytes_sent = 0;
   connections_opened = keep_alive_responses = 0;
   negotiated.fill(0);

@@ -11,6 +11,7 @@
 #include "model/error_kind.hpp"
 #include "model/result.hpp"
 #include "server/statistics/connections.hpp"
+#include "server/statistics/event_counts.hpp"
 #include "server/statistics/histogram.hpp"
 #include "server/statistics/rate_counts.hpp"
 #include "server/statistics/value_counts.hpp"
@@ -46,6 +47,7 @@ struct Metrics {
   ValueCounts<std::uint64_t> document_lengths;  ///< body lengths of successes, by length
   ConnectionCounts long_lived;                  ///< connections opened apart (WebSocket)
   StreamCounts streams;                         ///< -m: streams on shared connections
+  EventCounts events;                           ///< event streams' events (SSE)
   RateCounts rate;                              ///< --rate: service time, lag, capped, missed
 
   /// Count one request.

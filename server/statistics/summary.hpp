@@ -50,6 +50,8 @@ struct RunInfo {
   /// The users held their connections after their requests (--hold, --listen): the run lasted
   /// the hold, so its report gives connection figures rather than requests a second over it.
   bool held = false;
+  /// A step reads an event stream (Server-Sent Events): its requests are the streams' events.
+  bool event_stream = false;
 };
 
 /// One second of the run (one live row, one `per_second` JSON object).

@@ -58,6 +58,11 @@ Summary sample_summary() {
   summary.total.add(late);
   summary.total.note_server("nginx");
   summary.total.challenge = spread_histogram(4, 50);
+  summary.info.event_stream = true;
+  summary.total.events.first_event = spread_histogram(5, 30);
+  summary.total.events.gap = spread_histogram(6, 40);
+  summary.total.events.events = 70;
+  summary.total.events.lost = 3;
   summary.add_second(summary.total, 1s, 3);
   summary.elapsed = 1'234'567'891ns;
   summary.thresholds.push_back({"p99<5ms", 3.25, "ms", true});

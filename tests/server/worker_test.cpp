@@ -36,7 +36,12 @@ struct UserRun {
       : verifier_(std::move(verifier)), factory_(testing::fake_factory(server)) {
     tally.steps.resize(flow.steps().size() > 1 ? flow.steps().size() : 0);
     tally.users_running = 1;
-    client::ThreadContext thread{context_.get_executor(), &watchdog_, 0, {}, {}};
+    client::ThreadContext thread{context_.get_executor(),
+                                 &watchdog_,
+                                 0,
+                                 {},
+                                 {},
+                                 std::chrono::steady_clock::time_point::max()};
     UserTask task;
     task.tally = &tally;
     task.flow = &flow;

@@ -26,6 +26,9 @@ SWEEP_CHARTS = ('sweep-qps', 'sweep-p99')
 SUMMARY_FIELDS = ('requests.total', 'requests.succeeded', 'requests.failed', 'requests.abandoned',
                   'rps', 'duration_s', 'latency_ms.mean', 'latency_ms.p50', 'latency_ms.p90',
                   'latency_ms.p99', 'latency_ms.max')
+# An event-stream run's (--sse) own figures, checked when its report has them.
+EVENT_FIELDS = ('events.received', 'events.lost', 'events.first_event_ms.p50', 'events.gap_ms.p50',
+                'events.gap_ms.p99', 'events.streams.opened', 'events.streams.ended_by_server')
 URL_ATTRIBUTES = {'src', 'href', 'srcset', 'action', 'formaction', 'poster', 'data', 'xlink:href',
                   'background'}
 NETWORK_URL = re.compile(r'https?://|^//', re.IGNORECASE)
@@ -184,7 +187,7 @@ def check_charts(root, data, failures):
 
 
 def check_summary(root, report, failures):
-    for path in SUMMARY_FIELDS:
+    for path in SUMMARY_FIELDS + (EVENT_FIELDS if 'events' in report else ()):
         value = get(report, path)
         shown = root.find_all(data_field=path)
         if value is None:

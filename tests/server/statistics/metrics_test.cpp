@@ -192,6 +192,11 @@ Metrics random_metrics(unsigned seed, std::size_t n) {
       r.streams_open = static_cast<std::uint32_t>(1 + coin(rng) + seed);
       r.queueing = nanoseconds{coin(rng) * 5000};
     }
+    if (coin(rng) == 2) {  // an event of an event stream (--sse)
+      r.stream_event = coin(rng) == 0 ? model::StreamEvent::first : model::StreamEvent::next;
+      r.first_event = r.latency + nanoseconds{coin(rng) * 1000};
+      r.events_lost = static_cast<std::uint32_t>(coin(rng));
+    }
     m.add(r);
     if (coin(rng) == 0) {  // a WebSocket's connection, opened apart, and what became of it
       model::ExchangeRecord opened;
@@ -279,17 +284,17 @@ TEST(Metrics, MergeOrderDoesNotChooseServerOrDocumentLength) {
 
 TEST(Metrics, MemoryIsSmallEmptyAndGrowsWithTheOctavesUsed) {
   Metrics m;
-  // A flow step per thread starts at this: eight empty histograms (--rate's two and --digest's
-  // among them) and a few empty maps (WebSocket's close codes among them).
-  EXPECT_LT(m.memory_bytes(), 1700U);
+  // A flow step per thread starts at this: ten empty histograms (--rate's two, --digest's and
+  // event streams' two among them) and a few empty maps (WebSocket's close codes among them).
+  EXPECT_LT(m.memory_bytes(), 2000U);
   for (int i = 0; i < 1000; ++i) {
     Result r = success(1'100'000 + i * 500);  // 1.1 to 1.6 ms: one octave
     r.waiting = nanoseconds{0};
     r.server = "nginx";
     m.add(r);
   }
-  // latency and processing hold one octave (1 KB) each; the six others none.
-  EXPECT_LT(m.memory_bytes(), 1600U + 2 * 1024 + 256);
+  // latency and processing hold one octave (1 KB) each; the eight others none.
+  EXPECT_LT(m.memory_bytes(), 1900U + 2 * 1024 + 256);
 }
 
 TEST(Metrics, ResetEqualsFresh) {

@@ -1,0 +1,63 @@
+// stream_text(): what a reader of an event-stream run needs beside ab's request figures.
+#include "report/stream_text.hpp"
+
+#include <algorithm>
+
+#include "report/report_format.hpp"
+
+namespace stampede::report {
+
+using statistics::Histogram;
+namespace {
+
+/// "p50 10.012, p90 10.104, p99 10.890, max 12.003 ms".
+std::string event_spread(const Histogram& histogram) {
+  return "p50 " + ms_text(histogram.percentile(50)) + ", p90 " + ms_text(histogram.percentile(90)) +
+         ", p99 " + ms_text(histogram.percentile(99)) + ", max " + ms_text(histogram.max()) + " ms";
+}
+
+std::string failures_text(const statistics::ConnectionCounts& streams) {
+  std::string kinds;
+  for (const model::ErrorKind kind : model::failure_kinds) {
+    if (const auto n = streams.failed[static_cast<std::size_t>(kind)]; n > 0) {
+      kinds += (kinds.empty() ? "" : ", ") + std::string(model::to_string(kind)) + ": " +
+               std::to_string(n);
+    }
+  }
+  return kinds.empty() ? "" : " (" + kinds + ")";
+}
+
+}  // namespace
+
+std::string stream_text(const statistics::Summary& summary) {
+  const auto& total = summary.total;
+  const auto& events = total.events;
+  if (events.events == 0 && !summary.info.event_stream) return "";
+  const auto& streams = total.long_lived;
+  const auto open = streams.opened - std::min(streams.ended, streams.opened);
+  std::string text = aligned_line(
+      "Event streams:",
+      std::to_string(streams.opened) + " opened, " + std::to_string(streams.closed_by_server) +
+          " ended by the server, " + std::to_string(streams.failures()) + " failed" +
+          failures_text(streams) + ", " + std::to_string(open) + " open at the end");
+  const double seconds = to_seconds(summary.elapsed);
+  text += aligned_line(
+      "Events:", std::to_string(events.events) + " received, " +
+                     format_fixed(ratio(static_cast<double>(events.events), seconds), 2) +
+                     " [#/sec], " + std::to_string(events.lost) + " lost to reconnects (by id)");
+  if (events.first_event.count() > 0) {
+    text += aligned_line("Time to first event:",
+                         event_spread(events.first_event) + " (the request, connect included)");
+  }
+  if (events.gap.count() > 0) text += aligned_line("Gap between events:", event_spread(events.gap));
+  if (streams.opened > 0) {
+    text += aligned_line("Bytes per stream:",
+                         format_fixed(ratio(static_cast<double>(total.bytes_received),
+                                            static_cast<double>(streams.opened)),
+                                      0) +
+                             " (mean received, heads and framing included)");
+  }
+  return text;
+}
+
+}  // namespace stampede::report

@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# Server-Sent Events (--sse) against `stampede serve`'s /sse and a server that is not ours
+# (sse_server.py, on Python's standard library): events counted exactly against what the servers
+# scheduled and logged, their timing, reconnects with Last-Event-ID, and broken streams failing as
+# their own kinds within -t, and the figures on the --html page. About 8 s.
+# Every case runs (in a subshell) even when an earlier one failed; the script fails at the end
+# listing the failed cases. SSE_CASES='serve_ python_' runs only the cases whose names start so.
+# shellcheck disable=SC2317  # the case_* functions are called indirectly, by name
+source "$(dirname "$0")/lib.sh" "$@"
+SSE_SERVER=$(dirname "$(realpath "$0")")/sse_server.py
+STAMPEDE_LIMIT=${STAMPEDE_LIMIT:-30}
+
+# sse_run NAME URL ARGS...: stampede --sse ARGS -u URL --output json, which must not crash.
+sse_run() {
+  local name=$1 url=$2
+  shift 2
+  run_stampede "$name" --sse "$@" -u "$url" --output json
+  ((RC < 128)) || fail "$name: stampede crashed (exit $RC = signal $((RC - 128))); stderr: $(tail -c 2000 "$ERR")"
+}
+
+# 4 users read 20 events each from one stream apiece: every event counted once, the gaps the
+# server's 10 ms schedule, and each user's stream still open when it has read its 20.
+case_serve_counts() {
+  sse_run serve_counts "$SERVE/sse?events=20&interval=10" -c 4 -n 20 -k
+  expect_rc 0
+  json_check "$OUT" <<'EOF'
+g("requests.succeeded") == 80 and g("requests.failed") == 0 and g("requests.abandoned") == 0
+g("status_codes") == {"200": 80} and g("events.received") == 80 and g("events.lost") == 0
+g("events.streams.opened") == 4 and g("events.streams.ended_by_server") == 0 and g("events.streams.failed") == 0
+g("connections.opened") == 4 ## one connection a stream
+9.5 <= g("events.gap_ms.p50") <= 11.0 ## the server sends one every 10 ms
+g("events.first_event_ms.max") < 1000 and g("events.first_event_ms.p50") < 50 ## event 1 goes at once
+g("bytes.body_received") == 4 * (9 * 9 + 11 * 10) ## 9-byte data for ids 1-9, 10-byte for 10-20
+EOF
+}
+
+# Each line end of the grammar (LF, CRLF, CR alone), and data padded to a size.
+case_serve_eol() {
+  local eol
+  for eol in lf crlf cr; do
+    sse_run "serve_eol_$eol" "$SERVE/sse?events=5&interval=1&size=100&eol=$eol" -c 2 -n 5 -k \
+      --expect-json '/seq~^[1-5]$'
+    expect_rc 0
+    json_check "$OUT" <<'EOF'
+g("requests.succeeded") == 10 and g("events.received") == 10 and g("bytes.body_received") == 1000
+EOF
+  done
+}
+
+# -n beyond what the stream carries: when the server ends it, the user's reading ends, with no
+# failure and nothing abandoned.
+case_serve_ended() {
+  sse_run serve_ended "$SERVE/sse?events=8&interval=1" -c 2 -n 20 -k
+  expect_rc 0
+  json_check "$OUT" <<'EOF'
+g("requests.total") == 16 and g("requests.succeeded") == 16 and g("requests.abandoned") == 0
+g("events.streams.opened") == 2 and g("events.streams.ended_by_server") == 2 and g("events.streams.open_at_end") == 0
+EOF
+}
+
+# --reconnect: the stream the server ends is opened again with Last-Event-ID, and serve resumes
+# after it; the last stream ends with no event, which fails as `closed` rather than reconnecting
+# in a loop.
+case_serve_reconnect() {
+  sse_run serve_reconnect "$SERVE/sse?events=8&interval=1" -c 2 -n 9 -k --reconnect
+  expect_rc 0
+  json_check "$OUT" <<'EOF'
+g("requests.succeeded") == 16 and g("requests.failed") == 2 and g("errors.closed") == 2
+g("events.streams.opened") == 4 and g("events.streams.ended_by_server") == 4 and g("events.lost") == 0
+EOF
+}
+
+# A server that refuses the stream: its status counted, each attempt a failure of its own kind.
+case_serve_refused() {
+  sse_run serve_refused "$SERVE/status/404" -c 2 -n 3
+  expect_rc 0
+  json_check "$OUT" <<'EOF'
+g("requests.failed") == 6 and g("errors.handshake") == 6 and g("status_codes") == {"404": 6}
+g("events.streams.opened") == 0 and g("events.received") == 0
+EOF
+  grep -q "first handshake failure.*404 without a text/event-stream" "$ERR" ||
+    fail "serve_refused: no one-line reason: $(head -c 500 "$ERR")"
+}
+
+# Broken streams fail as their own kinds, each within -t, and nothing hangs: a stall mid-event
+# (timeout), a line over --max-message (too_big), data that is not UTF-8 (protocol) and a
+# connection cut mid-stream (read).
+case_serve_faults() {
+  local fault kind
+  for fault in stall:timeout long:too_big utf8:protocol cut:read; do
+    kind=${fault#*:}
+    fault=${fault%:*}
+    sse_run "serve_fault_$fault" "$SERVE/sse?events=2&interval=1&fault=$fault" -c 2 -n 3 -t 1
+    expect_rc 0
+    json_check "$OUT" <<EOF
+g("requests.succeeded") == 4 and g("requests.failed") == 2 and g("errors.$kind") == 2
+g("events.streams.failed_by_kind") == {"$kind": 2}
+EOF
+    awk -v t="$ELAPSED" 'BEGIN { exit !(t < 5) }' || fail "serve_fault_$fault: took ${ELAPSED}s (-t 1)"
+  done
+}
+
+# -z ends the users' waits for events at its end: no wait counted as a request, no run past it.
+case_serve_duration() {
+  sse_run serve_duration "$SERVE/sse?events=1000&interval=300" -c 3 -z 1s -k
+  expect_rc 0
+  took 0.9 1.6 "-z 1s over a stream of an event every 300 ms"
+  json_check "$OUT" <<'EOF'
+g("requests.abandoned") == 0 and g("requests.failed") == 0
+9 <= g("requests.succeeded") <= 12 ## each user: events at 0, 300, 600 and 900 ms (a stall may push the last past the end)
+g("events.streams.opened") == 3 and g("events.streams.open_at_end") == 0
+EOF
+}
+
+# --html: the page shows the streams' figures as the JSON report gives them (headless Chromium).
+case_serve_html() {
+  command -v chromium >/dev/null || fail "chromium is not installed (scripts/install-deps.sh --test)"
+  sse_run serve_html "$SERVE/sse?events=10&interval=5" -c 2 -n 10 -k --html "$TEST_TMP/sse.html"
+  expect_rc 0
+  "$PYTHON" "$(dirname "$(realpath "$0")")/html/check_page.py" "$TEST_TMP/sse.html" >&2 ||
+    fail "serve_html: the page does not show the run (see above)"
+}
+
+# HTTPS: the same stream over TLS.
+case_serve_tls() {
+  sse_run serve_tls "https://127.0.0.1:$TLS_PORT/sse?events=5&interval=1" -c 2 -n 5 -k --insecure
+  expect_rc 0
+  json_check "$OUT" <<'EOF'
+g("requests.succeeded") == 10 and g("events.streams.opened") == 2 and g("connections.protocols") == {"http/1.1": 2}
+EOF
+}
+
+# The server that is not ours: each event it logged sent was counted, once; its streams end
+# after 10 events and stampede resumes them by Last-Event-ID with --reconnect (the log shows the
+# ids it sent).
+case_python_counts() {
+  sse_run python_counts "$PY/sse?events=30&per_stream=10&interval=10" -c 3 -n 30 -k --reconnect
+  expect_rc 0
+  json_check "$OUT" <<'EOF'
+g("requests.succeeded") == 90 and g("events.received") == 90 and g("events.lost") == 0
+g("events.streams.opened") == 9 and g("events.streams.ended_by_server") == 6
+9.0 <= g("events.gap_ms.p50") <= 12.0 ## a Python server sends one every 10 ms
+EOF
+  assert_eq 90 "$(grep -c '^EVENT ' "$SERVER_LOG")" "events the server logged"
+  assert_eq 3 "$(grep -c 'last-event-id=10$' "$SERVER_LOG")" "streams resumed after event 10"
+  assert_eq 3 "$(grep -c 'last-event-id=20$' "$SERVER_LOG")" "streams resumed after event 20"
+}
+
+# A server that skips events on each resume: the ids say how many were lost.
+case_python_lost() {
+  sse_run python_lost "$PY/sse?events=30&per_stream=5&skip=2&interval=1" -c 2 -n 10 -k --reconnect
+  expect_rc 0
+  json_check "$OUT" <<'EOF'
+g("requests.succeeded") == 20 and g("events.lost") == 2 * 2 ## one resume a user, 2 skipped each
+EOF
+}
+
+start_serve --tls-port 0
+SERVE=http://127.0.0.1:$SERVE_PORT
+TLS_PORT=$(sed -nE 's|.* and https://127\.0\.0\.1:([0-9]+)/.*|\1|p' "$TEST_TMP/serve.out")
+[[ -n $TLS_PORT ]] || fail "no TLS port in serve's first line: $(head -n 1 "$TEST_TMP/serve.out")"
+wait_for_port "$TLS_PORT" 10 "$SERVE_PID" || fail "serve does not accept on :$TLS_PORT"
+start_py_server sse /usr/bin/python3 "$SSE_SERVER"
+PY=http://127.0.0.1:$SERVER_PORT
+run_cases "${SSE_CASES:-}" serve_counts serve_eol serve_ended serve_reconnect serve_refused serve_faults \
+  serve_duration serve_html serve_tls python_counts python_lost
+pass
