@@ -122,7 +122,8 @@ class SseClient final : public ClientBase, private LongLived {
       }
       const auto [error, written] = co_await write_request(request);
       response.bytes_sent += written;
-      const auto failed = error ? error : co_await read_head(response);
+      auto failed = error;
+      if (!failed) failed = co_await read_head(response);  // not in a condition: GCC 12
       if (!failed || cut_) break;
       // A kept connection the server had closed before any answer: once on a new one.
       const bool nothing_read = error || (parser_.in_head() && !parser_.got_some());
