@@ -6,7 +6,8 @@
 #   bash bench/held_memory.sh [--quick]    # Markdown on stdout, progress on stderr
 #   env: STAMPEDE (binary, default build-release/stampede; use a Release build), BEFORE (a second
 #        binary, measured in turn with the first), N (connections, default 2000), REPEATS
-#        (default 3), KEEP=1 keeps the raw outputs.
+#        (default 3), ONLY (the scenarios whose names contain it, e.g. ONLY=SSE), KEEP=1 keeps the
+#        raw outputs.
 #   --quick = 200 connections, 1 repeat: a smoke test of the script, not a result.
 #
 # Each run opens N connections with one request or message each and holds them 6 s
@@ -75,6 +76,7 @@ run=0
 for ((rep = 0; rep < REPEATS; rep++)); do
     for scenario in "${SCENARIOS[@]}"; do
         name=${scenario%%|*}
+        [[ $name == *"${ONLY:-}"* ]] || continue
         read -ra args <<<"${scenario#*|}"
         for binary in "${BINARIES[@]}"; do
             # A binary from before --sse has no event streams to hold.

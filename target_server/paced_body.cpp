@@ -57,7 +57,9 @@ std::size_t Piece::copy(std::uint64_t offset, std::span<char> out) const {
 PacedBody::PacedBody(const Route& route)
     : paced_(route.paced),
       sse_(route.page == Page::sse),
-      events_(paced_.count > paced_.last_event_id ? paced_.count - paced_.last_event_id : 0) {}
+      events_(paced_.count > paced_.last_event_id ? paced_.count - paced_.last_event_id : 0) {
+  if (paced_.per_stream > 0) events_ = std::min(events_, paced_.per_stream);
+}
 
 std::uint64_t PacedBody::pieces() const {
   if (!sse_) return events_;

@@ -261,7 +261,8 @@ bool read_sse_parameters(std::string_view query, Paced& paced) {
     paced.retry = parse_count(*text);
     if (!paced.retry) return false;
   }
-  return read_choice(query, "eol", line_end_names, paced.eol) &&
+  return read_number(query, "per_stream", max_paced_count, paced.per_stream) &&
+         read_choice(query, "eol", line_end_names, paced.eol) &&
          read_choice(query, "fault", fault_names, paced.fault);
 }
 

@@ -50,6 +50,9 @@ struct Paced {
   std::chrono::milliseconds interval{100};  ///< from one event or chunk to the next
   std::optional<std::uint64_t> retry{};     ///< /sse's "retry:" line, if asked for
   std::uint64_t last_event_id = 0;          ///< /sse's Last-Event-ID: the events it resumes after
+  /// /sse: the most events one response carries (0: all), so that a reconnecting client
+  /// resumes the rest with Last-Event-ID.
+  std::uint64_t per_stream = 0;
   LineEnd eol = LineEnd::lf;
   Fault fault = Fault::none;
 };

@@ -58,11 +58,17 @@ g("events.streams.opened") == 2 and g("events.streams.ended_by_server") == 2 and
 EOF
 }
 
-# --reconnect: the stream the server ends is opened again with Last-Event-ID, and serve resumes
-# after it; the last stream ends with no event, which fails as `closed` rather than reconnecting
-# in a loop.
+# --reconnect: the stream the server ends (after per_stream events) is opened again with
+# Last-Event-ID, and serve resumes after it, nothing lost; past the last event a stream ends
+# with none, which fails as `closed` rather than reconnecting in a loop.
 case_serve_reconnect() {
-  sse_run serve_reconnect "$SERVE/sse?events=8&interval=1" -c 2 -n 9 -k --reconnect
+  sse_run serve_reconnect "$SERVE/sse?events=12&per_stream=5&interval=1" -c 2 -n 12 -k --reconnect
+  expect_rc 0
+  json_check "$OUT" <<'EOF'
+g("requests.succeeded") == 24 and g("requests.failed") == 0 and g("events.lost") == 0
+g("events.streams.opened") == 6 and g("events.streams.ended_by_server") == 4 and g("connections.opened") == 2
+EOF
+  sse_run serve_reconnect_end "$SERVE/sse?events=8&interval=1" -c 2 -n 9 -k --reconnect
   expect_rc 0
   json_check "$OUT" <<'EOF'
 g("requests.succeeded") == 16 and g("requests.failed") == 2 and g("errors.closed") == 2

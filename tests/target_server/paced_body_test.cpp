@@ -100,6 +100,17 @@ TEST(TargetPacedBody, LastEventIdResumesAfterIt) {
   EXPECT_EQ(PacedBody(asked).pieces(), 1U);
 }
 
+TEST(TargetPacedBody, PerStreamEndsEachResponseAfterItsShareAndLastEventIdResumes) {
+  auto asked = route("/sse?events=5&interval=10&per_stream=2");
+  EXPECT_EQ(all_pieces(PacedBody(asked)),
+            (std::vector<std::string>{": stampede\n\n", "id: 1\ndata: {\"seq\":1}\n\n",
+                                      "id: 2\ndata: {\"seq\":2}\n\n"}));
+  take_last_event_id(asked, "4");  // the last one: what is left is fewer than per_stream
+  EXPECT_EQ(all_pieces(PacedBody(asked)),
+            (std::vector<std::string>{": stampede\n\n", "id: 5\ndata: {\"seq\":5}\n\n"}));
+  EXPECT_EQ(route("/sse?per_stream=x").status, 400U);
+}
+
 TEST(TargetPacedBody, FaultsComeAfterTheLastEvent) {
   const PacedBody stall(route("/sse?events=2&interval=10&fault=stall"));
   ASSERT_EQ(stall.pieces(), 4U);
