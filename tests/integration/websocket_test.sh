@@ -154,11 +154,12 @@ EOF
 }
 
 # A server that reads and never answers: -t 1 makes each message a timeout after 1 s, and the
-# next message goes on a new connection; 2 messages in a row per user take 2 s, not a hang.
+# next message goes on a new connection; 2 messages in a row per user take 2 s, not a hang (nor
+# a goodbye's second more each). The sanitized build, beside other tests, took 2.65 s once.
 case_silent() {
   ws_run silent "$WS_URL/silent" -t 1 -c 2 -n 2
   expect_all silent 4 timeout
-  took 2.0 2.5 "two sequential 1 s timeouts per user"
+  took 2.0 3.0 "two sequential 1 s timeouts per user"
   expect_logged 4 "$TARGET" text  # each message was sent (and read) before it timed out
   expect_logged 4 "$TARGET" open  # a timed-out connection is dropped, the next message reconnects
 }
