@@ -188,10 +188,16 @@ void apply_event_streams(RunConfig& config) {
   for (const auto& step : config.steps) {
     if (!model::asks_event_stream(step)) continue;
     streams = true;
-    if (model::protocol_of(step) != model::Protocol::http1) {
+    if (model::protocol_of(step) == model::Protocol::websocket ||
+        model::is_grpc(step.origin.scheme)) {
       throw UsageError(
-          "an event stream (--sse, or Accept: text/event-stream) is read over HTTP/1.1 for now: "
-          "give an http:// or https:// URL without -http2");
+          "an event stream (--sse, or Accept: text/event-stream) is an HTTP response: give an "
+          "http:// or https:// URL");
+    }
+    if (model::asks_h2c_upgrade(step)) {
+      throw UsageError(
+          "an event stream over an h2c upgrade (--http2 on http:// in a curl file): use "
+          "--http2-prior-knowledge, or -http2");
     }
   }
   if (!streams) return;

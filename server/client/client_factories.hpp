@@ -14,6 +14,11 @@ std::unique_ptr<Client> make_http1_client(const ClientSetup& setup, ThreadContex
 /// An event stream's reader (Server-Sent Events) over HTTP/1.1, plain TCP or TLS.
 std::unique_ptr<Client> make_sse_client(const ClientSetup& setup, ThreadContext& thread);
 
+/// An event stream's reader over HTTP/2 (h2c by prior knowledge, or h2 by ALPN when
+/// `setup.tls`) for user `user`: on a connection of its own, or with -m on a shared one.
+std::unique_ptr<Client> make_sse_h2_client(const ClientSetup& setup, ThreadContext& thread,
+                                           UserId user);
+
 /// HTTP/2 over plain TCP (h2c), or over TLS (ALPN "h2") when `setup.tls`, for user `user`: on a
 /// connection of its own, or with -m on one its thread's users share
 /// (`thread.shared_connections` of them to each destination).

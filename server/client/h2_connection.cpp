@@ -124,7 +124,7 @@ bool H2Connection<Stream>::adopt(Stream stream, std::string_view rest, H2Waiter&
   streams_ = std::make_unique<H2Streams>(H2Streams::Use::own, H2Streams::Start::upgraded);
   opened();
   call.owner = this;
-  call.on_done = &H2Connection::call_done;
+  call.on_done = call.on_arrival = &H2Connection::call_done;
   written_at_ = Clock::now();  // `waiting` is the 101's, already measured
   if (!streams_->upgrade(call, head)) {
     call.done = true;
@@ -261,7 +261,7 @@ void H2Connection<Stream>::count_written(std::size_t n) {
 template <class Stream>
 bool H2Connection<Stream>::submit(H2Waiter& call) {
   call.owner = this;
-  call.on_done = &H2Connection::call_done;
+  call.on_done = call.on_arrival = &H2Connection::call_done;
   written_at_ = {};
   if (ended_ || !streams_ || !streams_->submit(call)) {
     if (!call.error) call.error = net::error::not_connected;
@@ -278,6 +278,9 @@ bool H2Connection<Stream>::submit(H2Waiter& call) {
 template <class Stream>
 void H2Connection<Stream>::withdraw(H2Waiter& call) {
   if (opener_ == &call) opener_ = nullptr;
+  if (std::exchange(call.queued, false)) {  // its user may be gone before settle() comes to it
+    std::replace(ready_.begin(), ready_.end(), &call, static_cast<H2Waiter*>(nullptr));
+  }
   if (streams_) streams_->withdraw(call);
   kick();
 }
@@ -373,11 +376,13 @@ void H2Connection<Stream>::expire() {
   close_under(stream_);
 }
 
-/// H2Streams says a call is over: its user is resumed by the reader's settle(), or, when the
-/// call ended elsewhere (the connection failed), by one posted for it.
+/// H2Streams says a call is over (or, streaming, that more of it arrived): its user is resumed
+/// by the reader's settle(), or, when the call ended elsewhere (the connection failed), by one
+/// posted for it. A streaming call may be here more than once: settle() resumes it once a wait.
 template <class Stream>
 void H2Connection<Stream>::call_done(H2Call& call) {
   auto& self = *static_cast<H2Connection*>(call.owner);
+  if (std::exchange(call.queued, true)) return;
   self.ready_.push_back(static_cast<H2Waiter*>(&call));
   if (self.settling_ || self.settle_posted_) return;
   self.settle_posted_ = true;
@@ -394,7 +399,10 @@ template <class Stream>
 void H2Connection<Stream>::settle(bool write) {
   settling_ = true;
   for (std::size_t i = 0; i < ready_.size(); ++i) {
-    if (auto resume = std::exchange(ready_[i]->resume, nullptr)) std::move(resume)();
+    auto* call = ready_[i];
+    if (call == nullptr) continue;  // withdrawn meanwhile
+    call->queued = false;
+    if (auto resume = std::exchange(call->resume, nullptr)) std::move(resume)();
   }
   ready_.clear();
   settling_ = false;

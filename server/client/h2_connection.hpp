@@ -80,7 +80,7 @@ class H2Connection final : public std::enable_shared_from_this<H2Connection<Stre
   /// Once its stream is over, `call.resume` is called: by the reader in place, or posted.
   bool submit(H2Waiter& call);
   /// The call gives up (-t, a stopping run): its stream is reset, its neighbours go on; it is
-  /// not resumed.
+  /// not resumed (nor left among the calls to resume: its user may end before they are).
   void withdraw(H2Waiter& call);
   /// The last user is done: GOAWAY(NO_ERROR), then the connection closes; waits until it has
   /// (a second at most), so that the run does not end before the server heard it.

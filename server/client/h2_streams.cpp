@@ -58,6 +58,7 @@ struct H2StreamCallbacks {
     if (call == nullptr) return 0;
     call->response->body_bytes += n;
     if (call->keep_body) call->response->body.append(h2::view(data, n));
+    if (call->streaming) call->on_arrival(*call);
     return 0;
   }
 
@@ -73,8 +74,10 @@ struct H2StreamCallbacks {
     auto& self = of(user_data);
     if (frame->hd.type == NGHTTP2_SETTINGS) self.server_settings_ = true;
     if (frame->hd.type == NGHTTP2_GOAWAY) self.server_goaway_ = true;
-    auto* call = self.shared_ ? self.call_of(frame->hd.stream_id) : nullptr;
-    if (call != nullptr) call->response->bytes_received += frame->hd.length + frame_header;
+    auto* call = self.call_of(frame->hd.stream_id);
+    if (call == nullptr) return 0;
+    if (self.shared_) call->response->bytes_received += frame->hd.length + frame_header;
+    if (call->streaming && frame->hd.type == NGHTTP2_HEADERS) call->on_arrival(*call);
     return 0;
   }
 

@@ -41,6 +41,12 @@ struct H2Call {
   Phase phase = Phase::read;        ///< where `error` happened, for classify()
   /// Told when `done` turns true (the client's wake-up); called at most once per exchange.
   void (*on_done)(H2Call&) = nullptr;
+  /// Read as it arrives (an event stream): the response's HEADERS and each DATA frame also
+  /// tell `on_arrival`, and the stream is the call's until it closes (keep_body set: the body
+  /// gathers what arrived, which the client takes from it).
+  bool streaming = false;
+  void (*on_arrival)(H2Call&) = nullptr;
+  bool queued = false;    ///< waits in its connection's list of calls to resume
   void* owner = nullptr;  ///< for on_done
 };
 

@@ -21,7 +21,7 @@ sse_run() {
 # 4 users read 20 events each from one stream apiece: every event counted once, the gaps the
 # server's 10 ms schedule, and each user's stream still open when it has read its 20.
 case_serve_counts() {
-  sse_run serve_counts "$SERVE/sse?events=20&interval=10" -c 4 -n 20 -k
+  sse_run "serve_counts$TAG" "$SERVE/sse?events=20&interval=10" -c 4 -n 20 -k "${PROTO[@]}"
   expect_rc 0
   json_check "$OUT" <<'EOF'
 g("requests.succeeded") == 80 and g("requests.failed") == 0 and g("requests.abandoned") == 0
@@ -50,7 +50,7 @@ EOF
 # -n beyond what the stream carries: when the server ends it, the user's reading ends, with no
 # failure and nothing abandoned.
 case_serve_ended() {
-  sse_run serve_ended "$SERVE/sse?events=8&interval=1" -c 2 -n 20 -k
+  sse_run "serve_ended$TAG" "$SERVE/sse?events=8&interval=1" -c 2 -n 20 -k "${PROTO[@]}"
   expect_rc 0
   json_check "$OUT" <<'EOF'
 g("requests.total") == 16 and g("requests.succeeded") == 16 and g("requests.abandoned") == 0
@@ -62,13 +62,15 @@ EOF
 # Last-Event-ID, and serve resumes after it, nothing lost; past the last event a stream ends
 # with none, which fails as `closed` rather than reconnecting in a loop.
 case_serve_reconnect() {
-  sse_run serve_reconnect "$SERVE/sse?events=12&per_stream=5&interval=1" -c 2 -n 12 -k --reconnect
+  sse_run "serve_reconnect$TAG" "$SERVE/sse?events=12&per_stream=5&interval=1" -c 2 -n 12 -k \
+    --reconnect "${PROTO[@]}"
   expect_rc 0
   json_check "$OUT" <<'EOF'
 g("requests.succeeded") == 24 and g("requests.failed") == 0 and g("events.lost") == 0
 g("events.streams.opened") == 6 and g("events.streams.ended_by_server") == 4 and g("connections.opened") == 2
 EOF
-  sse_run serve_reconnect_end "$SERVE/sse?events=8&interval=1" -c 2 -n 9 -k --reconnect
+  sse_run "serve_reconnect_end$TAG" "$SERVE/sse?events=8&interval=1" -c 2 -n 9 -k --reconnect \
+    "${PROTO[@]}"
   expect_rc 0
   json_check "$OUT" <<'EOF'
 g("requests.succeeded") == 16 and g("requests.failed") == 2 and g("errors.closed") == 2
@@ -78,7 +80,7 @@ EOF
 
 # A server that refuses the stream: its status counted, each attempt a failure of its own kind.
 case_serve_refused() {
-  sse_run serve_refused "$SERVE/status/404" -c 2 -n 3
+  sse_run "serve_refused$TAG" "$SERVE/status/404" -c 2 -n 3 "${PROTO[@]}"
   expect_rc 0
   json_check "$OUT" <<'EOF'
 g("requests.failed") == 6 and g("errors.handshake") == 6 and g("status_codes") == {"404": 6}
@@ -93,10 +95,11 @@ EOF
 # connection cut mid-stream (read).
 case_serve_faults() {
   local fault kind
-  for fault in stall:timeout long:too_big utf8:protocol cut:read; do
+  for fault in stall:timeout long:too_big utf8:protocol "cut:$CUT"; do
     kind=${fault#*:}
     fault=${fault%:*}
-    sse_run "serve_fault_$fault" "$SERVE/sse?events=2&interval=1&fault=$fault" -c 2 -n 3 -t 1
+    sse_run "serve_fault_$fault$TAG" "$SERVE/sse?events=2&interval=1&fault=$fault" -c 2 -n 3 -t 1 \
+      "${PROTO[@]}"
     expect_rc 0
     json_check "$OUT" <<EOF
 g("requests.succeeded") == 4 and g("requests.failed") == 2 and g("errors.$kind") == 2
@@ -108,7 +111,7 @@ EOF
 
 # -z ends the users' waits for events at its end: no wait counted as a request, no run past it.
 case_serve_duration() {
-  sse_run serve_duration "$SERVE/sse?events=1000&interval=300" -c 3 -z 1s -k
+  sse_run "serve_duration$TAG" "$SERVE/sse?events=1000&interval=300" -c 3 -z 1s -k "${PROTO[@]}"
   expect_rc 0
   took 0.9 1.6 "-z 1s over a stream of an event every 300 ms"
   json_check "$OUT" <<'EOF'
@@ -134,6 +137,70 @@ case_serve_tls() {
   json_check "$OUT" <<'EOF'
 g("requests.succeeded") == 10 and g("events.streams.opened") == 2 and g("connections.protocols") == {"http/1.1": 2}
 EOF
+}
+
+# The cases above over HTTP/2 (h2c by prior knowledge): each user's stream on a connection of
+# its own, kept across reconnects with -k; serve cuts a stream by resetting it (INTERNAL_ERROR),
+# a protocol failure.
+case_h2c() {
+  local PROTO=(-http2) TAG=_h2c CUT=protocol
+  case_serve_counts && case_serve_ended && case_serve_reconnect && case_serve_refused &&
+    case_serve_faults && case_serve_duration
+}
+
+# -m: the users of a thread share its HTTP/2 connection, a stream each; events counted as
+# exactly, the gaps as close to the schedule.
+case_h2c_shared() {
+  sse_run h2c_shared "$SERVE/sse?events=20&interval=10" -c 4 -n 20 -k -http2 -m 1 -cpuNumber 1
+  expect_rc 0
+  json_check "$OUT" <<'EOF'
+g("requests.succeeded") == 80 and g("events.received") == 80 and g("events.streams.opened") == 4
+g("connections.opened") == 1 ## the four streams on one connection
+9.5 <= g("events.gap_ms.p50") <= 11.0
+EOF
+}
+
+# HTTPS with h2 chosen by ALPN.
+case_h2_tls() {
+  sse_run h2_tls "https://127.0.0.1:$TLS_PORT/sse?events=5&interval=1" -c 2 -n 5 -k --insecure -http2
+  expect_rc 0
+  json_check "$OUT" <<'EOF'
+g("requests.succeeded") == 10 and g("events.streams.opened") == 2 and g("connections.protocols") == {"h2": 2}
+EOF
+}
+
+# What cannot read a stream is refused before the run, in one line, exit 2: --rate, a WebSocket
+# URL, an h2c upgrade (a curl file's --http2 on http://).
+case_refused_runs() {
+  printf '%s\n' "curl --http2 -H 'Accept: text/event-stream' '$SERVE/sse?events=1'" >"$TEST_TMP/upgrade.curl"
+  local args reason
+  for args in "--rate 10 -z 1s -u $SERVE/sse|event stream's events come at the server's pace" \
+    "-n 1 -u ws://127.0.0.1:$SERVE_PORT/echo|is an HTTP response" \
+    "-n 1 -p $TEST_TMP/upgrade.curl|event stream over an h2c upgrade"; do
+    reason=${args#*|} args=${args%%|*}
+    # shellcheck disable=SC2086  # the words of a command line
+    run_stampede refused_run --sse $args
+    expect_rc 2
+    [[ $(wc -l <"$ERR") -eq 1 ]] && grep -qF "$reason" "$ERR" ||
+      fail "refused_run --sse $args: not the one line expected: $(cat "$ERR")"
+  done
+}
+
+# Ctrl-C mid-stream, over HTTP/1.1 and HTTP/2: the report still comes, every event received is
+# a success, and the waits the stop cut short are neither requests nor failures.
+case_interrupted() {
+  local proto
+  for proto in "" -http2; do
+    interrupt_run "interrupted${proto}" 0.7 --sse -c 3 -z 30s -k $proto --output json \
+      -u "$SERVE/sse?events=1000&interval=50"
+    expect_rc 0
+    json_check "$OUT" <<'EOF'
+g("stop_reason") == "interrupted" and g("requests.failed") == 0 and g("requests.abandoned") == 0
+g("requests.succeeded") == g("events.received") and g("events.received") >= 3
+g("events.streams.opened") == 3 and g("events.streams.open_at_end") == 0
+EOF
+    took 0.5 3 "a stop 0.7 s into the run"
+  done
 }
 
 # The server that is not ours: each event it logged sent was counted, once; its streams end
@@ -168,6 +235,7 @@ TLS_PORT=$(sed -nE 's|.* and https://127\.0\.0\.1:([0-9]+)/.*|\1|p' "$TEST_TMP/s
 wait_for_port "$TLS_PORT" 10 "$SERVE_PID" || fail "serve does not accept on :$TLS_PORT"
 start_py_server sse /usr/bin/python3 "$SSE_SERVER"
 PY=http://127.0.0.1:$SERVER_PORT
+PROTO=() TAG='' CUT=read
 run_cases "${SSE_CASES:-}" serve_counts serve_eol serve_ended serve_reconnect serve_refused serve_faults \
-  serve_duration serve_html serve_tls python_counts python_lost
+  serve_duration serve_html serve_tls h2c h2c_shared h2_tls refused_runs interrupted python_counts python_lost
 pass

@@ -6,6 +6,7 @@
 #include <nghttp2/nghttp2.h>
 
 #include <string>
+#include <vector>
 
 #include "server/client/h2_error.hpp"
 #include "tests/server/client/fake_h2_server.hpp"
@@ -51,6 +52,39 @@ TEST(H2StreamsOwn, ResponseStatusHeadersAndBodyReachTheResponse) {
 
 // RFC 7540 3.2: after the server's 101 the upgrade request is stream 1, its response comes
 // there, our SETTINGS are those the request carried, and later requests use the session.
+/// A streaming call (an event stream's) hears of its head and of each DATA frame as they come,
+/// what arrived in its body, before the stream's end; a call that does not stream hears only
+/// its end.
+TEST(H2StreamsOwn, AStreamingCallIsToldOfItsHeadAndEachDataFrame) {
+  struct Arrivals {
+    std::vector<std::string> seen;  ///< the status and body at each arrival
+    int done = 0;
+  };
+  FakeServer server(Answer::ok);
+  auto client = own();
+  const auto request = get();
+  for (const bool streaming : {true, false}) {
+    Arrivals arrivals;
+    Waiter waiter(request);
+    waiter.call.streaming = streaming;
+    waiter.call.owner = &arrivals;
+    waiter.call.on_arrival = [](H2Call& call) {
+      static_cast<Arrivals*>(call.owner)
+          ->seen.push_back(std::to_string(call.response->status) + " " + call.response->body);
+      EXPECT_FALSE(call.done);
+    };
+    waiter.call.on_done = [](H2Call& call) { ++static_cast<Arrivals*>(call.owner)->done; };
+    ASSERT_TRUE(client.submit(waiter.call));
+    server.talk(client);
+    EXPECT_EQ(arrivals.done, 1);
+    if (streaming) {
+      EXPECT_EQ(arrivals.seen, (std::vector<std::string>{"200 ", "200 hello"}));
+    } else {
+      EXPECT_TRUE(arrivals.seen.empty());
+    }
+  }
+}
+
 TEST(H2StreamsOwn, AnUpgradedSessionTakesItsResponseOnStreamOne) {
   FakeServer server(Answer::ok);
   server.upgrade(H2Streams::upgrade_settings());
