@@ -66,11 +66,14 @@ void set_headers(const Options& options, model::Request& request) {
     throw UsageError(error.what());
   }
   const auto timeout = std::chrono::duration<double>(options.request_timeout_s);
-  request.headers = {
-      {"Content-Type", "application/grpc"},
-      {"TE", "trailers"},
-      {"grpc-timeout",
-       grpc::grpc_timeout(std::chrono::duration_cast<std::chrono::nanoseconds>(timeout))}};
+  request.headers = {{"Content-Type", "application/grpc"}, {"TE", "trailers"}};
+  // -t bounds a call, or with --stream the wait for each answer message: the server must not
+  // end a stream read for longer.
+  if (!options.stream) {
+    request.headers.emplace_back(
+        "grpc-timeout",
+        grpc::grpc_timeout(std::chrono::duration_cast<std::chrono::nanoseconds>(timeout)));
+  }
   if (!given.authority.empty()) request.headers.emplace_back("Host", given.authority);
   if (!given.user_agent.empty()) request.headers.emplace_back("User-Agent", given.user_agent);
   for (auto& field : given.metadata) request.headers.push_back(std::move(field));

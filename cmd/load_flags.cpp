@@ -137,9 +137,15 @@ const auto flags = std::to_array<Flag<Options>>({
       "server ends its stream)",
       send},
      bound<&Options::sse>},
+    {{"--stream", "", "off",
+      "read each response as a stream: each piece is a request of the run (a server-streaming "
+      "gRPC method's answer messages; an HTTP body's bytes as each read brings them), -n the "
+      "pieces each user reads",
+      send},
+     bound<&Options::stream>},
     {{"--reconnect", "", "off",
-      "with --sse: a stream the server ends is opened again with Last-Event-ID, after its "
-      "retry: delay, as a browser's EventSource does",
+      "with --sse or --stream: a stream the server ends is opened again (an event stream with "
+      "Last-Event-ID, after its retry: delay, as a browser's EventSource does)",
       send},
      bound<&Options::reconnect>},
     {{"--binary", "", "text", "send the WebSocket message as a binary frame", websocket},

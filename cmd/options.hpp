@@ -79,6 +79,7 @@ struct Options {
   std::string ramp;         ///< --ramp D: users start evenly over D; empty: all at once
   std::string stages;       ///< --stages D:U,...: users follow these stages; empty: -c all along
   bool sse = false;         ///< --sse: read the response as an event stream, event by event
+  bool stream = false;      ///< --stream: read the response as a stream, piece by piece
   bool reconnect = false;   ///< --reconnect: open an event stream the server ended again
   bool listen = false;      ///< --listen: count what the server sends (after -data's messages)
   bool no_cookies = false;  ///< --no-cookies: users keep no cookies

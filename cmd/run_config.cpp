@@ -181,30 +181,42 @@ void apply_hold(RunConfig& config) {
   config.long_lived = websocket || (http2 && hold);
 }
 
-/// An event stream (--sse, or a step that accepts text/event-stream) is read event by event, an
-/// exchange an event: its events come at the server's pace, so --rate has nothing to schedule.
-void apply_event_streams(RunConfig& config) {
+/// A stream (--sse, a step that accepts text/event-stream, --stream) is read a unit at a time,
+/// an exchange each: its units come at the server's pace, so --rate has nothing to schedule.
+void apply_streams(const Options& options, RunConfig& config) {
+  if (options.stream && options.sse) {
+    throw UsageError("--sse reads events and --stream a response's pieces: give one");
+  }
   bool streams = false;
-  for (const auto& step : config.steps) {
-    if (!model::asks_event_stream(step)) continue;
+  for (auto& step : config.steps) {
+    step.stream = options.stream;
+    if (!model::reads_stream(step)) continue;
     streams = true;
-    if (model::protocol_of(step) == model::Protocol::websocket ||
-        model::is_grpc(step.origin.scheme)) {
+    if (model::protocol_of(step) == model::Protocol::websocket) {
       throw UsageError(
-          "an event stream (--sse, or Accept: text/event-stream) is an HTTP response: give an "
-          "http:// or https:// URL");
+          "--sse and --stream read an HTTP response (or a gRPC call's answer): a WebSocket's "
+          "messages are its exchanges already");
+    }
+    if (model::asks_event_stream(step) && model::is_grpc(step.origin.scheme)) {
+      throw UsageError("--sse reads an HTTP response: a gRPC call's answer streams with --stream");
     }
     if (model::asks_h2c_upgrade(step)) {
       throw UsageError(
-          "an event stream over an h2c upgrade (--http2 on http:// in a curl file): use "
+          "a stream over an h2c upgrade (--http2 on http:// in a curl file): use "
           "--http2-prior-knowledge, or -http2");
     }
   }
   if (!streams) return;
   if (config.plan.rate > 0) {
     throw UsageError(
-        "--rate schedules requests, but an event stream's events come at the server's pace: "
-        "give -c and -n (events per user) or -z");
+        "--rate schedules requests, but a stream's events come at the server's pace: give -c "
+        "and -n (events per user) or -z");
+  }
+  const auto& first = config.steps.front();  // a gRPC call is the run's one step
+  if (first.stream && config.grpc_method && !first.grpc_server_streaming) {
+    throw UsageError(
+        "--stream on a gRPC call reads a server-streaming method's answers one by one: this "
+        "method answers once");
   }
   config.long_lived = true;
 }
@@ -324,7 +336,7 @@ RunConfig make_run_config(const Options& options) {
   }
   apply_grpc(options, config);
   apply_hold(config);
-  apply_event_streams(config);
+  apply_streams(options, config);
   check_shared_connections(config);
   apply_captures(options.captures, config.steps);
   check_step_variables(config.steps, config.plan);

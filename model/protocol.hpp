@@ -57,6 +57,20 @@ inline bool asks_event_stream(const Request& request) {
   });
 }
 
+/// The response is read as a stream, an exchange each of its units: an event stream's events, or
+/// with --stream a gRPC call's messages or a body's chunks.
+inline bool reads_stream(const Request& request) {
+  return request.stream || asks_event_stream(request);
+}
+
+/// What each of a stream's units is, as reports name it: "event", "message" (a gRPC call's), or
+/// "chunk"; empty when the response is read whole.
+inline std::string_view stream_unit(const Request& request) {
+  if (asks_event_stream(request)) return "event";
+  if (!request.stream) return "";
+  return is_grpc(request.origin.scheme) ? "message" : "chunk";
+}
+
 /// WebSocket for ws:// and wss://; HTTP/2 for grpc:// (h2c) and grpcs:// (ALPN h2), and when it
 /// is asked for: h2c with prior knowledge or by upgrade, or over TLS (where the server may still
 /// pick HTTP/1.1 by ALPN, or over http:// decline the upgrade); else HTTP/1.1.

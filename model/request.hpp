@@ -77,6 +77,10 @@ struct Request {
   std::uint64_t max_message = std::uint64_t{1} << 20;
   /// gRPC (grpc://, grpcs://): the method answers with a stream of messages, not exactly one.
   bool grpc_server_streaming = false;
+  /// --stream: the response is read as a stream, an exchange each piece of it: a gRPC call's
+  /// answer message, or the body's bytes as each read brings them (see asks_event_stream()
+  /// for an event stream's events).
+  bool stream = false;
   /// What this step keeps from its response for the requests that follow (`${NAME}`).
   std::vector<Capture> captures;
   /// --think har: how long the recorded user waited before this request, after the answer to

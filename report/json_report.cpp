@@ -139,6 +139,7 @@ Json events_json(const Summary& summary) {
   }
   const auto seconds = to_seconds(summary.elapsed);
   return {
+      {"unit", summary.info.stream_unit.empty() ? "event" : summary.info.stream_unit},
       {"received", events.events},
       {"per_s", round_to(ratio(static_cast<double>(events.events), seconds), 3)},
       {"lost", events.lost},
@@ -295,7 +296,7 @@ std::string json_report(const Summary& summary) {
                    {"body_received", total.body_bytes},
                    {"sent", total.bytes_sent}};
   json["connections"] = connections_json(summary);
-  if (summary.info.event_stream) json["events"] = events_json(summary);
+  if (summary.info.reads_streams()) json["events"] = events_json(summary);
   json["keep_alive_requests"] = total.keep_alive_responses;
   json["server"] = server_json(summary);
   json["steps"] = steps_json(summary);

@@ -135,7 +135,7 @@ std::string prometheus_text(const statistics::Summary& summary) {
          histogram("stampede_request_duration_seconds",
                    "Exchange time of the requests that got a whole response.",
                    summary.total.latency) +
-         (summary.info.event_stream ? events(summary) : "");
+         (summary.info.reads_streams() ? events(summary) : "");
 }
 
 }  // namespace stampede::report

@@ -87,7 +87,7 @@ SavedJson info_to_json(const RunInfo& info) {
           {"started_at_ns", since_epoch_ns(info.started_at)},
           {"protocol", model::protocol_name(info.protocol)},
           {"held", info.held},
-          {"event_stream", info.event_stream}};
+          {"stream_unit", info.stream_unit}};
 }
 
 RunInfo info_from_json(const SavedJson& json) {
@@ -112,7 +112,11 @@ RunInfo info_from_json(const SavedJson& json) {
     info.protocol = model::protocol_named(json.at("protocol").get<std::string>());
   }
   if (json.contains("held")) info.held = json.at("held").get<bool>();
-  if (json.contains("event_stream")) info.event_stream = json.at("event_stream").get<bool>();
+  if (json.contains("stream_unit")) {
+    info.stream_unit = json.at("stream_unit").get<std::string>();
+  } else if (json.value("event_stream", false)) {  // saved before --stream
+    info.stream_unit = "event";
+  }
   return info;
 }
 

@@ -1,7 +1,9 @@
-// stream_text(): what a reader of an event-stream run needs beside ab's request figures.
+// stream_text(): what a reader of a run over streams (events, gRPC messages, chunks) needs beside
+// ab's request figures.
 #include "report/stream_text.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "report/report_format.hpp"
 
@@ -32,24 +34,33 @@ std::string failures_text(const statistics::ConnectionCounts& streams) {
 std::string stream_text(const statistics::Summary& summary) {
   const auto& total = summary.total;
   const auto& events = total.events;
-  if (events.events == 0 && !summary.info.event_stream) return "";
+  if (events.events == 0 && !summary.info.reads_streams()) return "";
+  // An event stream's figures keep their names; a gRPC call's messages and a body's chunks
+  // are named for what they are.
+  const std::string unit = summary.info.stream_unit.empty() ? "event" : summary.info.stream_unit;
+  const bool events_read = unit == "event";
   const auto& streams = total.long_lived;
   const auto open = streams.opened - std::min(streams.ended, streams.opened);
   std::string text = aligned_line(
-      "Event streams:",
+      events_read ? "Event streams:" : "Streams:",
       std::to_string(streams.opened) + " opened, " + std::to_string(streams.closed_by_server) +
           " ended by the server, " + std::to_string(streams.failures()) + " failed" +
           failures_text(streams) + ", " + std::to_string(open) + " open at the end");
   const double seconds = to_seconds(summary.elapsed);
+  std::string plural = unit + "s";
+  plural[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(plural[0])));
   text += aligned_line(
-      "Events:", std::to_string(events.events) + " received, " +
-                     format_fixed(ratio(static_cast<double>(events.events), seconds), 2) +
-                     " [#/sec], " + std::to_string(events.lost) + " lost to reconnects (by id)");
+      plural + ":",
+      std::to_string(events.events) + " received, " +
+          format_fixed(ratio(static_cast<double>(events.events), seconds), 2) + " [#/sec]" +
+          (events_read ? ", " + std::to_string(events.lost) + " lost to reconnects (by id)" : ""));
   if (events.first_event.count() > 0) {
-    text += aligned_line("Time to first event:",
+    text += aligned_line("Time to first " + unit + ":",
                          event_spread(events.first_event) + " (the request, connect included)");
   }
-  if (events.gap.count() > 0) text += aligned_line("Gap between events:", event_spread(events.gap));
+  if (events.gap.count() > 0) {
+    text += aligned_line("Gap between " + unit + "s:", event_spread(events.gap));
+  }
   if (streams.opened > 0) {
     text += aligned_line("Bytes per stream:",
                          format_fixed(ratio(static_cast<double>(total.bytes_received),

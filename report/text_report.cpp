@@ -200,7 +200,7 @@ std::string counts_block(const Summary& summary) {
   if (!total.grpc_codes.empty())
     text += line("gRPC status codes:", grpc_codes_text(total.grpc_codes));
   // An event-stream run's long-lived units are its streams: stream_text() says what they did.
-  if (summary.long_lived() && !summary.info.event_stream) text += connections_line(summary);
+  if (summary.long_lived() && !summary.info.reads_streams()) text += connections_line(summary);
   text += protocols_line(total);
   if (total.streams.streams > 0) text += shared_streams_line(total);
   if (!websocket(summary) && (summary.info.keep_alive || total.keep_alive_responses > 0)) {

@@ -152,9 +152,12 @@ statistics::RunInfo run_info(const Flow& flow, const model::Plan& plan, unsigned
   info.latency_per_second = plan.latency_per_second;
   info.protocol = model::protocol_of(first);
   info.held = plan.hold.count() > 0 || plan.listen;
-  info.event_stream = std::any_of(flow.steps().begin(), flow.steps().end(), [](const auto& step) {
-    return model::asks_event_stream(step.request);
-  });
+  for (const auto& step : flow.steps()) {
+    if (const auto unit = model::stream_unit(step.request); !unit.empty()) {
+      info.stream_unit = unit;
+      break;
+    }
+  }
   return info;
 }
 

@@ -47,6 +47,15 @@ std::string step_name(const model::Request& request) {
   return request.method + " " + request.origin.url() + request.target;
 }
 
+/// How the request's responses are read: whole, or as a stream of events, gRPC messages or
+/// chunks.
+client::StreamAs stream_as(const model::Request& request) {
+  if (model::asks_event_stream(request)) return client::StreamAs::events;
+  if (!request.stream) return client::StreamAs::whole;
+  return model::is_grpc(request.origin.scheme) ? client::StreamAs::messages
+                                               : client::StreamAs::chunks;
+}
+
 bool captures_read_body(const std::vector<model::Request>& requests) {
   return std::any_of(requests.begin(), requests.end(), [](const model::Request& request) {
     return std::any_of(request.captures.begin(), request.captures.end(), [](const auto& capture) {
@@ -161,7 +170,8 @@ StepRange Flow::round_steps(session::UserValues& values) const {
 bool Flow::long_lived() const {
   return std::any_of(destinations_.begin(), destinations_.end(), [](const auto& destination) {
     const auto& setup = destination->setup;
-    return setup.protocol == model::Protocol::websocket || setup.event_stream ||
+    return setup.protocol == model::Protocol::websocket ||
+           setup.stream_as != client::StreamAs::whole ||
            (setup.protocol == model::Protocol::http2 && setup.hold);
   });
 }
@@ -214,7 +224,7 @@ std::size_t Flow::destination_of(const model::Request& request, const model::Pla
   setup.keep_alive = request.keep_alive;
   setup.protocol = protocol;
   setup.h2c_upgrade = model::asks_h2c_upgrade(request);
-  setup.event_stream = model::asks_event_stream(request);
+  setup.stream_as = stream_as(request);
   setup.reconnect = plan.reconnect;
   // A gRPC call's body is read for its status (whole messages, one for a unary call).
   setup.keep_body = keep_body || model::is_grpc(request.origin.scheme);

@@ -407,7 +407,8 @@ net::awaitable<void> run_user(UserTask task) {
       const auto end = task.now();  // the clock stops before verification
       // Asked again: an HTTP/2 client that fell back to HTTP/1.1 in the exchange holds nothing.
       connection = client.long_lived();
-      const bool event_stream = destinations[destination]->setup.event_stream;
+      const bool event_stream =
+          destinations[destination]->setup.stream_as != client::StreamAs::whole;
       if (event_stream && ready && no_event(tally, response, was_open, *connection)) {
         paced = !response.stream_ended;  // the server ended the user's stream: its reading ends
         continue;

@@ -26,6 +26,11 @@ namespace stampede::client {
 
 namespace net = boost::asio;
 
+/// How a response is read: whole (an exchange a response), or as a stream whose units are each
+/// an exchange: an event stream's events (--sse), a gRPC call's answer messages or a body's
+/// chunks (--stream).
+enum class StreamAs : unsigned char { whole, events, messages, chunks };
+
 /// What every connection of a run shares; built once by the engine, read-only afterwards.
 struct ClientSetup {
   std::vector<net::ip::tcp::endpoint> endpoints;  ///< resolved once, tried in order
@@ -41,10 +46,10 @@ struct ClientSetup {
   /// HTTP/1.1 asking to upgrade (model::asks_h2c_upgrade()).
   bool h2c_upgrade = false;
   bool keep_body = false;  ///< the verifier reads bodies
-  /// The requests ask for an event stream (model::asks_event_stream()): an exchange is the
-  /// stream's next event, the stream opened (or opened again) when none is.
-  bool event_stream = false;
-  /// --reconnect: an event stream the server ends is opened again within the exchange.
+  /// Responses read as streams (StreamUnits): an exchange is the stream's next unit, the stream
+  /// opened (or opened again) when none is.
+  StreamAs stream_as = StreamAs::whole;
+  /// --reconnect: a stream the server ends is opened again within the exchange.
   bool reconnect = false;
   bool insecure = false;  ///< certificates are not checked (a failure hint says so otherwise)
   /// --ping: a long-lived connection silent this long is pinged (0: never).

@@ -11,13 +11,13 @@ namespace stampede::client {
 /// HTTP/1.1 over plain TCP, or over TLS when `setup.tls` is set.
 std::unique_ptr<Client> make_http1_client(const ClientSetup& setup, ThreadContext& thread);
 
-/// An event stream's reader (Server-Sent Events) over HTTP/1.1, plain TCP or TLS.
-std::unique_ptr<Client> make_sse_client(const ClientSetup& setup, ThreadContext& thread);
+/// A reader of responses as streams (`setup.stream_as`) over HTTP/1.1, plain TCP or TLS.
+std::unique_ptr<Client> make_stream_h1_client(const ClientSetup& setup, ThreadContext& thread);
 
-/// An event stream's reader over HTTP/2 (h2c by prior knowledge, or h2 by ALPN when
+/// A reader of responses as streams over HTTP/2 (h2c by prior knowledge, or h2 by ALPN when
 /// `setup.tls`) for user `user`: on a connection of its own, or with -m on a shared one.
-std::unique_ptr<Client> make_sse_h2_client(const ClientSetup& setup, ThreadContext& thread,
-                                           UserId user);
+std::unique_ptr<Client> make_stream_h2_client(const ClientSetup& setup, ThreadContext& thread,
+                                              UserId user);
 
 /// HTTP/2 over plain TCP (h2c), or over TLS (ALPN "h2") when `setup.tls`, for user `user`: on a
 /// connection of its own, or with -m on one its thread's users share

@@ -20,10 +20,14 @@ std::optional<std::string_view> present(const std::string& value) {
 
 }  // namespace
 
+grpc::Status call_status_of(const model::Response& response) {
+  return grpc::call_status(response.status, present(response.grpc_status_field),
+                           present(response.grpc_message));
+}
+
 std::string settle_grpc_call(model::Response& response, bool server_streaming,
                              std::uint64_t max_message) {
-  auto status = grpc::call_status(response.status, present(response.grpc_status_field),
-                                  present(response.grpc_message));
+  auto status = call_status_of(response);
   const auto body = grpc::read_messages(response.body, {}, max_message);
   // framing's one RESOURCE_EXHAUSTED: a message over the limit we gave it.
   if (body.error && body.error->code == grpc::Code::resource_exhausted) {

@@ -4,9 +4,14 @@
 #include <cstdint>
 #include <string>
 
+#include "grpc/status.hpp"
 #include "model/response.hpp"
 
 namespace stampede::client {
+
+/// The status of a finished call from its response's HTTP status, grpc-status and grpc-message
+/// (grpc::call_status()'s rules).
+grpc::Status call_status_of(const model::Response& response);
 
 /// Sets `response.grpc_status` (and grpc_message, decoded) for a gRPC call whose exchange
 /// completed: grpc-status from the trailers (or a Trailers-Only response's headers), else the

@@ -25,12 +25,12 @@ std::unique_ptr<Client> make_client(const ClientSetup& setup, ThreadContext& thr
     case model::Protocol::websocket:
       return make_websocket_client(setup, thread, user);
     case model::Protocol::http2:
-      if (setup.event_stream) return make_sse_h2_client(setup, thread, user);
+      if (setup.stream_as != StreamAs::whole) return make_stream_h2_client(setup, thread, user);
       return make_http2_client(setup, thread, user);
     case model::Protocol::http1:
       break;
   }
-  if (setup.event_stream) return make_sse_client(setup, thread);
+  if (setup.stream_as != StreamAs::whole) return make_stream_h1_client(setup, thread);
   return make_http1_client(setup, thread);
 }
 

@@ -36,7 +36,7 @@ void add_info(RunInfo& into, const RunInfo& from) {
   into.keep_alive = into.keep_alive && from.keep_alive;
   into.latency_per_second = into.latency_per_second && from.latency_per_second;
   into.held = into.held || from.held;
-  into.event_stream = into.event_stream || from.event_stream;
+  if (into.stream_unit.empty()) into.stream_unit = from.stream_unit;
   if (into.requests_per_user != from.requests_per_user) into.requests_per_user = 0;
 }
 

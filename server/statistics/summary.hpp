@@ -50,8 +50,10 @@ struct RunInfo {
   /// The users held their connections after their requests (--hold, --listen): the run lasted
   /// the hold, so its report gives connection figures rather than requests a second over it.
   bool held = false;
-  /// A step reads an event stream (Server-Sent Events): its requests are the streams' events.
-  bool event_stream = false;
+  /// Steps read streams (--sse, --stream): what each of their requests is, "event", "message"
+  /// or "chunk" (model::stream_unit()); empty: responses are read whole.
+  std::string stream_unit{};
+  [[nodiscard]] bool reads_streams() const { return !stream_unit.empty(); }
 };
 
 /// One second of the run (one live row, one `per_second` JSON object).

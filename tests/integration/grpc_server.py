@@ -17,6 +17,8 @@ while we run; the line is written before the reply, so once the client has its a
 there):
   {"method": "/helloworld.Greeter/SayHello", "name": NAME, "timeout": SECONDS or null,
    "metadata": [[KEY, VALUE], ...]}
+and, for a server stream, one line per answer message as it is handed to grpcio:
+  {"streamed": NAME, "index": I}
 TIMEOUT is what was left of the call's deadline (from grpc-timeout) on arrival, null without one;
 METADATA is what grpcio hands the handler, in the order received: the custom metadata and
 user-agent (a -bin value as the base64 of its bytes, unpadded).
@@ -103,6 +105,10 @@ class Log:
             self.calls[method] += 1
             os.write(self.fd, (line + "\n").encode())
 
+    def streamed(self, name, index):
+        with self.lock:
+            os.write(self.fd, (json.dumps({"streamed": name, "index": index}) + "\n").encode())
+
     def answered(self, method, code):
         with self.lock:
             self.codes[method][code] += 1
@@ -163,6 +169,7 @@ def make_handler(log, method, reply_class, streaming):
     def stream(request, context):
         name = prepare(request, context)
         for i in range(request.count or 3):
+            log.streamed(name, i)
             yield reply(reply_class, name, " #%d" % i)
 
     return stream if streaming else unary

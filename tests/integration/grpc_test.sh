@@ -143,6 +143,47 @@ case_stream() {  # a server-streaming method: its answers are whole whatever the
   json_assert "$OUT" 'g("requests.succeeded") == 4 and g("grpc_status_codes") == {"OK": 4}'
 }
 
+# --stream: each answer message of a server stream is one request, timed from the one before it;
+# every message the server logged handing over is counted once, and the checks read each.
+case_stream_messages() {
+  start_grpc stream_messages
+  local url="grpc://127.0.0.1:$SERVER_PORT/helloworld.Greeter/SayHellos"
+  # Each user reads its call's 10 messages; the call's OK end ends the user's reading.
+  run_stampede stream_ended -c 3 -n 20 --stream -u "$url" --proto "$PROTO" \
+    -data '{"name":"ended","count":10}' -v json --expect-json '/message~^Hello ended #[0-9]$' \
+    --output json
+  expect_rc 0
+  json_check "$OUT" <<'PYEOF'
+g("requests.succeeded") == 30 and g("requests.failed") == 0 and g("grpc_status_codes") == {"OK": 30}
+g("events.unit") == "message" and g("events.received") == 30
+g("events.streams.opened") == 3 and g("events.streams.ended_by_server") == 3
+PYEOF
+  assert_eq 30 "$(await_lines "$SERVER_LOG" '"streamed": "ended",' 30)" "stream_ended: messages the server sent"
+  # --reconnect calls again when a call ends: 3 calls a user, each read to its last message.
+  run_stampede stream_again -c 3 -n 30 --stream --reconnect -u "$url" --proto "$PROTO" \
+    -data '{"name":"again","count":10}' --output json
+  expect_rc 0
+  json_check "$OUT" <<'PYEOF'
+g("requests.succeeded") == 90 and g("events.received") == 90
+g("events.streams.opened") == 9 and g("events.streams.ended_by_server") == 6 ## the third calls' ends are not waited for
+PYEOF
+  assert_eq 9 "$(calls_logged again 9)" "stream_again: calls the server logged"
+  assert_eq 90 "$(await_lines "$SERVER_LOG" '"streamed": "again",' 90)" "stream_again: messages the server sent"
+  # A call the server fails: each attempt is a request failed by its status, counted by name.
+  run_stampede stream_failed -c 2 -n 3 --stream -u "$url" --proto "$PROTO" \
+    -data '{"name":"fail:NOT_FOUND"}' --output json
+  expect_rc 0
+  json_check "$OUT" <<'PYEOF'
+g("requests.failed") == 6 and g("errors.verify") == 6 and g("grpc_status_codes") == {"NOT_FOUND": 6}
+PYEOF
+  # No answer within -t: each wait fails as a timeout, within its second.
+  run_stampede stream_stalled -c 2 -n 1 -t 1 --stream -u "$url" --proto "$PROTO" \
+    -data '{"name":"sleep:5000"}' --output json
+  expect_rc 0
+  json_assert "$OUT" 'g("requests.failed") == 2 and g("errors.timeout") == 2'
+  awk -v t="$ELAPSED" 'BEGIN { exit !(t < 4) }' || fail "stream_stalled: took ${ELAPSED}s (-t 1)"
+}
+
 case_serve_echo() {  # stampede serve's echo, with --data-file's bytes and no .proto
   start_serve
   printf '\x0a\x04echo' >"$TEST_TMP/msg.bin"  # field 1, a 4-byte string
@@ -195,7 +236,11 @@ case_usage() {  # exit 2 and nothing sent
   run_stampede proto-on-http -c 1 -n 1 -u "http://127.0.0.1:9/" --proto "$PROTO"
   expect_rc 2
   grep -q -- "--proto and --data-file are for gRPC calls" "$ERR" || fail "proto-on-http: $(head -c 500 "$ERR")"
+  run_stampede stream-unary -c 1 -n 1 --stream -u "$url" --proto "$PROTO" -data '{"name":"x"}'
+  expect_rc 2
+  grep -q "this method answers once" "$ERR" || fail "stream-unary: $(head -c 500 "$ERR")"
 }
 
-run_cases "${GRPC_CASES:-}" unary statuses metadata deadline json expect shared tls stream serve_echo big usage
+run_cases "${GRPC_CASES:-}" unary statuses metadata deadline json expect shared tls stream stream_messages \
+  serve_echo big usage
 pass

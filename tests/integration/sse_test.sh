@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Server-Sent Events (--sse) against `stampede serve`'s /sse and a server that is not ours
-# (sse_server.py, on Python's standard library): events counted exactly against what the servers
-# scheduled and logged, their timing, reconnects with Last-Event-ID, and broken streams failing as
-# their own kinds within -t, and the figures on the --html page. About 8 s.
+# (sse_server.py, on Python's standard library), over HTTP/1.1 and HTTP/2: events counted exactly
+# against what the servers scheduled and logged, their timing, reconnects with Last-Event-ID,
+# broken streams failing as their own kinds within -t, Ctrl-C, and the figures on the --html page;
+# a trickled body read chunk by chunk (--stream). About 15 s.
 # Every case runs (in a subshell) even when an earlier one failed; the script fails at the end
 # listing the failed cases. SSE_CASES='serve_ python_' runs only the cases whose names start so.
 # shellcheck disable=SC2317  # the case_* functions are called indirectly, by name
@@ -169,19 +170,39 @@ g("requests.succeeded") == 10 and g("events.streams.opened") == 2 and g("connect
 EOF
 }
 
+# --stream on a body of any type (serve's /trickle, 10 chunks 10 ms apart), over HTTP/1.1's chunked
+# framing and HTTP/2's DATA frames: its bytes counted exactly as each read brings them, the gaps the
+# server's schedule, the reading over when the body ends. A stall may bring two chunks in one read:
+# the chunk count is bounded, the bytes exact.
+case_stream_chunks() {
+  local proto
+  for proto in "" -http2; do
+    run_stampede "stream_chunks$proto" --stream -c 2 -n 20 -k $proto --output json \
+      -u "$SERVE/trickle?chunks=10&interval=10&size=100"
+    expect_rc 0
+    json_check "$OUT" <<'EOF'
+g("events.unit") == "chunk" and g("bytes.body_received") == 2 * 10 * 100
+16 <= g("requests.succeeded") == g("events.received") <= 20 and g("requests.failed") == 0
+g("events.streams.opened") == 2 and g("events.streams.ended_by_server") == 2
+9.5 <= g("events.gap_ms.p50") <= 11.0
+EOF
+  done
+}
+
 # What cannot read a stream is refused before the run, in one line, exit 2: --rate, a WebSocket
-# URL, an h2c upgrade (a curl file's --http2 on http://).
+# URL, an h2c upgrade (a curl file's --http2 on http://), --sse with --stream.
 case_refused_runs() {
   printf '%s\n' "curl --http2 -H 'Accept: text/event-stream' '$SERVE/sse?events=1'" >"$TEST_TMP/upgrade.curl"
   local args reason
-  for args in "--rate 10 -z 1s -u $SERVE/sse|event stream's events come at the server's pace" \
-    "-n 1 -u ws://127.0.0.1:$SERVE_PORT/echo|is an HTTP response" \
-    "-n 1 -p $TEST_TMP/upgrade.curl|event stream over an h2c upgrade"; do
+  for args in "--rate 10 -z 1s -u $SERVE/sse|events come at the server's pace" \
+    "-n 1 -u ws://127.0.0.1:$SERVE_PORT/echo|read an HTTP response" \
+    "-n 1 -p $TEST_TMP/upgrade.curl|stream over an h2c upgrade" \
+    "--stream -n 1 -u $SERVE/sse|--sse reads events and --stream a response's pieces: give one"; do
     reason=${args#*|} args=${args%%|*}
     # shellcheck disable=SC2086  # the words of a command line
     run_stampede refused_run --sse $args
     expect_rc 2
-    [[ $(wc -l <"$ERR") -eq 1 ]] && grep -qF "$reason" "$ERR" ||
+    [[ $(wc -l <"$ERR") -eq 1 ]] && grep -qF -- "$reason" "$ERR" ||
       fail "refused_run --sse $args: not the one line expected: $(cat "$ERR")"
   done
 }
@@ -237,5 +258,5 @@ start_py_server sse /usr/bin/python3 "$SSE_SERVER"
 PY=http://127.0.0.1:$SERVER_PORT
 PROTO=() TAG='' CUT=read
 run_cases "${SSE_CASES:-}" serve_counts serve_eol serve_ended serve_reconnect serve_refused serve_faults \
-  serve_duration serve_html serve_tls h2c h2c_shared h2_tls refused_runs interrupted python_counts python_lost
+  serve_duration serve_html serve_tls h2c h2c_shared h2_tls stream_chunks refused_runs interrupted python_counts python_lost
 pass

@@ -58,7 +58,7 @@ Summary sample_summary() {
   summary.total.add(late);
   summary.total.note_server("nginx");
   summary.total.challenge = spread_histogram(4, 50);
-  summary.info.event_stream = true;
+  summary.info.stream_unit = "message";
   summary.total.events.first_event = spread_histogram(5, 30);
   summary.total.events.gap = spread_histogram(6, 40);
   summary.total.events.events = 70;
@@ -111,6 +111,7 @@ TEST(SavedRun, ReadsBackExactly) {
   EXPECT_EQ(b.info.started_at, a.info.started_at);
   EXPECT_EQ(b.info.protocol, model::Protocol::websocket);
   EXPECT_TRUE(b.info.held);
+  EXPECT_EQ(b.info.stream_unit, "message");
   EXPECT_EQ(b.elapsed, a.elapsed);
   EXPECT_EQ(b.stop_reason, a.stop_reason);
   ASSERT_EQ(b.per_second.size(), 1U);

@@ -1,4 +1,4 @@
-// An event stream's reader (Server-Sent Events) over HTTP/1.1, plain TCP or TLS.
+// A reader of responses as streams (events, chunks) over HTTP/1.1, plain TCP or TLS.
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <optional>
@@ -8,20 +8,20 @@
 #include "server/client/client_factories.hpp"
 #include "server/client/connect.hpp"
 #include "server/client/response_parser.hpp"
-#include "server/client/sse_client_base.hpp"
+#include "server/client/stream_client_base.hpp"
 
 namespace stampede::client {
 
 namespace {
 
-/// An event stream over HTTP/1.1: the response's head and framing by ResponseParser, its body
-/// into head_.body for the events. A kept connection the server had closed is retried once;
+/// A stream over HTTP/1.1: the response's head and framing by ResponseParser, its body into
+/// head_.body for the units. A kept connection the server had closed is retried once;
 /// the connection is kept for the next stream only with -k and if the server keeps it.
 template <class Stream>
-class SseClient final : public SseClientBase {
+class StreamH1Client final : public StreamClientBase {
  public:
-  SseClient(const ClientSetup& setup, ThreadContext& thread)
-      : SseClientBase(setup, thread, model::Protocol::http1) {
+  StreamH1Client(const ClientSetup& setup, ThreadContext& thread)
+      : StreamClientBase(setup, thread, model::Protocol::http1) {
     head_.wanted_headers = {"content-type"};
   }
 
@@ -54,7 +54,7 @@ class SseClient final : public SseClientBase {
       drop_connection();
     }
     if (!cut() && response.error == model::ErrorKind::none) {
-      accept(head_.status, is_event_stream(head_), request, response);
+      accept(request, response);
     }
   }
 
@@ -75,14 +75,14 @@ class SseClient final : public SseClientBase {
     co_return boost::system::error_code{};
   }
 
-  /// The request as prepared, or with Last-Event-ID added to its head when the stream had an
-  /// id (a reconnect, as a browser's).
+  /// The request as prepared, or with the units' resume header added to its head (SSE's
+  /// Last-Event-ID on a reconnect, as a browser's).
   net::awaitable<std::tuple<boost::system::error_code, std::size_t>> write_request(
       const PreparedRequest& request) {
     std::string_view bytes = std::get<Http1Wire>(request.wire).bytes;
-    if (const auto& id = last_event_id(); !id.empty()) {
+    if (const auto [name, value] = units().resume_header(); !name.empty()) {
       const auto end = bytes.find("\r\n\r\n") + 2;
-      resending_.assign(bytes.substr(0, end)).append("Last-Event-ID: ").append(id);
+      resending_.assign(bytes.substr(0, end)).append(name).append(": ").append(value);
       resending_.append("\r\n").append(bytes.substr(end));
       bytes = resending_;
     }
@@ -130,6 +130,7 @@ class SseClient final : public SseClientBase {
   }
 
   [[nodiscard]] bool server_ended() const override { return parser_.done(); }
+  [[nodiscard]] const model::Response& head() const override { return head_; }
   std::string& unparsed() override { return head_.body; }
 
   void stream_over() override {
@@ -156,14 +157,14 @@ class SseClient final : public SseClientBase {
   /// The stream's response: its status and Content-Type, and body bytes not yet parsed.
   model::Response head_;
   boost::beast::flat_buffer buffer_;
-  std::string resending_;        ///< the request with Last-Event-ID, for a reconnect
+  std::string resending_;        ///< the request with the resume header, for a reconnect
   bool keep_connection_ = true;  ///< false: the stream ended with the connection
 };
 
 }  // namespace
 
-std::unique_ptr<Client> make_sse_client(const ClientSetup& setup, ThreadContext& thread) {
-  return make_for_transport<SseClient>(setup, thread);
+std::unique_ptr<Client> make_stream_h1_client(const ClientSetup& setup, ThreadContext& thread) {
+  return make_for_transport<StreamH1Client>(setup, thread);
 }
 
 }  // namespace stampede::client

@@ -1,5 +1,6 @@
-// An event stream's reader (Server-Sent Events) over HTTP/2: h2 by ALPN or h2c by prior
-// knowledge, each stream on the user's own connection or, with -m, on one its thread's users share.
+// A reader of responses as streams (events, gRPC messages, chunks) over HTTP/2: h2 by ALPN or
+// h2c by prior knowledge, each stream on the user's own connection or, with -m, on one its
+// thread's users share.
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -9,7 +10,7 @@
 
 #include "server/client/client_factories.hpp"
 #include "server/client/h2_connection.hpp"
-#include "server/client/sse_client_base.hpp"
+#include "server/client/stream_client_base.hpp"
 
 namespace stampede::client {
 
@@ -20,10 +21,10 @@ namespace {
 /// taken from it. The call stays the stream's across exchanges; the connection is kept for the
 /// next stream (a reconnect) with -k, as an HTTP/2 client's is.
 template <class Stream>
-class SseH2Client final : public SseClientBase {
+class StreamH2Client final : public StreamClientBase {
  public:
-  SseH2Client(const ClientSetup& setup, ThreadContext& thread, UserId user)
-      : SseClientBase(setup, thread, model::Protocol::http2) {
+  StreamH2Client(const ClientSetup& setup, ThreadContext& thread, UserId user)
+      : StreamClientBase(setup, thread, model::Protocol::http2) {
     head_.wanted_headers = {"content-type"};
     call_.keep_body = true;
     call_.streaming = true;
@@ -36,9 +37,9 @@ class SseH2Client final : public SseClientBase {
     }
   }
 
-  ~SseH2Client() override { drop_connection(); }
-  SseH2Client(const SseH2Client&) = delete;
-  SseH2Client& operator=(const SseH2Client&) = delete;
+  ~StreamH2Client() override { drop_connection(); }
+  StreamH2Client(const StreamH2Client&) = delete;
+  StreamH2Client& operator=(const StreamH2Client&) = delete;
 
   net::awaitable<void> finish() override {
     drop_connection();
@@ -46,20 +47,23 @@ class SseH2Client final : public SseClientBase {
   }
 
  private:
-  /// Submits the stream's request (with Last-Event-ID on a reconnect) and waits for its head.
+  /// Submits the stream's request (with the units' resume header on a reconnect) and waits for
+  /// its head.
   net::awaitable<void> open_stream(const PreparedRequest& request,
                                    model::Response& response) override {
     opening();
     const auto& wire = std::get<Http2Wire>(request.wire);
     call_.request = &wire;
-    if (const auto& id = last_event_id(); !id.empty()) {
+    if (const auto [name, value] = units().resume_header(); !name.empty()) {
       resending_ = wire;
-      resending_.headers.emplace_back("last-event-id", id);
+      resending_.headers.emplace_back(name, value);
       call_.request = &resending_;
     }
     head_.status = 0;
     head_.headers.clear();
     head_.body.clear();
+    head_.grpc_status_field.clear();
+    head_.grpc_message.clear();
     if (own_ && !own_->accepting()) drop_connection();  // GOAWAY, or closed: a new one
     on_ =
         shared_ != nullptr ? shared_->connection(request.connect_timeout) : own_connection(request);
@@ -72,7 +76,7 @@ class SseH2Client final : public SseClientBase {
       return_call();
       co_return;
     }
-    if (!accept(head_.status, is_event_stream(head_), request, response)) return_call();
+    if (!accept(request, response)) return_call();
   }
 
   /// The user's own connection, opened now unless one is kept.
@@ -128,6 +132,7 @@ class SseH2Client final : public SseClientBase {
   }
 
   [[nodiscard]] bool server_ended() const override { return call_.done && !call_.error; }
+  [[nodiscard]] const model::Response& head() const override { return head_; }
   std::string& unparsed() override { return head_.body; }
 
   /// The stream closed: the connection stays for the next (a reconnect) with -k.
@@ -170,15 +175,15 @@ class SseH2Client final : public SseClientBase {
   std::shared_ptr<H2Connection<Stream>> on_;   ///< where the stream's call is, while it is
   H2Waiter call_;
   model::Response head_;  ///< the stream's head, counts and body bytes not yet parsed
-  Http2Wire resending_;   ///< the request with Last-Event-ID, for a reconnect
+  Http2Wire resending_;   ///< the request with the resume header, for a reconnect
   bool left_ = false;     ///< -m: finish() left the shared connection
 };
 
 }  // namespace
 
-std::unique_ptr<Client> make_sse_h2_client(const ClientSetup& setup, ThreadContext& thread,
-                                           UserId user) {
-  return make_for_transport<SseH2Client>(setup, thread, user);
+std::unique_ptr<Client> make_stream_h2_client(const ClientSetup& setup, ThreadContext& thread,
+                                              UserId user) {
+  return make_for_transport<StreamH2Client>(setup, thread, user);
 }
 
 }  // namespace stampede::client
