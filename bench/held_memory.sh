@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # held_memory.sh: the generator's memory per held connection (--hold), HTTP/2 over h2c and TLS,
-# WebSocket over TLS, and per held event stream (--sse), for one stampede binary or two side by
+# WebSocket over TLS, and per held event stream (--sse: over HTTP/1.1, and over h2c on a connection
+# each or shared by -m), for one stampede binary or two side by
 # side (before and after a change).
 #
 #   bash bench/held_memory.sh [--quick]    # Markdown on stdout, progress on stderr
@@ -55,6 +56,8 @@ SCENARIOS=(
     "h2 over TLS (stampede serve)|$HOLD -http2 --insecure -u https://127.0.0.1:$TLS_PORT/"
     "wss (stampede serve)|$HOLD --insecure -data held -u wss://127.0.0.1:$TLS_PORT/echo"
     "SSE stream (stampede serve)|--sse -z 6s -k -u http://127.0.0.1:$PORT/sse?events=1000&interval=60000"
+    "SSE stream over h2c, a connection each (stampede serve)|--sse -http2 -z 6s -k -u http://127.0.0.1:$PORT/sse?events=1000&interval=60000"
+    "SSE streams over h2c, -m 5 (stampede serve)|--sse -http2 -m 5 -z 6s -k -u http://127.0.0.1:$PORT/sse?events=1000&interval=60000"
 )
 BINARIES=("$STAMPEDE")
 [[ -z $BEFORE ]] || BINARIES=("$BEFORE" "$STAMPEDE")

@@ -173,11 +173,6 @@ void Method::Loaded::find(std::string_view path) {
     throw SchemaError("no method " + service_name + "/" + method_name + " in " +
                       joined(file_names) + " (it has: " + methods_in(files) + ")");
   }
-  if (method->client_streaming()) {
-    throw SchemaError(service_name + "/" + method_name +
-                      " takes a stream of requests: stampede sends one message a call "
-                      "(unary and server-streaming methods only)");
-  }
   request = factory.GetPrototype(method->input_type());
   response = factory.GetPrototype(method->output_type());
 }
@@ -205,5 +200,7 @@ const pb::Message& Method::request_prototype() const { return *loaded_->request;
 const pb::Message& Method::response_prototype() const { return *loaded_->response; }
 
 bool Method::server_streaming() const { return loaded_->method->server_streaming(); }
+
+bool Method::client_streaming() const { return loaded_->method->client_streaming(); }
 
 }  // namespace stampede::grpc

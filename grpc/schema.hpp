@@ -34,8 +34,7 @@ class Method;
 /// well-known types (google/protobuf/*.proto) resolve to the copies built into libprotobuf when
 /// the import paths have none. Throws SchemaError: a file that cannot be read; protoc's own
 /// "file:line:column: message" for a file that does not compile; a method not in the files
-/// (naming those they have); a malformed path; a client-streaming method (stampede sends one
-/// message a call).
+/// (naming those they have); a malformed path.
 [[nodiscard]] Method load_method(const ProtoSource& source, std::string_view path);
 
 /// One method of a service, holding alive the descriptors of its messages. Never changed once
@@ -56,6 +55,8 @@ class Method {
   [[nodiscard]] const google::protobuf::Message& response_prototype() const;
   /// True when the server answers with a stream of messages rather than one.
   [[nodiscard]] bool server_streaming() const;
+  /// True when the client sends a stream of messages (client streaming, bidirectional).
+  [[nodiscard]] bool client_streaming() const;
 
  private:
   friend Method load_method(const ProtoSource& source, std::string_view path);

@@ -77,6 +77,8 @@ struct Request {
   std::uint64_t max_message = std::uint64_t{1} << 20;
   /// gRPC (grpc://, grpcs://): the method answers with a stream of messages, not exactly one.
   bool grpc_server_streaming = false;
+  /// gRPC: the method takes a stream of messages (bidirectional, read with --stream).
+  bool grpc_client_streaming = false;
   /// --stream: the response is read as a stream, an exchange each piece of it: a gRPC call's
   /// answer message, or the body's bytes as each read brings them (see asks_event_stream()
   /// for an event stream's events).

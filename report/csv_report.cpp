@@ -18,16 +18,28 @@ std::string field(const std::string& text) {
 }  // namespace
 
 std::string csv_report(const statistics::Summary& summary) {
+  // A run over long-lived connections or streams (whose events are its requests) also says
+  // what became of them each second, as the live row does.
+  const bool connections = summary.long_lived() || summary.info.reads_streams();
   std::string text =
       "elapsed_s,users,succeeded,failed,rps,min_ms,mean_ms,p99_ms,max_ms,received_bytes_per_s,"
-      "status_codes\n";
+      "status_codes";
+  text += connections ? ",connections_open,connections_opened,connections_failed,"
+                        "connections_closed_by_server\n"
+                      : "\n";
   for (const auto& s : summary.per_second) {
     text += format_fixed(s.elapsed_s, 3) + ',' + std::to_string(s.users_running) + ',' +
             std::to_string(s.succeeded) + ',' + std::to_string(s.failed) + ',' +
             format_fixed(s.rps, 3) + ',' + format_fixed(s.min_ms, 3) + ',' +
             format_fixed(s.mean_ms, 3) + ',' + format_fixed(s.p99_ms, 3) + ',' +
             format_fixed(s.max_ms, 3) + ',' + format_fixed(s.received_bytes_per_s, 0) + ',' +
-            status_codes_text(s.status_codes) + '\n';
+            status_codes_text(s.status_codes);
+    if (connections) {
+      text += ',' + std::to_string(s.connections_open) + ',' +
+              std::to_string(s.connections_opened) + ',' + std::to_string(s.connections_failed) +
+              ',' + std::to_string(s.connections_closed_by_server);
+    }
+    text += '\n';
   }
   return text;
 }

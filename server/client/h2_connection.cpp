@@ -276,6 +276,13 @@ bool H2Connection<Stream>::submit(H2Waiter& call) {
 }
 
 template <class Stream>
+void H2Connection<Stream>::send_more(H2Waiter& call) {
+  if (ended_ || !streams_) return;
+  streams_->send_more(call);
+  kick();
+}
+
+template <class Stream>
 void H2Connection<Stream>::withdraw(H2Waiter& call) {
   if (opener_ == &call) opener_ = nullptr;
   if (std::exchange(call.queued, false)) {  // its user may be gone before settle() comes to it

@@ -79,6 +79,8 @@ class H2Connection final : public std::enable_shared_from_this<H2Connection<Stre
   /// Hands `call` to the session. False (call.done, call.error set) when it takes no more.
   /// Once its stream is over, `call.resume` is called: by the reader in place, or posted.
   bool submit(H2Waiter& call);
+  /// A call whose request streams (H2Call::outgoing) has more to send: it goes out soon.
+  void send_more(H2Waiter& call);
   /// The call gives up (-t, a stopping run): its stream is reset, its neighbours go on; it is
   /// not resumed (nor left among the calls to resume: its user may end before they are).
   void withdraw(H2Waiter& call);

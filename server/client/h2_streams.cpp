@@ -3,6 +3,7 @@
 #include "server/client/h2_streams.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 #include "server/client/base64.hpp"
@@ -111,8 +112,17 @@ struct H2StreamCallbacks {
                            void* user_data) {
     auto* call = of(user_data).call_of(stream_id);
     if (call == nullptr) return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;  // withdrawn: reset
-    return static_cast<ssize_t>(
-        h2::copy_body(call->request->body, call->body_sent, buffer, length, flags));
+    if (call->outgoing == nullptr) {
+      return static_cast<ssize_t>(
+          h2::copy_body(call->request->body, call->body_sent, buffer, length, flags));
+    }
+    // A streaming request: what was added so far; nothing yet waits for send_more().
+    const auto& outgoing = *call->outgoing;
+    const auto n = std::min(length, outgoing.size() - call->body_sent);
+    if (n == 0) return NGHTTP2_ERR_DEFERRED;
+    std::memcpy(buffer, outgoing.data() + call->body_sent, n);
+    call->body_sent += n;
+    return static_cast<ssize_t>(n);
   }
 
   /// One table for every session of the process.
@@ -171,7 +181,7 @@ bool H2Streams::submit(H2Call& call) {
   for (const auto& name_value : call.request->headers) fields_.push_back(h2::field(name_value));
   nghttp2_data_provider body{};
   body.read_callback = H2StreamCallbacks::read_body;
-  const auto* provider = call.request->body.empty() ? nullptr : &body;
+  const auto* provider = call.request->body.empty() && call.outgoing == nullptr ? nullptr : &body;
   call.stream_id = nghttp2_submit_request(session_.get(), nullptr, fields_.data(), fields_.size(),
                                           provider, nullptr);
   if (call.stream_id < 0) {
@@ -203,6 +213,10 @@ bool H2Streams::upgrade(H2Call& call, bool head) {
 
 std::string H2Streams::upgrade_settings() {
   return base64url(h2::settings_payload(own_window));  // RFC 7540 3.2.1
+}
+
+void H2Streams::send_more(const H2Call& call) {
+  nghttp2_session_resume_data(session_.get(), call.stream_id);  // an error: not deferred yet
 }
 
 void H2Streams::withdraw(H2Call& call) {

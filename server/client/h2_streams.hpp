@@ -46,7 +46,11 @@ struct H2Call {
   /// gathers what arrived, which the client takes from it).
   bool streaming = false;
   void (*on_arrival)(H2Call&) = nullptr;
-  bool queued = false;    ///< waits in its connection's list of calls to resume
+  bool queued = false;  ///< waits in its connection's list of calls to resume
+  /// A request that streams (a gRPC bidirectional call): its body goes out from `outgoing` as
+  /// the client adds to it (send_more()), `request`'s body unused, the stream's end of the
+  /// request never sent (the call is withdrawn at its end).
+  const std::string* outgoing = nullptr;
   void* owner = nullptr;  ///< for on_done
 };
 
@@ -80,6 +84,8 @@ class H2Streams {
   bool upgrade(H2Call& call, bool head);
   /// The HTTP2-Settings header's value for an h2c upgrade request: our SETTINGS, base64url.
   static std::string upgrade_settings();
+  /// A request that streams (H2Call::outgoing) has more to send.
+  void send_more(const H2Call& call);
   /// The call gives up (-t): its stream is reset with CANCEL (or, still queued, never sent)
   /// and the session no longer points at it.
   void withdraw(H2Call& call);

@@ -240,6 +240,7 @@ PreparedRequest prepare(const model::Request& request, model::Protocol protocol)
     prepared.wire = Http2Wire{h2_fields(request, message), request.body};
     prepared.grpc = model::is_grpc(request.origin.scheme);
     prepared.grpc_server_streaming = request.grpc_server_streaming;
+    prepared.grpc_client_streaming = request.grpc_client_streaming;
     // gRPC has no HTTP/1.1 to fall back to; an h2c upgrade is asked by the HTTP/1.1 form.
     if ((request.origin.secure() && !prepared.grpc) || model::asks_h2c_upgrade(request)) {
       prepared.http1_fallback =

@@ -61,6 +61,9 @@ struct PreparedRequest {
   bool grpc = false;
   /// A gRPC call whose method streams its answer: any number of messages is whole.
   bool grpc_server_streaming = false;
+  /// A gRPC call whose method takes a stream of requests (bidirectional, with --stream): each
+  /// exchange sends its message on the call.
+  bool grpc_client_streaming = false;
   /// The longest answer message taken (--max-message): a gRPC call's message, an event
   /// stream's line; a longer one fails as too_big, a limit of stampede's own.
   std::uint64_t max_message = 0;

@@ -46,6 +46,7 @@ net::awaitable<void> StreamClientBase::exchange(const PreparedRequest& request,
   const auto timeout_at = deadline();
   if (thread_.window_end < timeout_at) arm_deadline(thread_.window_end);
   waiting_ = true;
+  if (streaming_) send_unit(request);
   while (response.error == model::ErrorKind::none && !cut_) {
     if (!streaming_) {
       co_await open_stream(request, response);

@@ -46,6 +46,10 @@ class StreamClientBase : public ClientBase, private LongLived {
   virtual std::string& unparsed() = 0;
   /// The stream is over (the server ended it): what the transport keeps for the next.
   virtual void stream_over() = 0;
+  /// An exchange on a stream already open starts: a stream whose request streams too (a gRPC
+  /// bidirectional call) sends the exchange's message on it; a stream opened by the exchange
+  /// sent it in its request.
+  virtual void send_unit(const PreparedRequest& /*request*/) {}
 
   /// The response's head came: true when it opens a stream (see StreamUnits::open()).
   bool accept(const PreparedRequest& request, model::Response& response);

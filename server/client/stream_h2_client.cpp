@@ -64,6 +64,9 @@ class StreamH2Client final : public StreamClientBase {
     head_.body.clear();
     head_.grpc_status_field.clear();
     head_.grpc_message.clear();
+    // A request that streams starts with this exchange's message, the rest sent by send_unit().
+    call_.outgoing = request.grpc_client_streaming ? &outgoing_ : nullptr;
+    if (call_.outgoing != nullptr) outgoing_ = wire.body;
     if (own_ && !own_->accepting()) drop_connection();  // GOAWAY, or closed: a new one
     on_ =
         shared_ != nullptr ? shared_->connection(request.connect_timeout) : own_connection(request);
@@ -87,6 +90,18 @@ class StreamH2Client final : public StreamClientBase {
       own_->start(request.connect_timeout);
     }
     return own_;
+  }
+
+  /// The exchange's message on a call whose request streams, after what went before it (its
+  /// bytes already in frames are dropped first).
+  void send_unit(const PreparedRequest& request) override {
+    if (call_.outgoing == nullptr || on_ == nullptr || call_.done) return;
+    if (call_.body_sent == outgoing_.size()) {
+      outgoing_.clear();
+      call_.body_sent = 0;
+    }
+    outgoing_ += std::get<Http2Wire>(request.wire).body;
+    on_->send_more(call_);
   }
 
   /// Waits for the stream's next frames unless some are here already.
@@ -176,6 +191,7 @@ class StreamH2Client final : public StreamClientBase {
   H2Waiter call_;
   model::Response head_;  ///< the stream's head, counts and body bytes not yet parsed
   Http2Wire resending_;   ///< the request with the resume header, for a reconnect
+  std::string outgoing_;  ///< a streaming request's messages not yet all in frames
   bool left_ = false;     ///< -m: finish() left the shared connection
 };
 

@@ -55,15 +55,16 @@ TEST(GrpcSchema, LoadsAServerStreamingMethod) {
   EXPECT_EQ(output_name(method), "helloworld.HelloReply");
 }
 
-TEST(GrpcSchema, RefusesMethodsThatStreamRequests) {
+TEST(GrpcSchema, LoadsMethodsThatStreamRequests) {
   const ProtoDir dir;
   const ProtoSource source{{dir.write("hello.proto", greeter_proto)}, {}};
-  EXPECT_EQ(schema_error(source, "/helloworld.Greeter/Collect"),
-            "helloworld.Greeter/Collect takes a stream of requests: stampede sends one message a "
-            "call (unary and server-streaming methods only)");
-  EXPECT_EQ(schema_error(source, "/helloworld.Greeter/Chat"),
-            "helloworld.Greeter/Chat takes a stream of requests: stampede sends one message a "
-            "call (unary and server-streaming methods only)");
+  const auto collect = load_method(source, "/helloworld.Greeter/Collect");
+  EXPECT_TRUE(collect.client_streaming());
+  EXPECT_FALSE(collect.server_streaming());
+  const auto chat = load_method(source, "/helloworld.Greeter/Chat");
+  EXPECT_TRUE(chat.client_streaming());
+  EXPECT_TRUE(chat.server_streaming());
+  EXPECT_FALSE(load_method(source, "/helloworld.Greeter/SayHellos").client_streaming());
 }
 
 TEST(GrpcSchema, AMissingMethodNamesThoseThereAre) {

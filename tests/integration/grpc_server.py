@@ -19,6 +19,8 @@ there):
    "metadata": [[KEY, VALUE], ...]}
 and, for a server stream, one line per answer message as it is handed to grpcio:
   {"streamed": NAME, "index": I}
+A bidirectional call (Chat) is logged when its first message arrives, then each message received
+and each answered: {"received": NAME, "index": I}, {"streamed": NAME, "index": I}.
 TIMEOUT is what was left of the call's deadline (from grpc-timeout) on arrival, null without one;
 METADATA is what grpcio hands the handler, in the order received: the custom metadata and
 user-agent (a -bin value as the base64 of its bytes, unpadded).
@@ -58,8 +60,8 @@ DEFAULT_PROTO = os.path.join(HERE, "protos", "helloworld.proto")
 
 
 def load_services(proto_file):
-    """{"/package.Service/Method": (request class, reply class, server_streaming)} for every
-    method of every service in proto_file, compiled by protoc."""
+    """{"/package.Service/Method": (request class, reply class, server_streaming,
+    client_streaming)} for every method of every service in proto_file, compiled by protoc."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "set.pb")
         subprocess.run(
@@ -77,7 +79,7 @@ def load_services(proto_file):
             methods["/%s/%s" % (full, method.name)] = (
                 classes[method.input_type.lstrip(".")],
                 classes[method.output_type.lstrip(".")],
-                method.server_streaming)
+                method.server_streaming, method.client_streaming)
     return methods
 
 
@@ -105,9 +107,9 @@ class Log:
             self.calls[method] += 1
             os.write(self.fd, (line + "\n").encode())
 
-    def streamed(self, name, index):
+    def streamed(self, name, index, key="streamed"):
         with self.lock:
-            os.write(self.fd, (json.dumps({"streamed": name, "index": index}) + "\n").encode())
+            os.write(self.fd, (json.dumps({key: name, "index": index}) + "\n").encode())
 
     def answered(self, method, code):
         with self.lock:
@@ -143,7 +145,7 @@ def reply(reply_class, name, suffix=""):
     return reply_class(message="Hello " + name + suffix, code=code)
 
 
-def make_handler(log, method, reply_class, streaming):
+def make_handler(log, method, reply_class, streaming, requests_stream=False):
     """The behaviour function for one method (see the module's docstring)."""
 
     def prepare(request, context):
@@ -172,6 +174,16 @@ def make_handler(log, method, reply_class, streaming):
             log.streamed(name, i)
             yield reply(reply_class, name, " #%d" % i)
 
+    def chat(requests, context):
+        for i, request in enumerate(requests):
+            if i == 0:
+                log.arrived(method, request.name, context)
+            log.streamed(request.name, i, "received")
+            log.streamed(request.name, i)
+            yield reply(reply_class, request.name, " #%d" % i)
+
+    if requests_stream:
+        return chat
     return stream if streaming else unary
 
 
@@ -199,10 +211,13 @@ def main():
     port_file, log_file, port, tls, proto, lifetime = parse_args(sys.argv[1:])
     log = Log(log_file)
     handlers = {}
-    for method, (request_class, reply_class, streaming) in load_services(proto).items():
+    for method, (request_class, reply_class, streaming, requests_stream) in load_services(proto).items():
         service, name = method[1:].split("/")
-        behaviour = make_handler(log, method, reply_class, streaming)
-        make = grpc.unary_stream_rpc_method_handler if streaming else grpc.unary_unary_rpc_method_handler
+        behaviour = make_handler(log, method, reply_class, streaming, requests_stream)
+        if requests_stream:
+            make = grpc.stream_stream_rpc_method_handler
+        else:
+            make = grpc.unary_stream_rpc_method_handler if streaming else grpc.unary_unary_rpc_method_handler
         handlers.setdefault(service, {})[name] = make(
             behaviour, request_deserializer=request_class.FromString,
             response_serializer=lambda message: message.SerializeToString())

@@ -2,7 +2,8 @@
 # gRPC calls from the command line against a real gRPC server (python3-grpcio, grpc_server.py) and
 # stampede serve's echo: exact call counts from the server's log, statuses counted by name,
 # metadata and grpc-timeout received, -v json and the --expect-* checks on the decoded answer,
-# -m, grpcs:// (TLS), and the usage errors that send nothing.
+# -m, grpcs:// (TLS), server and bidirectional streams read a message an exchange (--stream, each
+# message counted against the server's log), and the usage errors that send nothing.
 source "$(dirname "$0")/lib.sh" "$@"
 
 HERE=$(dirname "$(realpath "$0")")
@@ -184,6 +185,27 @@ PYEOF
   awk -v t="$ELAPSED" 'BEGIN { exit !(t < 4) }' || fail "stream_stalled: took ${ELAPSED}s (-t 1)"
 }
 
+# --stream on a bidirectional method: each exchange sends a message on the user's one call and
+# reads the answer to it; the server's log has every message it received and answered, once.
+case_bidi() {
+  start_grpc bidi
+  local url="grpc://127.0.0.1:$SERVER_PORT/helloworld.Greeter/Chat"
+  run_stampede bidi -c 3 -n 20 --stream -u "$url" --proto "$PROTO" -data '{"name":"chat"}' \
+    -v json --expect-json '/message~^Hello chat #[0-9]+$' --output json
+  expect_rc 0
+  json_check "$OUT" <<'PYEOF'
+g("requests.succeeded") == 60 and g("requests.failed") == 0 and g("grpc_status_codes") == {"OK": 60}
+g("events.unit") == "message" and g("events.received") == 60 and g("events.streams.opened") == 3
+PYEOF
+  assert_eq 3 "$(calls_logged chat 3)" "bidi: calls the server logged"
+  assert_eq 60 "$(await_lines "$SERVER_LOG" '"received": "chat",' 60)" "bidi: messages the server received"
+  assert_eq 60 "$(await_lines "$SERVER_LOG" '"streamed": "chat",' 60)" "bidi: messages the server answered"
+  # A bidirectional method needs --stream: its calls have no single answer.
+  run_stampede bidi_whole -c 1 -n 1 -u "$url" --proto "$PROTO" -data '{"name":"x"}'
+  expect_rc 2
+  grep -q "is bidirectional: give --stream" "$ERR" || fail "bidi_whole: $(head -c 500 "$ERR")"
+}
+
 case_serve_echo() {  # stampede serve's echo, with --data-file's bytes and no .proto
   start_serve
   printf '\x0a\x04echo' >"$TEST_TMP/msg.bin"  # field 1, a 4-byte string
@@ -241,6 +263,6 @@ case_usage() {  # exit 2 and nothing sent
   grep -q "this method answers once" "$ERR" || fail "stream-unary: $(head -c 500 "$ERR")"
 }
 
-run_cases "${GRPC_CASES:-}" unary statuses metadata deadline json expect shared tls stream stream_messages \
+run_cases "${GRPC_CASES:-}" unary statuses metadata deadline json expect shared tls stream stream_messages bidi \
   serve_echo big usage
 pass

@@ -189,6 +189,17 @@ EOF
   done
 }
 
+# --output csv: each second's events are its requests, and its streams opened, failed and ended
+# come in the connection columns; over the rows they add up to the run's.
+case_csv() {
+  run_stampede csv --sse -c 2 -n 20 -k --output csv -u "$SERVE/sse?events=10&interval=5"
+  expect_rc 0
+  head -n 1 "$OUT" | grep -q ',status_codes,connections_open,connections_opened,connections_failed,connections_closed_by_server$' ||
+    fail "csv: header: $(head -n 1 "$OUT")"
+  assert_eq "20 2 2" "$(awk -F, 'NR > 1 { s += $3; o += $13; c += $15 } END { print s, o, c }' "$OUT")" \
+    "csv: events, streams opened and ended by the server over the rows"
+}
+
 # What cannot read a stream is refused before the run, in one line, exit 2: --rate, a WebSocket
 # URL, an h2c upgrade (a curl file's --http2 on http://), --sse with --stream.
 case_refused_runs() {
@@ -258,5 +269,6 @@ start_py_server sse /usr/bin/python3 "$SSE_SERVER"
 PY=http://127.0.0.1:$SERVER_PORT
 PROTO=() TAG='' CUT=read
 run_cases "${SSE_CASES:-}" serve_counts serve_eol serve_ended serve_reconnect serve_refused serve_faults \
-  serve_duration serve_html serve_tls h2c h2c_shared h2_tls stream_chunks refused_runs interrupted python_counts python_lost
+  serve_duration serve_html serve_tls h2c h2c_shared h2_tls stream_chunks csv refused_runs interrupted \
+  python_counts python_lost
 pass

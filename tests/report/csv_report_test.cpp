@@ -38,6 +38,28 @@ TEST(CsvReport, OneRowASecondUnderOneHeader) {
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
 }
 
+/// A run over streams (or long-lived connections) says each second what became of them.
+TEST(CsvReport, StreamsAddWhatBecameOfThemEachSecond) {
+  statistics::Summary summary;
+  summary.info.stream_unit = "event";
+  statistics::Metrics second;
+  second.add(result(10, 200));
+  summary.total.merge(second);
+  summary.add_second(second, 1s, 2);
+  summary.per_second.back().connections_open = 2;
+  summary.per_second.back().connections_opened = 3;
+  summary.per_second.back().connections_failed = 1;
+  summary.per_second.back().connections_closed_by_server = 1;
+  const auto csv = csv_report(summary);
+  EXPECT_TRUE(
+      csv.starts_with("elapsed_s,users,succeeded,failed,rps,min_ms,mean_ms,p99_ms,max_ms,"
+                      "received_bytes_per_s,status_codes,connections_open,"
+                      "connections_opened,connections_failed,"
+                      "connections_closed_by_server\n"))
+      << csv;
+  EXPECT_TRUE(csv.ends_with(",200:1,2,3,1,1\n")) << csv;
+}
+
 TEST(CsvReport, ASweepsStepsWithTheKneeMarked) {
   server::sweep::SweepResult sweep;
   server::sweep::StepFigures two;
