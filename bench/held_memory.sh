@@ -57,7 +57,7 @@ SCENARIOS=(
     "wss (stampede serve)|$HOLD --insecure -data held -u wss://127.0.0.1:$TLS_PORT/echo"
     "SSE stream (stampede serve)|--sse -z 6s -k -u http://127.0.0.1:$PORT/sse?events=1000&interval=60000"
     "SSE stream over h2c, a connection each (stampede serve)|--sse -http2 -z 6s -k -u http://127.0.0.1:$PORT/sse?events=1000&interval=60000"
-    "SSE streams over h2c, -m 5 (stampede serve)|--sse -http2 -m 5 -z 6s -k -u http://127.0.0.1:$PORT/sse?events=1000&interval=60000"
+    "SSE streams over h2c, -m 10 (stampede serve)|--sse -http2 -m 10 -z 6s -k -u http://127.0.0.1:$PORT/sse?events=1000&interval=60000"
 )
 BINARIES=("$STAMPEDE")
 [[ -z $BEFORE ]] || BINARIES=("$BEFORE" "$STAMPEDE")
