@@ -207,6 +207,11 @@ void apply_streams(const Options& options, RunConfig& config) {
     }
   }
   if (!streams) return;
+  if (config.plan.hold.count() > 0) {
+    throw UsageError(
+        "--hold keeps connections open after their requests, but a stream is read as long as "
+        "it lasts: give -z for how long to read it");
+  }
   if (config.plan.rate > 0) {
     throw UsageError(
         "--rate schedules requests, but a stream's events come at the server's pace: give -c "

@@ -201,14 +201,16 @@ case_csv() {
 }
 
 # What cannot read a stream is refused before the run, in one line, exit 2: --rate, a WebSocket
-# URL, an h2c upgrade (a curl file's --http2 on http://), --sse with --stream.
+# URL, an h2c upgrade (a curl file's --http2 on http://), --sse with --stream, --hold (whose hold
+# after the requests would wait on a stream that has no end of its own).
 case_refused_runs() {
   printf '%s\n' "curl --http2 -H 'Accept: text/event-stream' '$SERVE/sse?events=1'" >"$TEST_TMP/upgrade.curl"
   local args reason
   for args in "--rate 10 -z 1s -u $SERVE/sse|events come at the server's pace" \
     "-n 1 -u ws://127.0.0.1:$SERVE_PORT/echo|read an HTTP response" \
     "-n 1 -p $TEST_TMP/upgrade.curl|stream over an h2c upgrade" \
-    "--stream -n 1 -u $SERVE/sse|--sse reads events and --stream a response's pieces: give one"; do
+    "--stream -n 1 -u $SERVE/sse|--sse reads events and --stream a response's pieces: give one" \
+    "-http2 --hold 1 -n 1 -u $SERVE/sse|a stream is read as long as it lasts"; do
     reason=${args#*|} args=${args%%|*}
     # shellcheck disable=SC2086  # the words of a command line
     run_stampede refused_run --sse $args
