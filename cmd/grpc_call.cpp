@@ -134,15 +134,13 @@ GrpcMethod make_grpc_call(const Options& options, model::Request& request) {
   request.keep_alive = true;  // calls share their connection, as gRPC's channels do
   request.grpc_server_streaming = method && method->server_streaming();
   request.grpc_client_streaming = method && method->client_streaming();
-  if (request.grpc_client_streaming && !request.grpc_server_streaming) {
-    throw UsageError(method->path().substr(1) +
-                     " is client-streaming, which stampede does not call yet (unary, "
-                     "server-streaming and, with --stream, bidirectional methods)");
-  }
   if (request.grpc_client_streaming && !options.stream) {
     throw UsageError(method->path().substr(1) +
-                     " is bidirectional: give --stream (each exchange sends a message on the "
-                     "call and reads an answer)");
+                     (request.grpc_server_streaming
+                          ? " is bidirectional: give --stream (each exchange sends a message on "
+                            "the call and reads an answer)"
+                          : " is client-streaming: give --stream (each exchange sends a message "
+                            "on the call, the -n-th also reads its answer)"));
   }
   set_headers(options, request);
   return method;

@@ -218,10 +218,17 @@ void apply_streams(const Options& options, RunConfig& config) {
         "and -n (events per user) or -z");
   }
   const auto& first = config.steps.front();  // a gRPC call is the run's one step
-  if (first.stream && config.grpc_method && !first.grpc_server_streaming) {
+  if (first.stream && config.grpc_method && !first.grpc_server_streaming &&
+      !first.grpc_client_streaming) {
     throw UsageError(
         "--stream on a gRPC call reads a server-streaming method's answers one by one: this "
         "method answers once");
+  }
+  if (first.grpc_client_streaming && !first.grpc_server_streaming &&
+      config.plan.rounds_per_user == 0) {
+    throw UsageError(
+        "a client-streaming call sends -n messages, then reads its one answer: give -n, not "
+        "-z");
   }
   config.long_lived = true;
 }

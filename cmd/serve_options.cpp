@@ -155,7 +155,9 @@ CommandDoc serve_command_doc() {
       "/delay/{ms}, /bytes/{n}, /sse (Server-Sent Events), /trickle (a body a chunk at a time);\n"
       "WebSocket: /echo (each message back), /acc (go-stress-testing's ping); gRPC over HTTP/2:\n"
       "/stampede.Echo/Echo (the request's messages back), /stampede.Echo/Fail (the grpc-status\n"
-      "its x-fail-code header names).\n"
+      "its x-fail-code header names), Chat (bidirectional: each message back as it comes),\n"
+      "Collect (client streaming: the last message back), Repeat (server streaming: the\n"
+      "request's messages x-count times, x-interval-ms apart).\n"
       "Its certificate is self-signed: clients need --insecure (curl -k), or to trust it.\n"
       "Ctrl-C or SIGTERM stops it. More: docs/serve.md.\n"};
 }
@@ -181,11 +183,10 @@ std::string serve_banner(const ServeCommand& command, const target_server::Liste
 }
 
 std::string serve_routes(const ServeCommand& command) {
-  return "routes: /  /json  /status/{code}  /delay/{ms}  /bytes/{n}  /sse  /trickle  WebSocket: "
-         "/echo  /acc  gRPC (HTTP/2): " +
-         std::string(target_server::grpc_echo_path) + "  " +
-         std::string(target_server::grpc_fail_path) +
-         "\nHTTP/1.1 and h2c (prior knowledge or Upgrade)" +
+  return std::string(
+             "routes: /  /json  /status/{code}  /delay/{ms}  /bytes/{n}  /sse  /trickle  "
+             "WebSocket: /echo  /acc  gRPC (HTTP/2): /stampede.Echo/{Echo,Fail,Chat,Collect,"
+             "Repeat}\nHTTP/1.1 and h2c (prior knowledge or Upgrade)") +
          (command.server.tls_port ? ", h2 and HTTP/1.1 by ALPN over TLS" : "");
 }
 

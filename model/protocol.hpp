@@ -63,12 +63,15 @@ inline bool reads_stream(const Request& request) {
   return request.stream || asks_event_stream(request);
 }
 
-/// What each of a stream's units is, as reports name it: "event", "message" (a gRPC call's), or
-/// "chunk"; empty when the response is read whole.
+/// What each of a stream's units is, as reports name it: "event", "message" (a gRPC call's
+/// answer), "sent message" (a client-streaming call's request), or "chunk"; empty when the
+/// response is read whole.
 inline std::string_view stream_unit(const Request& request) {
   if (asks_event_stream(request)) return "event";
   if (!request.stream) return "";
-  return is_grpc(request.origin.scheme) ? "message" : "chunk";
+  if (!is_grpc(request.origin.scheme)) return "chunk";
+  return request.grpc_client_streaming && !request.grpc_server_streaming ? "sent message"
+                                                                         : "message";
 }
 
 /// WebSocket for ws:// and wss://; HTTP/2 for grpc:// (h2c) and grpcs:// (ALPN h2), and when it

@@ -37,7 +37,10 @@ std::string stream_text(const statistics::Summary& summary) {
   if (events.events == 0 && !summary.info.reads_streams()) return "";
   // An event stream's figures keep their names; a gRPC call's messages and a body's chunks
   // are named for what they are.
-  const std::string unit = summary.info.stream_unit.empty() ? "event" : summary.info.stream_unit;
+  const std::string named = summary.info.stream_unit.empty() ? "event" : summary.info.stream_unit;
+  // A client-streaming call's units are the messages it sent ("sent message").
+  const bool sent = named.starts_with("sent ");
+  const std::string unit = sent ? named.substr(5) : named;
   const bool events_read = unit == "event";
   const auto& streams = total.long_lived;
   const auto open = streams.opened - std::min(streams.ended, streams.opened);
@@ -51,7 +54,7 @@ std::string stream_text(const statistics::Summary& summary) {
   plural[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(plural[0])));
   text += aligned_line(
       plural + ":",
-      std::to_string(events.events) + " received, " +
+      std::to_string(events.events) + (sent ? " sent, " : " received, ") +
           format_fixed(ratio(static_cast<double>(events.events), seconds), 2) + " [#/sec]" +
           (events_read ? ", " + std::to_string(events.lost) + " lost to reconnects (by id)" : ""));
   if (events.first_event.count() > 0) {

@@ -226,6 +226,7 @@ std::size_t Flow::destination_of(const model::Request& request, const model::Pla
   setup.h2c_upgrade = model::asks_h2c_upgrade(request);
   setup.stream_as = stream_as(request);
   setup.reconnect = plan.reconnect;
+  setup.messages_per_call = plan.rounds_per_user;
   // A gRPC call's body is read for its status (whole messages, one for a unary call).
   setup.keep_body = keep_body || model::is_grpc(request.origin.scheme);
   setup.insecure = request.insecure;

@@ -317,7 +317,7 @@ model::Result to_result(const model::Response& response, std::chrono::nanosecond
                         const verify::Verifier& verifier) {
   model::Result result;
   static_cast<model::ExchangeRecord&>(result) = response;
-  if (result.error == model::ErrorKind::none && !verifier.accept(response)) {
+  if (result.error == model::ErrorKind::none && !response.sent_only && !verifier.accept(response)) {
     result.error = model::ErrorKind::verify;
     result.failed_check = verifier.failed_check(response);
   }

@@ -14,19 +14,23 @@ namespace stampede::target_server {
 struct H2Stream {
   Route route;
   bool head = false;
-  bool grpc = false;             ///< content-type application/grpc (or application/grpc+...)
-  std::string_view grpc_method;  ///< grpc_echo_path, grpc_fail_path or empty for another path
-  unsigned fail_code = 13;       ///< x-fail-code, for grpc_fail_path: INTERNAL by default
-  bool too_large = false;        ///< the gRPC request passed max_grpc_request
-  std::string grpc_request;      ///< what the echo sends back
-  std::string_view body;         ///< what the DATA come from, over and over (/bytes/{n})
-  std::uint64_t body_left = 0;   ///< bytes still to send
+  bool grpc = false;  ///< content-type application/grpc (or application/grpc+...)
+  GrpcMethod grpc_method = GrpcMethod::none;
+  unsigned fail_code = 13;                       ///< x-fail-code, for Fail: INTERNAL by default
+  std::uint64_t repeat = default_grpc_repeat;    ///< x-count, for Repeat
+  std::chrono::milliseconds repeat_interval{0};  ///< x-interval-ms, for Repeat
+  bool too_large = false;                        ///< the gRPC request passed max_grpc_request
+  std::string grpc_request;     ///< what the method answers from (Chat: what is not sent back yet)
+  bool request_ended = false;   ///< Chat: the client ended its requests
+  bool answering = false;       ///< Chat: its head went, its DATA come as the requests do
+  std::string_view body;        ///< what the DATA come from, over and over (/bytes/{n})
+  std::uint64_t body_left = 0;  ///< bytes still to send
   std::uint64_t body_sent = 0;
   bool trailers = false;         ///< gRPC: end with trailers grpc-status 0, not END_STREAM
   PacedBody paced;               ///< /sse, /trickle: its pieces and when each is due
   std::uint64_t piece = 0;       ///< paced: the next piece to send
   std::uint64_t piece_sent = 0;  ///< paced: bytes of it sent already
-  std::uint64_t due = 0;         ///< paced: the pieces due so far
+  std::uint64_t due = 0;         ///< paced: the pieces due so far; Repeat: the answers
   /// Its place under --max-in-flight from its request to its answer; given back by a reset
   /// (close_stream) or the session's end too.
   InFlightSlot in_flight;
@@ -42,6 +46,7 @@ constexpr std::size_t output_chunk = std::size_t{64} * 1024;
 /// gRPC status codes used here (grpc/status.h).
 constexpr unsigned grpc_ok = 0;
 constexpr unsigned grpc_resource_exhausted = 8;
+constexpr unsigned grpc_internal = 13;
 constexpr unsigned grpc_unimplemented = 12;
 constexpr unsigned grpc_highest = 16;
 constexpr std::string_view grpc_content_type = "application/grpc";
@@ -66,6 +71,24 @@ nghttp2_nv field(std::string_view name, std::string_view value, bool copy_value 
 std::string_view digits(std::uint64_t number, std::array<char, 24>& out) {
   const auto end = std::to_chars(out.data(), out.data() + out.size(), number).ptr;
   return {out.data(), static_cast<std::size_t>(end - out.data())};
+}
+
+/// `text` as a whole number no larger than `most`; nothing otherwise.
+std::optional<std::uint64_t> number_at_most(std::string_view text, std::uint64_t most) {
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value > most) return std::nullopt;
+  return value;
+}
+
+/// Ends a gRPC answer's DATA with the trailers: grpc-status `status`.
+int end_with_trailers(nghttp2_session* session, std::int32_t stream_id, std::uint32_t* flags,
+                      unsigned status) {
+  *flags |= NGHTTP2_DATA_FLAG_EOF | NGHTTP2_DATA_FLAG_NO_END_STREAM;
+  const nghttp2_nv fields[] = {
+      field("grpc-status", status == grpc_ok ? "0" : "8"),
+      field("grpc-message", "the request's messages not sent back passed 16 MiB")};
+  return nghttp2_submit_trailer(session, stream_id, fields, status == grpc_ok ? 1 : 2);
 }
 
 int base64url_value(char c) {
@@ -128,8 +151,7 @@ struct H2ServerCallbacks {
     const auto text = view(value, value_size);
     if (key == ":path") {
       stream->route = route(text);
-      if (text == grpc_echo_path) stream->grpc_method = grpc_echo_path;
-      if (text == grpc_fail_path) stream->grpc_method = grpc_fail_path;
+      stream->grpc_method = grpc_method(text);
     } else if (key == "last-event-id") {
       take_last_event_id(stream->route, text);
     } else if (key == ":method") {
@@ -137,11 +159,14 @@ struct H2ServerCallbacks {
     } else if (key == "content-type") {
       stream->grpc = text.starts_with(grpc_content_type);
     } else if (key == "x-fail-code") {
-      unsigned code = 0;
-      const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), code);
-      if (error == std::errc() && end == text.data() + text.size() && code <= grpc_highest) {
-        stream->fail_code = code;
+      if (const auto code = number_at_most(text, grpc_highest)) {
+        stream->fail_code = static_cast<unsigned>(*code);
       }
+    } else if (key == "x-count") {
+      stream->repeat = number_at_most(text, max_grpc_repeat).value_or(default_grpc_repeat);
+    } else if (key == "x-interval-ms") {
+      stream->repeat_interval =
+          std::chrono::milliseconds(number_at_most(text, max_grpc_interval_ms).value_or(0));
     }
     return 0;
   }
@@ -150,21 +175,32 @@ struct H2ServerCallbacks {
                      const std::uint8_t* data, std::size_t size, void* /*user_data*/) {
     auto* stream = stream_of(session, stream_id);
     // Bodies of other requests are dropped as they come; nghttp2 still opens the windows.
-    if (stream == nullptr || !stream->grpc || stream->grpc_method != grpc_echo_path) return 0;
-    if (stream->grpc_request.size() + size > max_grpc_request) {
+    const bool kept = stream != nullptr && stream->grpc &&
+                      stream->grpc_method != GrpcMethod::none &&
+                      stream->grpc_method != GrpcMethod::fail;
+    if (!kept || stream->too_large) return 0;
+    const bool chat = stream->grpc_method == GrpcMethod::chat;
+    if (stream->grpc_request.size() - (chat ? stream->body_sent : 0) + size > max_grpc_request) {
       stream->too_large = true;
-      std::string().swap(stream->grpc_request);
+      if (!chat) std::string().swap(stream->grpc_request);
+    } else {
+      stream->grpc_request.append(view(data, size));
     }
-    if (!stream->too_large) stream->grpc_request.append(view(data, size));
+    if (chat && stream->answering) nghttp2_session_resume_data(session, stream_id);
     return 0;
   }
 
   static int on_frame(nghttp2_session* session, const nghttp2_frame* frame, void* user_data) {
     const bool carries_request =
         frame->hd.type == NGHTTP2_HEADERS || frame->hd.type == NGHTTP2_DATA;
-    if (!carries_request || (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) == 0) return 0;
+    if (!carries_request) return 0;
     auto* stream = stream_of(session, frame->hd.stream_id);
-    if (stream != nullptr) of(user_data).answer(frame->hd.stream_id, *stream);
+    if (stream == nullptr) return 0;
+    if ((frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0) {
+      of(user_data).answer(frame->hd.stream_id, *stream);
+    } else if (is_request(frame) && stream->grpc && stream->grpc_method == GrpcMethod::chat) {
+      of(user_data).answer_chat(frame->hd.stream_id, *stream);  // answers as the requests come
+    }
     return 0;
   }
 
@@ -208,30 +244,58 @@ struct H2ServerCallbacks {
     return size > 0 ? static_cast<ssize_t>(size) : ssize_t{NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE};
   }
 
+  /// Chat: the request bytes not sent back yet; once the client ended its requests and all
+  /// went back, the trailers.
+  static ssize_t read_chat(nghttp2_session* session, std::int32_t stream_id, H2Stream& stream,
+                           std::uint8_t* buffer, std::size_t length, std::uint32_t* flags) {
+    auto& pending = stream.grpc_request;
+    const auto size = std::min(length, pending.size() - stream.body_sent);
+    std::memcpy(buffer, pending.data() + stream.body_sent, size);
+    stream.body_sent += size;
+    if (stream.body_sent == pending.size()) {  // all went: the buffer starts again
+      pending.clear();
+      stream.body_sent = 0;
+      if (stream.request_ended || stream.too_large) {
+        const auto status = stream.too_large ? grpc_resource_exhausted : grpc_ok;
+        if (end_with_trailers(session, stream_id, flags, status) != 0) {
+          return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;  // resets the stream
+        }
+        return static_cast<ssize_t>(size);
+      }
+      if (size == 0) return NGHTTP2_ERR_DEFERRED;  // on_data resumes it
+    }
+    return static_cast<ssize_t>(size);
+  }
+
   /// Copies the next piece of the body; at its end, END_STREAM, or for gRPC the trailers.
+  /// Repeat's copies go as they are due.
   static ssize_t read_body(nghttp2_session* session, std::int32_t stream_id, std::uint8_t* buffer,
                            std::size_t length, std::uint32_t* flags, nghttp2_data_source* source,
                            void* /*user_data*/) {
     auto& stream = *static_cast<H2Stream*>(source->ptr);
     if (is_paced(stream.route.page)) return read_paced(stream, buffer, length, flags);
+    if (stream.grpc_method == GrpcMethod::chat) {
+      return read_chat(session, stream_id, stream, buffer, length, flags);
+    }
     std::size_t size = 0;
     if (stream.body_left > 0) {
+      auto room = static_cast<std::uint64_t>(length);
+      if (stream.grpc_method == GrpcMethod::repeat) {
+        room = std::min(room, stream.due * stream.body.size() - stream.body_sent);
+        if (room == 0) return NGHTTP2_ERR_DEFERRED;  // resume() makes the next copy due
+      }
       const auto at = static_cast<std::size_t>(stream.body_sent % stream.body.size());
-      const auto wanted =
-          static_cast<std::size_t>(std::min<std::uint64_t>(stream.body_left, length));
+      const auto wanted = static_cast<std::size_t>(std::min(stream.body_left, room));
       size = std::min(wanted, stream.body.size() - at);
       std::memcpy(buffer, stream.body.data() + at, size);
       stream.body_sent += size;
       stream.body_left -= size;
     }
     if (stream.body_left == 0) {
-      *flags |= NGHTTP2_DATA_FLAG_EOF;
-      if (stream.trailers) {
-        *flags |= NGHTTP2_DATA_FLAG_NO_END_STREAM;
-        const nghttp2_nv ok[] = {field("grpc-status", "0")};
-        if (nghttp2_submit_trailer(session, stream_id, ok, std::size(ok)) != 0) {
-          return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;  // resets the stream
-        }
+      if (!stream.trailers) {
+        *flags |= NGHTTP2_DATA_FLAG_EOF;
+      } else if (end_with_trailers(session, stream_id, flags, grpc_ok) != 0) {
+        return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;  // resets the stream
       }
     }
     return static_cast<ssize_t>(size);
@@ -319,6 +383,13 @@ bool H2Server::finished() const {
 void H2Server::resume(std::int32_t stream_id) {
   auto* stream = H2ServerCallbacks::stream_of(session_.get(), stream_id);
   if (stream == nullptr) return;
+  if (stream->grpc) {  // Repeat's next answer is due
+    if (++stream->due < stream->repeat) {
+      delayed_.push_back({.stream_id = stream_id, .delay = stream->repeat_interval});
+    }
+    nghttp2_session_resume_data(session_.get(), stream_id);
+    return;
+  }
   if (!is_paced(stream->route.page)) {
     answer_route(stream_id, *stream);
     return;
@@ -407,22 +478,59 @@ void H2Server::answer_paced(std::int32_t stream_id, H2Stream& stream) {
 }
 
 void H2Server::answer_grpc(std::int32_t stream_id, H2Stream& stream) {
-  if (stream.grpc_method == grpc_fail_path) {
+  const auto method = stream.grpc_method;
+  if (method == GrpcMethod::chat) {
+    stream.request_ended = true;
+    if (stream.answering) {
+      nghttp2_session_resume_data(session_.get(), stream_id);  // its trailers are due
+    } else {
+      answer_chat(stream_id, stream);
+    }
+  } else if (method == GrpcMethod::fail) {
     grpc_trailers_only(stream_id, stream.fail_code, "failed as x-fail-code asked");
-  } else if (stream.grpc_method != grpc_echo_path) {
-    grpc_trailers_only(stream_id, grpc_unimplemented,
-                       "unknown method: this server has /stampede.Echo/Echo and "
-                       "/stampede.Echo/Fail");
+  } else if (method == GrpcMethod::none) {
+    static const std::string known =
+        "unknown method: this server has " + std::string(grpc_methods_list);
+    grpc_trailers_only(stream_id, grpc_unimplemented, known);
   } else if (stream.too_large) {
     grpc_trailers_only(stream_id, grpc_resource_exhausted, "request over 16 MiB");
+  } else if (method == GrpcMethod::repeat) {
+    answer_repeat(stream_id, stream);
+  } else if (method == GrpcMethod::collect) {
+    const auto last = last_grpc_message(stream.grpc_request);
+    if (!last) {
+      grpc_trailers_only(stream_id, grpc_internal, "the request ends inside a message");
+      return;
+    }
+    stream.body = *last;
+    answer_grpc_body(stream_id, stream, 1);
   } else {
-    const nghttp2_nv fields[] = {field(":status", "200"), field("server", server_name),
-                                 field("content-type", grpc_content_type)};
     stream.body = stream.grpc_request;
-    stream.body_left = stream.grpc_request.size();
-    stream.trailers = true;
-    submit(stream_id, fields, &stream);
+    answer_grpc_body(stream_id, stream, 1);
   }
+}
+
+void H2Server::answer_chat(std::int32_t stream_id, H2Stream& stream) {
+  stream.answering = true;
+  const nghttp2_nv fields[] = {field(":status", "200"), field("server", server_name),
+                               field("content-type", grpc_content_type)};
+  submit(stream_id, fields, &stream);
+}
+
+void H2Server::answer_repeat(std::int32_t stream_id, H2Stream& stream) {
+  stream.body = stream.grpc_request;
+  const bool paced = stream.repeat_interval.count() > 0 && stream.repeat > 1;
+  stream.due = paced ? 1 : stream.repeat;
+  if (paced) delayed_.push_back({.stream_id = stream_id, .delay = stream.repeat_interval});
+  answer_grpc_body(stream_id, stream, stream.body.empty() ? 0 : stream.repeat);
+}
+
+void H2Server::answer_grpc_body(std::int32_t stream_id, H2Stream& stream, std::uint64_t copies) {
+  const nghttp2_nv fields[] = {field(":status", "200"), field("server", server_name),
+                               field("content-type", grpc_content_type)};
+  stream.body_left = stream.body.size() * copies;
+  stream.trailers = true;
+  submit(stream_id, fields, &stream);
 }
 
 void H2Server::grpc_trailers_only(std::int32_t stream_id, unsigned status,

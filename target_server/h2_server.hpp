@@ -15,16 +15,10 @@
 #include <vector>
 
 #include "target_server/admission.hpp"
+#include "target_server/grpc_methods.hpp"
 #include "target_server/routes.hpp"
 
 namespace stampede::target_server {
-
-/// The gRPC method that sends the request's messages back unchanged.
-inline constexpr std::string_view grpc_echo_path = "/stampede.Echo/Echo";
-/// The gRPC method that fails with the status its x-fail-code header names (13 without one).
-inline constexpr std::string_view grpc_fail_path = "/stampede.Echo/Fail";
-/// The most request bytes the gRPC echo keeps; a larger request gets RESOURCE_EXHAUSTED (8).
-inline constexpr std::size_t max_grpc_request = std::size_t{16} * 1024 * 1024;
 
 /// An HTTP/1.1 request that asked to go on as HTTP/2 ("Upgrade: h2c"): it becomes stream 1.
 struct H2cUpgrade {
@@ -38,9 +32,9 @@ struct H2cUpgrade {
 std::optional<std::string> decode_h2_settings(std::string_view base64url);
 
 /// A stream whose answer waits (/delay/{ms}), or whose next pieces are due later (/sse,
-/// /trickle): the I/O side calls resume() after `delay`, counted from when the request came or,
-/// for the stream's next pieces, from when the last resume() was due (a fixed schedule: a late
-/// wake-up does not delay the pieces after it).
+/// /trickle, gRPC's Repeat): the I/O side calls resume() after `delay`, counted from when the
+/// request came or, for the stream's next pieces, from when the last resume() was due (a fixed
+/// schedule: a late wake-up does not delay the pieces after it).
 struct DelayedStream {
   std::int32_t stream_id = 0;
   std::chrono::milliseconds delay{0};
@@ -51,8 +45,8 @@ struct H2Stream;
 /// One HTTP/2 connection's protocol state: nghttp2 reads the client's frames, each request is
 /// answered as its HTTP/1.1 twin is (same status, body, Server, Content-Type, Content-Length;
 /// a paced body's pieces in DATA frames when due; request bodies are discarded), and gRPC
-/// requests (content-type application/grpc) go to the echo. Sans-I/O, so tests can drive it
-/// with an nghttp2 client session in memory.
+/// requests (content-type application/grpc) to the methods of grpc_methods.hpp. Sans-I/O, so tests
+/// can drive it with an nghttp2 client session in memory.
 ///
 /// Under an InFlightLimit, a request (not a gRPC call) counts from its last frame until its
 /// answer is submitted, a delayed one until resume(), a paced one (/sse, /trickle) until its
@@ -113,7 +107,14 @@ class H2Server {
   void answer_paced(std::int32_t stream_id, H2Stream& stream);
   /// Makes a paced stream's pieces up to `step` due, and asks to be resumed for the next ones.
   void take_step(std::int32_t stream_id, H2Stream& stream, std::uint64_t step);
+  /// A gRPC call whose request ended (or, for Chat, began): its answer, or its trailers.
   void answer_grpc(std::int32_t stream_id, H2Stream& stream);
+  /// Chat's head, then each request byte back as it comes (on_data resumes it).
+  void answer_chat(std::int32_t stream_id, H2Stream& stream);
+  /// Repeat's answers: the first now, the others x-interval-ms apart (resume()).
+  void answer_repeat(std::int32_t stream_id, H2Stream& stream);
+  /// A whole answer of `stream.body`'s bytes (`copies` times), then the trailers.
+  void answer_grpc_body(std::int32_t stream_id, H2Stream& stream, std::uint64_t copies);
   /// A gRPC answer without a message: HEADERS with the status, ending the stream.
   void grpc_trailers_only(std::int32_t stream_id, unsigned status, std::string_view message);
   /// Submits a response of `fields`; with a DATA source in `body` unless it is null.

@@ -44,6 +44,15 @@
 //   POST /stampede.Echo/Fail   trailers only: HEADERS with :status 200, content-type
 //                              application/grpc, grpc-status from the request's x-fail-code
 //                              (0..16; 13 INTERNAL without one), grpc-message, END_STREAM
+//   POST /stampede.Echo/Chat   bidirectional: the head at once, each request byte back as it
+//                              comes (a message is answered once whole), the trailers once the
+//                              client ends its requests; over 16 MiB not sent back yet: status 8
+//   POST /stampede.Echo/Collect  client streaming: the request's last message back (an empty
+//                              one if it had none), then grpc-status 0; a request ending inside
+//                              a message gets 13 (INTERNAL)
+//   POST /stampede.Echo/Repeat server streaming: the request's messages back x-count times
+//                              (default 3, at most 1000000), x-interval-ms apart (0 to 60000,
+//                              default 0), then grpc-status 0
 //   any other path             trailers only, grpc-status 12 (UNIMPLEMENTED), grpc-message
 //
 // HTTP/2 (h2_connection.hpp): on the port, h2c by prior knowledge (a connection whose first bytes

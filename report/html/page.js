@@ -71,14 +71,7 @@
         ['p99', 'latency_ms.p99'], ['p99.9', 'latency_ms.p999'], ['max', 'latency_ms.max']]],
       ['Transfer', [['received', 'bytes.received', 'bytes'], ['body received', 'bytes.body_received', 'bytes'],
         ['sent', 'bytes.sent', 'bytes'], ['connections opened', 'connections.opened'], ['stop reason', 'stop_reason']]],
-      ['Event streams', [['events', 'events.received'], ['events/s', 'events.per_s', 'events/s'],
-        ['lost to reconnects', 'events.lost'], ['first event p50', 'events.first_event_ms.p50', 'ms'],
-        ['first event p90', 'events.first_event_ms.p90', 'ms'], ['first event p99', 'events.first_event_ms.p99', 'ms'],
-        ['first event max', 'events.first_event_ms.max', 'ms'], ['gap p50', 'events.gap_ms.p50', 'ms'],
-        ['gap p90', 'events.gap_ms.p90', 'ms'], ['gap p99', 'events.gap_ms.p99', 'ms'], ['gap max', 'events.gap_ms.max', 'ms'],
-        ['streams opened', 'events.streams.opened'], ['ended by the server', 'events.streams.ended_by_server'],
-        ['streams failed', 'events.streams.failed'], ['open at the end', 'events.streams.open_at_end'],
-        ['bytes per stream', 'events.streams.bytes_received_mean', 'bytes']]],
+      streamFigures((r.events && r.events.unit) || 'event'),
     ]));
     const across = r.requests.total ? (seconds * 1000) / r.requests.total : 0;
     $('#figures').append(el('p', { class: 'note' }, `Time per request across all users: ${fixed(across, 3)} ms; ` +
@@ -86,6 +79,22 @@
     statuses(r);
     verdicts(r);
     phases(r.phases_ms);
+  }
+
+  // The stream figures, named for their unit: an event stream's events, a gRPC call's messages
+  // (received, or sent by a client-streaming call: "sent message"), a body's chunks.
+  function streamFigures(unit) {
+    const sent = unit.startsWith('sent ');
+    const noun = sent ? unit.slice(5) : unit;
+    const rows = [[`${noun}s ${sent ? 'sent' : 'received'}`, 'events.received'],
+      [`${noun}s/s`, 'events.per_s', `${noun}s/s`]];
+    if (noun === 'event') rows.push(['lost to reconnects', 'events.lost']);
+    for (const p of ['p50', 'p90', 'p99', 'max']) rows.push([`first ${noun} ${p}`, `events.first_event_ms.${p}`, 'ms']);
+    for (const p of ['p50', 'p90', 'p99', 'max']) rows.push([`gap ${p}`, `events.gap_ms.${p}`, 'ms']);
+    rows.push(['streams opened', 'events.streams.opened'], ['ended by the server', 'events.streams.ended_by_server'],
+      ['streams failed', 'events.streams.failed'], ['open at the end', 'events.streams.open_at_end'],
+      ['bytes per stream', 'events.streams.bytes_received_mean', 'bytes']);
+    return [noun === 'event' ? 'Event streams' : 'Streams', rows];
   }
 
   function statuses(r) {

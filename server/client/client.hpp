@@ -51,6 +51,9 @@ struct ClientSetup {
   StreamAs stream_as = StreamAs::whole;
   /// --reconnect: a stream the server ends is opened again within the exchange.
   bool reconnect = false;
+  /// A gRPC client-streaming call's messages (-n): the last one ends the call's request, and
+  /// its exchange waits for the answer; 0: the call streams until the run cuts it.
+  std::uint64_t messages_per_call = 0;
   bool insecure = false;  ///< certificates are not checked (a failure hint says so otherwise)
   /// --ping: a long-lived connection silent this long is pinged (0: never).
   std::chrono::nanoseconds ping_interval{0};

@@ -95,7 +95,7 @@ void ClientBase::end_exchange(const PreparedRequest& request, model::Response& r
       return;
     }
   }
-  if (request.grpc) {
+  if (request.grpc && !response.sent_only) {
     const auto why = settle_grpc_call(response, request.grpc_server_streaming, request.max_message);
     if (response.error != model::ErrorKind::none) {  // the answer broke --max-message
       log_first_failure(setup_, response.error, {}, why);

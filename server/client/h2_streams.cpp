@@ -119,9 +119,13 @@ struct H2StreamCallbacks {
     // A streaming request: what was added so far; nothing yet waits for send_more().
     const auto& outgoing = *call->outgoing;
     const auto n = std::min(length, outgoing.size() - call->body_sent);
-    if (n == 0) return NGHTTP2_ERR_DEFERRED;
+    if (n == 0 && !call->outgoing_ends) return NGHTTP2_ERR_DEFERRED;
     std::memcpy(buffer, outgoing.data() + call->body_sent, n);
     call->body_sent += n;
+    if (call->body_sent == outgoing.size()) {
+      if (call->outgoing_ends) *flags |= NGHTTP2_DATA_FLAG_EOF;
+      if (n > 0 && call->streaming) call->on_arrival(*call);
+    }
     return static_cast<ssize_t>(n);
   }
 

@@ -47,10 +47,13 @@ struct H2Call {
   bool streaming = false;
   void (*on_arrival)(H2Call&) = nullptr;
   bool queued = false;  ///< waits in its connection's list of calls to resume
-  /// A request that streams (a gRPC bidirectional call): its body goes out from `outgoing` as
-  /// the client adds to it (send_more()), `request`'s body unused, the stream's end of the
-  /// request never sent (the call is withdrawn at its end).
+  /// A request that streams (a gRPC client-streaming or bidirectional call): its body goes out
+  /// from `outgoing` as the client adds to it (send_more()), `request`'s body unused. The
+  /// request's end (END_STREAM) goes once `outgoing_ends` is set and all of it went; until then
+  /// a call is withdrawn at its end. Each time all of `outgoing` has gone into frames,
+  /// `on_arrival` is told too (the flow-control window let it go).
   const std::string* outgoing = nullptr;
+  bool outgoing_ends = false;
   void* owner = nullptr;  ///< for on_done
 };
 

@@ -42,7 +42,7 @@ bool connection_specific(std::string_view name, std::string_view value) {
 }
 
 /// The HTTP/2 header list of `message`: pseudo-headers first (RFC 9113 8.3.1), Host becomes
-/// `:authority`.
+/// `:authority`; connection-specific fields left out.
 std::vector<H2Field> h2_fields(const model::Request& request,
                                const http::request<http::string_body>& message) {
   std::vector<H2Field> fields{{":method", request.method},
@@ -53,6 +53,9 @@ std::vector<H2Field> h2_fields(const model::Request& request,
   for (const auto& field : message) {
     auto name = lower(field.name_string());
     if (name == "host" || connection_specific(name, field.value())) continue;
+    // A request that streams has no length: its first message's would be wrong, a PROTOCOL_ERROR
+    // to a server that checks it (RFC 9113 8.1.1).
+    if (name == "content-length" && request.grpc_client_streaming) continue;
     fields.emplace_back(std::move(name), std::string(field.value()));
   }
   return fields;

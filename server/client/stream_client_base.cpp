@@ -53,12 +53,16 @@ net::awaitable<void> StreamClientBase::exchange(const PreparedRequest& request,
       if (!streaming_) break;  // refused: the response says why
       continue;
     }
-    if (next_unit(response)) break;
-    if (server_ended()) {
-      end_stream(response);
-      if (!setup_.reconnect || response.error != model::ErrorKind::none) break;
-      co_await wait_to_reconnect(response);
-      continue;
+    if (uploads()) {
+      if (upload_step(response)) break;
+    } else {
+      if (next_unit(response)) break;
+      if (server_ended()) {
+        end_stream(response);
+        if (!setup_.reconnect || response.error != model::ErrorKind::none) break;
+        co_await wait_to_reconnect(response);
+        continue;
+      }
     }
     const auto error = co_await read_more(response);
     if (error && !cut_) record_failure(response, Phase::read, error);
@@ -78,10 +82,14 @@ net::awaitable<void> StreamClientBase::exchange(const PreparedRequest& request,
 
 bool StreamClientBase::accept(const PreparedRequest& request, model::Response& response) {
   if (!units_->open(head(), request, response)) return false;
+  open_unheard(response);
+  return true;
+}
+
+void StreamClientBase::open_unheard(model::Response& response) {
   streaming_ = true;
   first_ = true;
   response.stream_opened = true;
-  return true;
 }
 
 /// -z's end: the wait for a unit ends as the stopping run's does.
@@ -106,11 +114,14 @@ void StreamClientBase::close_socket() {
 /// fails the exchange.
 bool StreamClientBase::next_unit(model::Response& response) {
   if (!units_->next(unparsed(), response)) return false;
-  if (response.error != model::ErrorKind::none) return true;
+  if (response.error == model::ErrorKind::none) count_unit(response);
+  return true;
+}
+
+void StreamClientBase::count_unit(model::Response& response) {
   response.keep_alive = true;
   response.stream_event = first_ ? model::StreamEvent::first : model::StreamEvent::next;
   if (std::exchange(first_, false)) response.first_event = Clock::now() - opened_at_;
-  return true;
 }
 
 /// The server ended the stream (its response is complete): the units say whether that fails

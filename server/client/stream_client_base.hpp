@@ -53,6 +53,18 @@ class StreamClientBase : public ClientBase, private LongLived {
 
   /// The response's head came: true when it opens a stream (see StreamUnits::open()).
   bool accept(const PreparedRequest& request, model::Response& response);
+  /// A stream opens before its head comes (a call whose answer comes at its end).
+  void open_unheard(model::Response& response);
+  /// The exchange has its unit: counted as the stream's first or next, timed.
+  void count_unit(model::Response& response);
+
+  /// The stream is a call whose request streams and whose one answer comes at its end (gRPC
+  /// client streaming): each exchange sends a unit rather than reads one, and upload_step()
+  /// says when it is over instead of StreamUnits.
+  [[nodiscard]] virtual bool uploads() const { return false; }
+  /// With uploads(): true when the exchange is over (its unit went out, or the call's answer
+  /// came, or the call failed); else read_more() waits for the call to move on.
+  virtual bool upload_step(model::Response& /*response*/) { return false; }
 
   [[nodiscard]] const StreamUnits& units() const { return *units_; }
   /// The wait for a unit was cut short (-z's end, the stopping run).

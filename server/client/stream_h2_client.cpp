@@ -67,10 +67,17 @@ class StreamH2Client final : public StreamClientBase {
     // A request that streams starts with this exchange's message, the rest sent by send_unit().
     call_.outgoing = request.grpc_client_streaming ? &outgoing_ : nullptr;
     if (call_.outgoing != nullptr) outgoing_ = wire.body;
+    uploads_ = request.grpc_client_streaming && !request.grpc_server_streaming;
+    sent_ = 1;
+    call_.outgoing_ends = uploads_ && setup_.messages_per_call == 1;
     if (own_ && !own_->accepting()) drop_connection();  // GOAWAY, or closed: a new one
     on_ =
         shared_ != nullptr ? shared_->connection(request.connect_timeout) : own_connection(request);
     on_->submit(call_);
+    if (uploads_) {  // its head comes with its answer, at its end
+      open_unheard(response);
+      co_return;
+    }
     while (!call_.done && head_.status < 200) co_await wait();
     take_counts(response);
     if (cut()) co_return;
@@ -101,12 +108,40 @@ class StreamH2Client final : public StreamClientBase {
       call_.body_sent = 0;
     }
     outgoing_ += std::get<Http2Wire>(request.wire).body;
+    if (uploads_ && ++sent_ == setup_.messages_per_call) call_.outgoing_ends = true;
     on_->send_more(call_);
   }
 
-  /// Waits for the stream's next frames unless some are here already.
+  [[nodiscard]] bool uploads() const override { return uploads_; }
+
+  /// A client-streaming call: an exchange short of the last is over once its message went into
+  /// frames (the flow-control window let it go); the call's end, its answer, is read as a unary
+  /// call's whole response, and the next exchange opens a new call.
+  bool upload_step(model::Response& response) override {
+    if (!call_.done && (call_.outgoing_ends || call_.body_sent < outgoing_.size())) return false;
+    if (call_.done && call_.error) return false;  // read_more() says it
+    take_counts(response);
+    if (!call_.done) {
+      response.sent_only = true;
+      count_unit(response);
+      return true;
+    }
+    response.status = head_.status;
+    response.grpc_status_field = head_.grpc_status_field;
+    response.grpc_message = head_.grpc_message;
+    response.body.swap(head_.body);
+    response.body_bytes = response.body.size();
+    response.stream_ended = true;
+    count_unit(response);
+    forget_stream();
+    stream_over();
+    return true;
+  }
+
+  /// Waits for the stream's next frames unless some are here already (a client-streaming
+  /// call's, until its message went or its end came).
   net::awaitable<boost::system::error_code> read_more(model::Response& response) override {
-    if (!call_.done && head_.body.empty()) co_await wait();
+    if (!call_.done && (uploads_ || head_.body.empty())) co_await wait();
     take_counts(response);
     co_return call_.done ? call_.error : boost::system::error_code{};
   }
@@ -189,10 +224,12 @@ class StreamH2Client final : public StreamClientBase {
   std::shared_ptr<H2Connection<Stream>> own_;  ///< without -m: its own connection
   std::shared_ptr<H2Connection<Stream>> on_;   ///< where the stream's call is, while it is
   H2Waiter call_;
-  model::Response head_;  ///< the stream's head, counts and body bytes not yet parsed
-  Http2Wire resending_;   ///< the request with the resume header, for a reconnect
-  std::string outgoing_;  ///< a streaming request's messages not yet all in frames
-  bool left_ = false;     ///< -m: finish() left the shared connection
+  model::Response head_;    ///< the stream's head, counts and body bytes not yet parsed
+  Http2Wire resending_;     ///< the request with the resume header, for a reconnect
+  std::string outgoing_;    ///< a streaming request's messages not yet all in frames
+  bool uploads_ = false;    ///< the call is client-streaming: its answer comes at its end
+  std::uint64_t sent_ = 0;  ///< its messages handed over so far
+  bool left_ = false;       ///< -m: finish() left the shared connection
 };
 
 }  // namespace

@@ -210,7 +210,7 @@ TEST(ServeOptions, RoutesNameTheGrpcMethodsAndTheProtocols) {
   ServeCommand command;
   EXPECT_EQ(serve_routes(command),
             "routes: /  /json  /status/{code}  /delay/{ms}  /bytes/{n}  /sse  /trickle  WebSocket: "
-            "/echo  /acc  gRPC (HTTP/2): /stampede.Echo/Echo  /stampede.Echo/Fail\n"
+            "/echo  /acc  gRPC (HTTP/2): /stampede.Echo/{Echo,Fail,Chat,Collect,Repeat}\n"
             "HTTP/1.1 and h2c (prior knowledge or Upgrade)");
   command.server.tls_port = 0;
   EXPECT_EQ(serve_routes(command).substr(serve_routes(command).find('\n') + 1),

@@ -20,7 +20,10 @@ there):
 and, for a server stream, one line per answer message as it is handed to grpcio:
   {"streamed": NAME, "index": I}
 A bidirectional call (Chat) is logged when its first message arrives, then each message received
-and each answered: {"received": NAME, "index": I}, {"streamed": NAME, "index": I}.
+and each answered: {"received": NAME, "index": I}, {"streamed": NAME, "index": I}. A
+client-streaming call (Collect) logs each message received, and the call as its first arrives
+(which chooses, by its name, what the call does); its one answer, once the client ends its
+messages, is "Hello NAME (N messages)", NAME the last message's name.
 TIMEOUT is what was left of the call's deadline (from grpc-timeout) on arrival, null without one;
 METADATA is what grpcio hands the handler, in the order received: the custom metadata and
 user-agent (a -bin value as the base64 of its bytes, unpadded).
@@ -182,8 +185,17 @@ def make_handler(log, method, reply_class, streaming, requests_stream=False):
             log.streamed(request.name, i)
             yield reply(reply_class, request.name, " #%d" % i)
 
+    def collect(requests, context):
+        count, name = 0, ""
+        for i, request in enumerate(requests):
+            log.streamed(request.name, i, "received")
+            if i == 0:
+                prepare(request, context)  # logs the call; fails or sleeps as its name asks
+            count, name = i + 1, request.name
+        return reply(reply_class, name, " (%d messages)" % count)
+
     if requests_stream:
-        return chat
+        return chat if streaming else collect
     return stream if streaming else unary
 
 
@@ -215,7 +227,7 @@ def main():
         service, name = method[1:].split("/")
         behaviour = make_handler(log, method, reply_class, streaming, requests_stream)
         if requests_stream:
-            make = grpc.stream_stream_rpc_method_handler
+            make = grpc.stream_stream_rpc_method_handler if streaming else grpc.stream_unary_rpc_method_handler
         else:
             make = grpc.unary_stream_rpc_method_handler if streaming else grpc.unary_unary_rpc_method_handler
         handlers.setdefault(service, {})[name] = make(

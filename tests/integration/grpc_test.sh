@@ -2,8 +2,8 @@
 # gRPC calls from the command line against a real gRPC server (python3-grpcio, grpc_server.py) and
 # stampede serve's echo: exact call counts from the server's log, statuses counted by name,
 # metadata and grpc-timeout received, -v json and the --expect-* checks on the decoded answer,
-# -m, grpcs:// (TLS), server and bidirectional streams read a message an exchange (--stream, each
-# message counted against the server's log), and the usage errors that send nothing.
+# -m, grpcs:// (TLS), server, client and bidirectional streams a message an exchange (--stream,
+# each message counted against the server's log), and the usage errors that send nothing.
 source "$(dirname "$0")/lib.sh" "$@"
 
 HERE=$(dirname "$(realpath "$0")")
@@ -206,6 +206,40 @@ PYEOF
   grep -q "is bidirectional: give --stream" "$ERR" || fail "bidi_whole: $(head -c 500 "$ERR")"
 }
 
+# --stream on a client-streaming method: each user's call sends -n messages, each an exchange,
+# and the last one's exchange reads the call's one answer; the server's log has every message.
+case_collect() {
+  start_grpc collect
+  local url="grpc://127.0.0.1:$SERVER_PORT/helloworld.Greeter/Collect"
+  run_stampede collect -c 3 -n 20 -t 5 --stream -u "$url" --proto "$PROTO" -data '{"name":"up"}' \
+    -v json --expect-json '/message~^Hello up \(20 messages\)$' --output json
+  expect_rc 0
+  json_check "$OUT" <<'PYEOF'
+g("requests.succeeded") == 60 and g("requests.failed") == 0 and all(c["failed"] == 0 for c in g("checks"))
+g("grpc_status_codes") == {"OK": 3} and g("status_codes") == {"200": 3}
+g("events.unit") == "sent message" and g("events.received") == 60
+g("events.streams.opened") == 3 and g("events.streams.ended_by_server") == 3
+PYEOF
+  assert_eq 3 "$(calls_logged up 3)" "collect: calls the server logged"
+  assert_eq 60 "$(await_lines "$SERVER_LOG" '"received": "up",' 60)" "collect: messages the server received"
+  # A call that streams has no content-length: its first message's would be wrong.
+  if grep '"name": "up",' "$SERVER_LOG" | grep -q content-length; then
+    fail "collect: a streaming call sent content-length: $(grep -m1 '"name": "up",' "$SERVER_LOG")"
+  fi
+  # The call's answer is checked: one failed by the server fails the exchange that read it.
+  run_stampede collect_failed -c 2 -n 1 --stream -u "$url" --proto "$PROTO" \
+    -data '{"name":"fail:NOT_FOUND"}' --output json
+  expect_rc 0
+  json_assert "$OUT" 'g("requests.failed") == 2 and g("grpc_status_codes") == {"NOT_FOUND": 2}'
+  # Its messages need --stream, and -n: its call ends with the -n-th.
+  run_stampede collect_whole -c 1 -n 1 -u "$url" --proto "$PROTO" -data '{"name":"x"}'
+  expect_rc 2
+  grep -q "is client-streaming: give --stream" "$ERR" || fail "collect_whole: $(head -c 500 "$ERR")"
+  run_stampede collect_duration -c 1 -z 1s --stream -u "$url" --proto "$PROTO" -data '{"name":"x"}'
+  expect_rc 2
+  grep -q "give -n, not -z" "$ERR" || fail "collect_duration: $(head -c 500 "$ERR")"
+}
+
 case_serve_echo() {  # stampede serve's echo, with --data-file's bytes and no .proto
   start_serve
   printf '\x0a\x04echo' >"$TEST_TMP/msg.bin"  # field 1, a 4-byte string
@@ -217,6 +251,39 @@ case_serve_echo() {  # stampede serve's echo, with --data-file's bytes and no .p
     --data-file "$TEST_TMP/msg.bin" --output json
   expect_rc 0
   json_assert "$OUT" 'g("grpc_status_codes") == {"UNIMPLEMENTED": 2}'
+}
+
+# stampede serve's streaming methods, through a .proto that declares them: Chat answers each
+# message as it comes (a bidirectional exchange waits for it), Collect the last, Repeat paces its
+# x-count answers x-interval-ms apart (never sooner).
+case_serve_streams() {
+  start_serve
+  local echo_proto=$HERE/protos/echo.proto base="grpc://127.0.0.1:$SERVE_PORT/stampede.Echo"
+  run_stampede serve_chat -c 3 -n 20 -t 5 --stream -u "$base/Chat" --proto "$echo_proto" \
+    -data '{"code":200,"msg":"hi"}' -v json --output json
+  expect_rc 0
+  json_check "$OUT" <<'PYEOF'
+g("requests.succeeded") == 60 and g("grpc_status_codes") == {"OK": 60}
+g("events.unit") == "message" and g("events.received") == 60 and g("events.streams.opened") == 3
+PYEOF
+  run_stampede serve_collect -c 3 -n 20 -t 5 --stream -u "$base/Collect" --proto "$echo_proto" \
+    -data '{"code":200,"msg":"hi"}' -v json --expect-json '/msg=hi' --output json \
+    --html "$TEST_TMP/collect.html"
+  expect_rc 0
+  json_check "$OUT" <<'PYEOF'
+g("requests.succeeded") == 60 and g("grpc_status_codes") == {"OK": 3}
+g("events.unit") == "sent message" and g("events.streams.ended_by_server") == 3
+PYEOF
+  # The page names the figures for what they are: messages sent (headless Chromium).
+  "$PYTHON" "$HERE/html/check_page.py" "$TEST_TMP/collect.html" >&2 ||
+    fail "serve_collect: the page does not show the run (see above)"
+  run_stampede serve_repeat -c 2 -n 10 -t 5 --stream -u "$base/Repeat" --proto "$echo_proto" \
+    -H 'x-count: 10' -H 'x-interval-ms: 10' -data '{"code":200,"msg":"hi"}' -v json --output json
+  expect_rc 0
+  json_check "$OUT" <<'PYEOF'
+g("requests.succeeded") == 20 and g("events.received") == 20 and g("events.streams.opened") == 2
+g("events.gap_ms.p50") >= 9.5 ## the server's pace: no answer comes sooner than 10 ms after the one before
+PYEOF
 }
 
 case_big() {  # an answer over the client's own limit (4 MiB, or --max-message) is too_big, no status
@@ -264,5 +331,5 @@ case_usage() {  # exit 2 and nothing sent
 }
 
 run_cases "${GRPC_CASES:-}" unary statuses metadata deadline json expect shared tls stream stream_messages bidi \
-  serve_echo big usage
+  collect serve_echo serve_streams big usage
 pass

@@ -359,6 +359,67 @@ TEST(TargetH2Server, GrpcOtherMethodsGetTrailersOnly) {
   EXPECT_EQ(client.result(fail).headers.at("grpc-status"), "13");
 }
 
+// The streaming methods, each in one go here (the tests' client sends a request whole): Chat
+// sends the bytes back, Collect the last message, Repeat the request x-count times.
+TEST(TargetH2Server, GrpcStreamingMethodsAnswerTheirWay) {
+  H2Server server(100);
+  H2Client client;
+  const auto messages = grpc_message("one") + grpc_message("two") + grpc_message("three");
+  const auto chat = client.submit("POST", std::string(grpc_chat_path), grpc_fields, messages);
+  const auto chat_empty = client.submit("POST", std::string(grpc_chat_path), grpc_fields);
+  const auto collect = client.submit("POST", std::string(grpc_collect_path), grpc_fields, messages);
+  const auto collect_none = client.submit("POST", std::string(grpc_collect_path), grpc_fields);
+  const auto broken = client.submit("POST", std::string(grpc_collect_path), grpc_fields,
+                                    grpc_message("one").substr(0, 6));
+  auto four = grpc_fields;
+  four.emplace_back("x-count", "4");
+  const auto repeat =
+      client.submit("POST", std::string(grpc_repeat_path), four, grpc_message("hi"));
+  const auto repeat_default =
+      client.submit("POST", std::string(grpc_repeat_path), grpc_fields, grpc_message("hi"));
+  pump(client, server);
+  const std::map<std::string, std::string> ok{{"grpc-status", "0"}};
+  EXPECT_EQ(client.result(chat).body, messages);
+  EXPECT_EQ(client.result(chat).trailers, ok);
+  EXPECT_EQ(client.result(chat_empty).body, "");
+  EXPECT_EQ(client.result(chat_empty).trailers, ok);
+  EXPECT_EQ(client.result(collect).body, grpc_message("three"));
+  EXPECT_EQ(client.result(collect).trailers, ok);
+  EXPECT_EQ(client.result(collect_none).body, grpc_message(""));
+  EXPECT_EQ(client.result(broken).headers.at("grpc-status"), "13");
+  std::string four_times;
+  for (int i = 0; i < 4; ++i) four_times += grpc_message("hi");
+  EXPECT_EQ(client.result(repeat).body, four_times);
+  EXPECT_EQ(client.result(repeat).trailers, ok);
+  EXPECT_EQ(client.result(repeat_default).body.size(), 3 * grpc_message("hi").size());
+  EXPECT_TRUE(server.take_delayed().empty());  // no x-interval-ms: all at once
+}
+
+// Repeat with x-interval-ms: the first answer at once, each next one when resume() says it is
+// due, then the trailers.
+TEST(TargetH2Server, GrpcRepeatPacesItsAnswers) {
+  H2Server server(100);
+  H2Client client;
+  auto paced = grpc_fields;
+  paced.emplace_back("x-count", "3");
+  paced.emplace_back("x-interval-ms", "20");
+  const auto id = client.submit("POST", std::string(grpc_repeat_path), paced, grpc_message("hi"));
+  pump(client, server);
+  const auto one = grpc_message("hi");
+  EXPECT_EQ(client.result(id).body, one);
+  for (const auto& want : {one + one, one + one + one}) {
+    const auto delayed = server.take_delayed();
+    ASSERT_EQ(delayed.size(), 1U);
+    EXPECT_EQ(delayed[0].delay, 20ms);
+    server.resume(delayed[0].stream_id);
+    pump(client, server);
+    EXPECT_EQ(client.result(id).body, want);
+  }
+  EXPECT_TRUE(server.take_delayed().empty());
+  EXPECT_TRUE(client.result(id).closed);
+  EXPECT_EQ(client.result(id).trailers.at("grpc-status"), "0");
+}
+
 TEST(TargetH2Server, UpgradeAnswersTheHttp1RequestOnStreamOne) {
   H2Server server(100);
   H2Client client;

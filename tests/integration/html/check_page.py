@@ -26,8 +26,9 @@ SWEEP_CHARTS = ('sweep-qps', 'sweep-p99')
 SUMMARY_FIELDS = ('requests.total', 'requests.succeeded', 'requests.failed', 'requests.abandoned',
                   'rps', 'duration_s', 'latency_ms.mean', 'latency_ms.p50', 'latency_ms.p90',
                   'latency_ms.p99', 'latency_ms.max')
-# An event-stream run's (--sse) own figures, checked when its report has them.
-EVENT_FIELDS = ('events.received', 'events.lost', 'events.first_event_ms.p50', 'events.gap_ms.p50',
+# A stream run's (--sse, --stream) own figures, checked when its report has them; an event
+# stream's add the events lost to reconnects.
+EVENT_FIELDS = ('events.received', 'events.first_event_ms.p50', 'events.gap_ms.p50',
                 'events.gap_ms.p99', 'events.streams.opened', 'events.streams.ended_by_server')
 URL_ATTRIBUTES = {'src', 'href', 'srcset', 'action', 'formaction', 'poster', 'data', 'xlink:href',
                   'background'}
@@ -186,8 +187,21 @@ def check_charts(root, data, failures):
             failures.append(f'chart {name}: says it drew, but holds no <canvas>')
 
 
+def stream_fields(report, root, failures):
+    """The stream figures to check, and whether the page names them for their unit: "events
+    received", "messages received", "messages sent" (a client-streaming call's), "chunks received"."""
+    if 'events' not in report:
+        return ()
+    unit = report['events'].get('unit', 'event')
+    sent = unit.startswith('sent ')
+    label = f"{unit[5:] if sent else unit}s {'sent' if sent else 'received'}"
+    if label not in root.text():
+        failures.append(f'summary: the stream figures are not named for their unit ({label!r})')
+    return EVENT_FIELDS + (('events.lost',) if unit == 'event' else ())
+
+
 def check_summary(root, report, failures):
-    for path in SUMMARY_FIELDS + (EVENT_FIELDS if 'events' in report else ()):
+    for path in SUMMARY_FIELDS + stream_fields(report, root, failures):
         value = get(report, path)
         shown = root.find_all(data_field=path)
         if value is None:

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace stampede::client {
 namespace {
 
@@ -161,6 +163,20 @@ TEST(PrepareHttp2, ConnectionSpecificFieldsAreNotSent) {
   }
   r.headers = {{"TE", "trailers"}};
   EXPECT_EQ(h2_of(r).headers.back(), H2Field("te", "trailers"));
+}
+
+TEST(PrepareHttp2, ARequestThatStreamsHasNoContentLength) {
+  auto r = sample_request();
+  r.method = "POST";
+  r.body = "first message";
+  const auto has_length = [](const Http2Wire& wire) {
+    return std::ranges::any_of(wire.headers,
+                               [](const H2Field& f) { return f.first == "content-length"; });
+  };
+  EXPECT_TRUE(has_length(h2_of(r)));
+  r.grpc_client_streaming = true;  // its later messages follow the first on the same stream
+  EXPECT_FALSE(has_length(h2_of(r)));
+  EXPECT_EQ(h2_of(r).body, "first message");
 }
 
 TEST(PrepareHttp2, AnOmittedHostHasNoAuthority) {
