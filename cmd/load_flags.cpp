@@ -239,8 +239,8 @@ const auto flags = std::to_array<Flag<Options>>({
       hard},
      bound<&Options::think>},
     {{"--rate", "R", "off",
-      "the open model: start R requests a second on a schedule, whatever the responses; -c "
-      "caps those in flight",
+      "the open model: start R requests (with --sse or --stream: streams) a second on a "
+      "schedule, whatever the responses; -c caps those in flight",
       hard, "--rate must be a number of requests per second from 0.001 to 10000000"},
      bound<&Options::rate>,
      [](const Options& o) { return o.rate >= limits::min_rate && o.rate <= limits::max_rate; }},

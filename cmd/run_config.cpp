@@ -182,7 +182,8 @@ void apply_hold(RunConfig& config) {
 }
 
 /// A stream (--sse, a step that accepts text/event-stream, --stream) is read a unit at a time,
-/// an exchange each: its units come at the server's pace, so --rate has nothing to schedule.
+/// an exchange each: its units come at the server's pace, so --rate schedules the streams'
+/// starts, except a gRPC call whose requests stream (the user's messages are its pace).
 void apply_streams(const Options& options, RunConfig& config) {
   if (options.stream && options.sse) {
     throw UsageError("--sse reads events and --stream a response's pieces: give one");
@@ -212,12 +213,12 @@ void apply_streams(const Options& options, RunConfig& config) {
         "--hold keeps connections open after their requests, but a stream is read as long as "
         "it lasts: give -z for how long to read it");
   }
-  if (config.plan.rate > 0) {
-    throw UsageError(
-        "--rate schedules requests, but a stream's events come at the server's pace: give -c "
-        "and -n (events per user) or -z");
-  }
   const auto& first = config.steps.front();  // a gRPC call is the run's one step
+  if (config.plan.rate > 0 && first.grpc_client_streaming) {
+    throw UsageError(
+        "--rate schedules streams' starts, but a call whose requests stream goes at its "
+        "messages' pace: give -c and -n (messages per user)");
+  }
   if (first.stream && config.grpc_method && !first.grpc_server_streaming &&
       !first.grpc_client_streaming) {
     throw UsageError(

@@ -227,6 +227,7 @@ std::size_t Flow::destination_of(const model::Request& request, const model::Pla
   setup.stream_as = stream_as(request);
   setup.reconnect = plan.reconnect;
   setup.messages_per_call = plan.rounds_per_user;
+  setup.scheduled_streams = plan.rate > 0;
   // A gRPC call's body is read for its status (whole messages, one for a unary call).
   setup.keep_body = keep_body || model::is_grpc(request.origin.scheme);
   setup.insecure = request.insecure;

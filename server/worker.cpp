@@ -344,6 +344,8 @@ model::ErrorKind record_exchange(
     result.service = result.latency;
     result.latency = end - due->due;
     result.lag = pace.lag();
+    // A stream's start was due: its first unit too is waited for from then.
+    if (result.stream_event == model::StreamEvent::first) result.first_event += start - due->due;
   }
   if (result.error == model::ErrorKind::verify) {
     log_first_rejection(setup, *task.verifier, response);
@@ -389,8 +391,12 @@ net::awaitable<void> run_user(UserTask task) {
       const auto destination = steps[step].destination;
       auto& client = *clients[destination];
       const auto& prepared = session.request_for(steps[step]);
+      const bool event_stream =
+          destinations[destination]->setup.stream_as != client::StreamAs::whole;
+      // --rate schedules a stream's start: the units of one already open follow at once.
+      const bool starts = step == first && !(event_stream && long_lived_open(client));
       // Not in the if: GCC 12 miscompiles co_await there.
-      paced = co_await pace.wait(step == first, steps[step].request.pause);
+      paced = co_await pace.wait(starts, steps[step].request.pause);
       if (!paced) break;
       ++tally.in_flight;
       const bool was_open = long_lived_open(client);
@@ -407,10 +413,10 @@ net::awaitable<void> run_user(UserTask task) {
       const auto end = task.now();  // the clock stops before verification
       // Asked again: an HTTP/2 client that fell back to HTTP/1.1 in the exchange holds nothing.
       connection = client.long_lived();
-      const bool event_stream =
-          destinations[destination]->setup.stream_as != client::StreamAs::whole;
       if (event_stream && ready && no_event(tally, response, was_open, *connection)) {
-        paced = !response.stream_ended;  // the server ended the user's stream: its reading ends
+        // The server ended the user's stream: its reading ends, or under --rate the user is
+        // free for the next stream the schedule starts.
+        paced = !response.stream_ended || task.pace.rate != nullptr;
         continue;
       }
       if (response.cut_short) {  // abandoned: in_flight keeps it, and the stop ends the loops

@@ -51,6 +51,9 @@ struct ClientSetup {
   StreamAs stream_as = StreamAs::whole;
   /// --reconnect: a stream the server ends is opened again within the exchange.
   bool reconnect = false;
+  /// --rate: streams start on the schedule, each start a request that its first unit answers
+  /// (a stream that ends before any fails it as `closed`).
+  bool scheduled_streams = false;
   /// A gRPC client-streaming call's messages (-n): the last one ends the call's request, and
   /// its exchange waits for the answer; 0: the call streams until the run cuts it.
   std::uint64_t messages_per_call = 0;

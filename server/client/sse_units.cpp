@@ -27,6 +27,8 @@ class SseUnits final : public StreamUnits {
  public:
   explicit SseUnits(const ClientSetup& setup) : setup_(setup) {}
 
+  void start_over() override { sse_ = SseParser(0); }
+
   [[nodiscard]] std::pair<std::string_view, std::string_view> resume_header() const override {
     if (sse_.last_event_id().empty()) return {};
     return {"last-event-id", sse_.last_event_id()};  // HTTP/2 asks for lower case

@@ -47,6 +47,7 @@ net::awaitable<void> StreamClientBase::exchange(const PreparedRequest& request,
   if (thread_.window_end < timeout_at) arm_deadline(thread_.window_end);
   waiting_ = true;
   if (streaming_) send_unit(request);
+  if (!streaming_ && setup_.scheduled_streams) units_->start_over();  // a start on the schedule
   while (response.error == model::ErrorKind::none && !cut_) {
     if (!streaming_) {
       co_await open_stream(request, response);
@@ -125,12 +126,12 @@ void StreamClientBase::count_unit(model::Response& response) {
 }
 
 /// The server ended the stream (its response is complete): the units say whether that fails
-/// the exchange (a gRPC call's status); with --reconnect, a stream that ended without a unit
-/// fails it as `closed`.
+/// the exchange (a gRPC call's status); with --reconnect or --rate, a stream that ended without
+/// a unit fails it as `closed`.
 void StreamClientBase::end_stream(model::Response& response) {
   streaming_ = false;
   if (units_->end(head(), response)) {
-    if (first_ && setup_.reconnect) {
+    if (first_ && (setup_.reconnect || setup_.scheduled_streams)) {
       response.error = model::ErrorKind::closed;
       log_first_failure(setup_, response.error, {},
                         "the server ended a stream before anything came on it");

@@ -36,6 +36,9 @@ class StreamUnits {
   /// The server ended the stream (`head` has its trailers too, if any): true when that is the
   /// stream's end; false when it fails the exchange (`response` set as such).
   virtual bool end(const model::Response& /*head*/, model::Response& /*response*/) { return true; }
+  /// The next stream is a new one, not the last one's resumption (--rate starts streams on its
+  /// schedule): what the last one said of its resumption (SSE's id and `retry:`) is forgotten.
+  virtual void start_over() {}
   /// How long to wait before the stream is opened again (SSE's `retry:`); none: at once.
   [[nodiscard]] virtual std::optional<std::chrono::milliseconds> retry() const {
     return std::nullopt;

@@ -238,6 +238,9 @@ PYEOF
   run_stampede collect_duration -c 1 -z 1s --stream -u "$url" --proto "$PROTO" -data '{"name":"x"}'
   expect_rc 2
   grep -q "give -n, not -z" "$ERR" || fail "collect_duration: $(head -c 500 "$ERR")"
+  run_stampede collect_rate -c 1 -n 5 --rate 10 --stream -u "$url" --proto "$PROTO" -data '{"name":"x"}'
+  expect_rc 2
+  grep -q "goes at its messages' pace" "$ERR" || fail "collect_rate: $(head -c 500 "$ERR")"
 }
 
 case_serve_echo() {  # stampede serve's echo, with --data-file's bytes and no .proto

@@ -146,7 +146,7 @@ EOF
 case_h2c() {
   local PROTO=(-http2) TAG=_h2c CUT=protocol
   case_serve_counts && case_serve_ended && case_serve_reconnect && case_serve_refused &&
-    case_serve_faults && case_serve_duration
+    case_serve_faults && case_serve_duration && case_rate
 }
 
 # -m: the users of a thread share its HTTP/2 connection, a stream each; events counted as
@@ -200,14 +200,40 @@ case_csv() {
     "csv: events, streams opened and ended by the server over the rows"
 }
 
-# What cannot read a stream is refused before the run, in one line, exit 2: --rate, a WebSocket
-# URL, an h2c upgrade (a curl file's --http2 on http://), --sse with --stream, --hold (whose hold
-# after the requests would wait on a stream that has no end of its own).
+# --rate schedules the streams' starts: -n streams in all, each read until the server ends it.
+# A start that waited for a free user counts the wait in its first event's latency and time to
+# first event (coordinated omission, as for requests); a stream that ends before its first event
+# fails the request its start was, as closed.
+case_rate() {
+  sse_run "rate$TAG" "$SERVE/sse?events=3&interval=10" --rate 50 -n 10 -c 5 -k "${PROTO[@]}"
+  expect_rc 0
+  json_check "$OUT" <<'EOF'
+g("requests.succeeded") == 30 and g("requests.failed") == 0 and g("events.received") == 30
+g("rate.scheduled") == 10 and g("rate.cap.missed") == 0
+g("events.streams.opened") == 10 and g("events.streams.ended_by_server") == 10
+EOF
+  # One user for streams of 100 ms (3 events 50 ms apart), one due every 10 ms: each waits for
+  # the ones before, so the tenth, due at 90 ms, starts at 900 ms or later.
+  sse_run "rate_capped$TAG" "$SERVE/sse?events=3&interval=50" --rate 100 -n 10 -c 1 -k "${PROTO[@]}"
+  expect_rc 0
+  json_check "$OUT" <<'EOF'
+g("requests.succeeded") == 30 and g("rate.scheduled") == 10 and g("rate.cap.capped") >= 8
+g("events.first_event_ms.max") >= 800 and g("latency_ms.max") >= 800 ## counted from when each stream was due
+EOF
+  sse_run "rate_empty$TAG" "$SERVE/sse?events=0" --rate 50 -n 4 -c 2 -k "${PROTO[@]}"
+  expect_rc 0
+  json_check "$OUT" <<'EOF'
+g("requests.failed") == 4 and g("errors.closed") == 4 and g("rate.scheduled") == 4
+EOF
+}
+
+# What cannot read a stream is refused before the run, in one line, exit 2: a WebSocket URL, an
+# h2c upgrade (a curl file's --http2 on http://), --sse with --stream, --hold (whose hold after
+# the requests would wait on a stream that has no end of its own).
 case_refused_runs() {
   printf '%s\n' "curl --http2 -H 'Accept: text/event-stream' '$SERVE/sse?events=1'" >"$TEST_TMP/upgrade.curl"
   local args reason
-  for args in "--rate 10 -z 1s -u $SERVE/sse|events come at the server's pace" \
-    "-n 1 -u ws://127.0.0.1:$SERVE_PORT/echo|read an HTTP response" \
+  for args in "-n 1 -u ws://127.0.0.1:$SERVE_PORT/echo|read an HTTP response" \
     "-n 1 -p $TEST_TMP/upgrade.curl|stream over an h2c upgrade" \
     "--stream -n 1 -u $SERVE/sse|--sse reads events and --stream a response's pieces: give one" \
     "-http2 --hold 1 -n 1 -u $SERVE/sse|a stream is read as long as it lasts"; do
@@ -271,6 +297,6 @@ start_py_server sse /usr/bin/python3 "$SSE_SERVER"
 PY=http://127.0.0.1:$SERVER_PORT
 PROTO=() TAG='' CUT=read
 run_cases "${SSE_CASES:-}" serve_counts serve_eol serve_ended serve_reconnect serve_refused serve_faults \
-  serve_duration serve_html serve_tls h2c h2c_shared h2_tls stream_chunks csv refused_runs interrupted \
+  serve_duration serve_html serve_tls h2c h2c_shared h2_tls stream_chunks csv rate refused_runs interrupted \
   python_counts python_lost
 pass
