@@ -62,14 +62,18 @@ SCENARIOS=(
 BINARIES=("$STAMPEDE")
 [[ -z $BEFORE ]] || BINARIES=("$BEFORE" "$STAMPEDE")
 
-# figure JSON: "KIB_PER_CONNECTION HELD FAILED" of a run's report.
+# figure JSON: "KIB_PER_CONNECTION HELD FAILED OPENED_PER_S" of a run's report: the opening rate
+# is the connections (streams) opened over the time the last of them opened at.
 figure() {
     python3 -c 'import json, sys
 c = json.load(open(sys.argv[1]))["connections"]
 rows = c["per_second"]
 held = max(r["open"] for r in rows)
 peak = max(r["resident_bytes"] for r in rows)
-print("%.1f %d %d" % ((peak - c["resident_bytes_at_start"]) / 1024 / max(held, 1), held, c["failed"]))' "$1"
+# Streams sharing connections (-m) opened after their connections: no figure for them.
+rate = c["opened"] / c["last_opened_s"] if c.get("last_opened_s") and c["opened"] >= held else 0
+print("%.1f %d %d %.0f" % ((peak - c["resident_bytes_at_start"]) / 1024 / max(held, 1), held,
+                           c["failed"], rate))' "$1"
 }
 
 RESULTS=$WORK/results.tsv
@@ -86,12 +90,12 @@ for ((rep = 0; rep < REPEATS; rep++)); do
             [[ $name != SSE* ]] || "$binary" help --sse >/dev/null 2>&1 || continue
             run=$((run + 1))
             timed "$WORK/run$run" "$binary" -c "$N" "${args[@]}" --output json
-            read -r kib held failed < <(figure "$WORK/run$run.out")
+            read -r kib held failed rate < <(figure "$WORK/run$run.out")
             tag=after
             [[ $binary == "$BEFORE" ]] && tag=before
             [[ -n $BEFORE ]] || tag=stampede
-            printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$tag" "$kib" "$held" "$failed" >>"$RESULTS"
-            log "$name, $tag: $kib KiB per held connection ($held held, $failed failed)"
+            printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$tag" "$kib" "$held" "$failed" "$rate" >>"$RESULTS"
+            log "$name, $tag: $kib KiB per held connection ($held held, $failed failed, $rate opened a second)"
         done
     done
 done
@@ -100,19 +104,23 @@ cat <<EOF
 ### Held connections, KiB per connection in the generator ($(date -u +%Y-%m-%d), $(machine))
 
 N=$N connections, each held 6 s after one request or message (an SSE stream: after its first
-event); median of $REPEATS runs (all runs).
+event); median of $REPEATS runs (all runs). Opened a second: the connections opened over the
+time the last of them opened at, from the run's start (median; "-" for streams sharing
+connections, which open after them).
 
-| scenario | binary | KiB per held connection | runs | held | failed |
-|---|---|---|---|---|---|
+| scenario | binary | KiB per held connection | runs | held | failed | opened a second |
+|---|---|---|---|---|---|---|
 $(python3 -c 'import collections, statistics, sys
 runs = collections.defaultdict(list)
 for line in open(sys.argv[1]):
-    name, tag, kib, held, failed = line.rstrip("\n").split("\t")
-    runs[(name, tag)].append((float(kib), int(held), int(failed)))
+    name, tag, kib, held, failed, rate = line.rstrip("\n").split("\t")
+    runs[(name, tag)].append((float(kib), int(held), int(failed), float(rate)))
 for (name, tag), rs in runs.items():
     kibs = [r[0] for r in rs]
-    print("| %s | %s | **%.1f** | %s | %d | %d |" % (name, tag, statistics.median(kibs),
-          " ".join("%.1f" % k for k in kibs), min(r[1] for r in rs), sum(r[2] for r in rs)))' "$RESULTS")
+    rate = statistics.median(r[3] for r in rs)
+    print("| %s | %s | **%.1f** | %s | %d | %d | %s |" % (name, tag, statistics.median(kibs),
+          " ".join("%.1f" % k for k in kibs), min(r[1] for r in rs), sum(r[2] for r in rs),
+          "%.0f" % rate if rate else "-"))' "$RESULTS")
 
 Commands (\$WORK is a temporary directory):
 \`\`\`

@@ -94,8 +94,10 @@ fuzz_pid=$BESIDE
 stage "release tests: unit and integration (ctest -j $jobs)" \
   ctest --test-dir build-test --output-on-failure -j "$jobs" -LE unit_shards
 finish "sanitized build (ASan + UBSan)" "$sanitized_pid" build-logs/sanitized-build.log
+# The timing scripts measure the wall clock, which a sanitized -O0 binary does not keep, and run
+# alone; their C++ runs sanitized in other scripts (docs/testing.md).
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  stage "sanitized tests: unit and -LE nobinary (ctest -j $jobs)" \
-  ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE '^unit$|nobinary'
+  stage "sanitized tests: unit and -LE nobinary|timing (ctest -j $jobs)" \
+  ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE '^unit$|nobinary|timing'
 finish "fuzzer (libFuzzer on the curl and HAR parsers)" "$fuzz_pid" build-logs/fuzz.log
 grep -E "^stat::number_of_executed_units|^Done" build-logs/fuzz.log || true

@@ -58,7 +58,7 @@ sysctl -qw net.ipv4.ip_local_port_range="32768 60999"
 # Not under the sanitizers (scripts/test.sh's second run): with no descriptor left their runtime
 # reports false errors ("invalid vptr ... <memory cannot be printed>" from spdlog and
 # boost::system, seen only at this prlimit): it checks that memory is readable through a pipe.
-if grep -qa __asan_init "$STAMPEDE"; then
+if ((SANITIZED)); then
   log "files: skipped in a sanitizer build (the plain build runs it)"
 else
 start_background files -c 4 -n 20000 -t 5 -timeout 40 -u "$HTTP_URL/?run=files" --output json
