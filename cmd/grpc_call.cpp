@@ -15,6 +15,7 @@
 #include "grpc/metadata.hpp"
 #include "grpc/schema.hpp"
 #include "grpc/timeout.hpp"
+#include "server/session/template.hpp"
 #include "verify/grpc_status.hpp"
 
 namespace stampede::cmd {
@@ -51,6 +52,12 @@ std::string message_of(const Options& options, const GrpcMethod& method) {
           "message's protobuf bytes)");
     }
     const auto json = body_of(options);
+    // Encoded once, before the run: a ${...} in it would go as its letters, not its values.
+    if (session::has_template(json)) {
+      throw UsageError(
+          "-data's ${...} values are not filled in a gRPC message, which is encoded once before "
+          "the run: give the message as it is to be sent (-H metadata takes ${...} values)");
+    }
     return grpc::json_to_wire(method->request_prototype(), json.empty() ? "{}" : json);
   } catch (const grpc::MessageError& error) {
     throw UsageError(error.what());

@@ -58,7 +58,7 @@ PYEOF
 case_metadata() {  # -H is metadata, with ${...} values; -t is grpc-timeout; the message as written
   start_grpc metadata
   run_stampede metadata -c 1 -n 3 -t 7 -H 'X-Tenant: blue' -H 'X-Round: ${user}-${seq}' \
-    -u "grpc://127.0.0.1:$SERVER_PORT/$SAY" --proto "$PROTO" -data '{"name":"meta ${seq}"}' --output json
+    -u "grpc://127.0.0.1:$SERVER_PORT/$SAY" --proto "$PROTO" -data '{"name":"meta"}' --output json
   expect_rc 0
   json_assert "$OUT" 'g("requests.succeeded") == 3'
   "$PYTHON" - "$SERVER_LOG" <<'PYEOF' || fail "metadata: the server did not get the metadata and deadline: $(cat "$SERVER_LOG")"
@@ -68,7 +68,7 @@ assert len(calls) == 3, calls
 for call in calls:
     assert ["x-tenant", "blue"] in call["metadata"], call
     assert 6 < call["timeout"] <= 7, call
-    assert call["name"] == "meta ${seq}", call  # protobuf: sent as written
+    assert call["name"] == "meta", call
 rounds = sorted(value for call in calls for key, value in call["metadata"] if key == "x-round")
 assert rounds == ["0-0", "0-1", "0-2"], rounds
 PYEOF
@@ -339,6 +339,11 @@ case_usage() {  # exit 2 and nothing sent
   run_stampede stream-unary -c 1 -n 1 --stream -u "$url" --proto "$PROTO" -data '{"name":"x"}'
   expect_rc 2
   grep -q "this method answers once" "$ERR" || fail "stream-unary: $(head -c 500 "$ERR")"
+  # The message is encoded once: a ${...} in it would go as its letters.
+  run_stampede data-template -c 1 -n 1 -u "$url" --proto "$PROTO" -data '{"name":"u${seq}"}'
+  expect_rc 2
+  grep -qF -- "-data's \${...} values are not filled in a gRPC message" "$ERR" ||
+    fail "data-template: $(head -c 500 "$ERR")"
 }
 
 run_cases "${GRPC_CASES:-}" unary statuses metadata deadline json expect shared tls stream stream_messages bidi \
