@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds stampede and runs every test: format check, unit and integration tests (real servers on
 # loopback) side by side, then the unit tests and every script that runs stampede's C++ under load
-# and faults again under AddressSanitizer and UndefinedBehaviorSanitizer, and a bounded libFuzzer
-# run on the curl-file and HAR parsers (STAMPEDE_FUZZ_SECONDS, default 60).
+# and faults again under AddressSanitizer and UndefinedBehaviorSanitizer, a bounded libFuzzer
+# run on the curl-file and HAR parsers (STAMPEDE_FUZZ_SECONDS, default 60), and last, alone, the
+# scripts that time the run against the wall clock.
 # What can overlap does: the tests' packages install while the release tree builds, and the
 # sanitized tree and the fuzzer build at the lowest priority beside both, taking the CPU they leave
 # idle. Prints each stage's time as it ends and all of them at the end (docs/testing.md).
@@ -91,8 +92,9 @@ finish "dependencies to test" "$install_pid" build-logs/install-test.log
 beside "fuzzer" build-logs/fuzz.log scripts/fuzz.sh "${STAMPEDE_FUZZ_SECONDS:-60}"
 fuzz_pid=$BESIDE
 
+# The timing scripts wait for the end, when nothing runs beside them (below).
 stage "release tests: unit and integration (ctest -j $jobs)" \
-  ctest --test-dir build-test --output-on-failure -j "$jobs" -LE unit_shards
+  ctest --test-dir build-test --output-on-failure -j "$jobs" -LE 'unit_shards|timing'
 finish "sanitized build (ASan + UBSan)" "$sanitized_pid" build-logs/sanitized-build.log
 # The timing scripts measure the wall clock, which a sanitized -O0 binary does not keep, and run
 # alone; their C++ runs sanitized in other scripts (docs/testing.md).
@@ -101,3 +103,7 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE '^unit$|nobinary|timing'
 finish "fuzzer (libFuzzer on the curl and HAR parsers)" "$fuzz_pid" build-logs/fuzz.log
 grep -E "^stat::number_of_executed_units|^Done" build-logs/fuzz.log || true
+# Rates, start skews and latencies against the wall clock, one script at a time and last, with
+# no build beside them: the sanitized build's links stalled them for 100 ms.
+stage "release timing tests, alone (ctest -L timing)" \
+  ctest --test-dir build-test --output-on-failure -L timing

@@ -100,7 +100,7 @@ trap 'exit 129' HUP
 STAMPEDE=$(realpath "$STAMPEDE")
 # SANITIZED=1 for a binary built with AddressSanitizer (scripts/test.sh's second pass): it, and
 # `stampede serve` from the same build, do not keep time as a release build does, so the checks
-# of how closely a run kept a schedule (on_schedule) are the release pass's.
+# of how closely a run kept a schedule (kept_schedule) are the release pass's.
 SANITIZED=0
 if grep -qa __asan_init "$STAMPEDE"; then SANITIZED=1; fi
 PATH=$PATH:/usr/sbin:/sbin  # Debian puts nginx in /usr/sbin
@@ -607,9 +607,9 @@ json_assert() {
   [[ $v == true ]] || fail "${3:-$_LAST_RUN}: expected $2 (got $v)"
 }
 
-# on_schedule FILE EXPR [WHAT]: json_assert of how closely a run kept a schedule (a gap, a pace),
+# kept_schedule FILE EXPR [WHAT]: json_assert of how closely a run kept a schedule (a gap, a pace),
 # in a release build only (SANITIZED above).
-on_schedule() {
+kept_schedule() {
   ((SANITIZED)) || json_assert "$@"
 }
 

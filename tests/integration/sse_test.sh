@@ -32,7 +32,7 @@ g("connections.opened") == 4 ## one connection a stream
 g("events.first_event_ms.max") < 1000 and g("events.first_event_ms.p50") < 50 ## event 1 goes at once
 g("bytes.body_received") == 4 * (9 * 9 + 11 * 10) ## 9-byte data for ids 1-9, 10-byte for 10-20
 EOF
-  on_schedule "$OUT" '9.5 <= g("events.gap_ms.p50") <= 11.0' "serve_counts$TAG: the server sends one every 10 ms"
+  kept_schedule "$OUT" '9.5 <= g("events.gap_ms.p50") <= 11.0' "serve_counts$TAG: the server sends one every 10 ms"
 }
 
 # Each line end of the grammar (LF, CRLF, CR alone), and data padded to a size.
@@ -158,7 +158,7 @@ case_h2c_shared() {
 g("requests.succeeded") == 80 and g("events.received") == 80 and g("events.streams.opened") == 4
 g("connections.opened") == 1 ## the four streams on one connection
 EOF
-  on_schedule "$OUT" '9.5 <= g("events.gap_ms.p50") <= 11.0' "h2c_shared: the server sends one every 10 ms"
+  kept_schedule "$OUT" '9.5 <= g("events.gap_ms.p50") <= 11.0' "h2c_shared: the server sends one every 10 ms"
 }
 
 # HTTPS with h2 chosen by ALPN.
@@ -185,7 +185,7 @@ g("events.unit") == "chunk" and g("bytes.body_received") == 2 * 10 * 100
 16 <= g("requests.succeeded") == g("events.received") <= 20 and g("requests.failed") == 0
 g("events.streams.opened") == 2 and g("events.streams.ended_by_server") == 2
 EOF
-    on_schedule "$OUT" '9.5 <= g("events.gap_ms.p50") <= 11.0' "stream_chunks$proto: a chunk every 10 ms"
+    kept_schedule "$OUT" '9.5 <= g("events.gap_ms.p50") <= 11.0' "stream_chunks$proto: a chunk every 10 ms"
   done
 }
 
@@ -273,7 +273,7 @@ case_python_counts() {
 g("requests.succeeded") == 90 and g("events.received") == 90 and g("events.lost") == 0
 g("events.streams.opened") == 9 and g("events.streams.ended_by_server") == 6
 EOF
-  on_schedule "$OUT" '9.0 <= g("events.gap_ms.p50") <= 12.0' "python_counts: a Python server sends one every 10 ms"
+  kept_schedule "$OUT" '9.0 <= g("events.gap_ms.p50") <= 12.0' "python_counts: a Python server sends one every 10 ms"
   assert_eq 90 "$(grep -c '^EVENT ' "$SERVER_LOG")" "events the server logged"
   assert_eq 3 "$(grep -c 'last-event-id=10$' "$SERVER_LOG")" "streams resumed after event 10"
   assert_eq 3 "$(grep -c 'last-event-id=20$' "$SERVER_LOG")" "streams resumed after event 20"

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -24,6 +25,7 @@ struct H2Result {
   std::uint32_t error_code = 0;  ///< RST_STREAM's code; 0 for a complete response
   int data_frames = 0;
   std::vector<std::chrono::steady_clock::time_point> data_at;  ///< when each DATA frame came
+  std::vector<std::size_t> data_ends;  ///< the body's size once each DATA frame came
   std::chrono::steady_clock::time_point closed_at;
 };
 
@@ -175,6 +177,7 @@ class H2Client {
       auto& result = self.results_[frame->hd.stream_id];
       ++result.data_frames;
       result.data_at.push_back(std::chrono::steady_clock::now());
+      result.data_ends.push_back(result.body.size());
     }
     if (frame->hd.type == NGHTTP2_GOAWAY) self.goaway_ = true;
     return 0;
