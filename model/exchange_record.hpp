@@ -63,6 +63,10 @@ struct ExchangeRecord {
   /// A stream's first event after a reconnect with Last-Event-ID: the events its id says the
   /// server skipped (ids that are integers only).
   std::uint32_t events_lost = 0;
+  /// A gRPC client-streaming call's message went out, one that is not the call's last: no
+  /// answer came for it (the call's one answer comes with its last), so nothing is checked and
+  /// it has no body.
+  bool sent_only = false;
   /// With error verify: which of the verifier's checks() rejected it (1 the first); 0 when the
   /// verifier has no checks of its own.
   std::uint8_t failed_check = 0;

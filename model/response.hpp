@@ -35,9 +35,6 @@ struct Response : ExchangeRecord {
   bool stream_opened = false;
   /// The server ended the stream this exchange read before it opened the next.
   bool stream_ended = false;
-  /// A gRPC client-streaming call's message went out, one that is not the call's last: no
-  /// answer came for it (the call's one answer comes with its last), so nothing is checked.
-  bool sent_only = false;
   /// --expect-header: the names (lower case) of the headers the verifier reads, set once for a
   /// user's Response and kept across its exchanges; empty: no header is kept.
   std::vector<std::string> wanted_headers;
@@ -72,7 +69,6 @@ struct Response : ExchangeRecord {
     cut_short = false;
     stream_opened = false;
     stream_ended = false;
-    sent_only = false;
   }
 };
 

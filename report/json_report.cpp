@@ -143,6 +143,7 @@ Json events_json(const Summary& summary) {
       {"received", events.events},
       {"per_s", round_to(ratio(static_cast<double>(events.events), seconds), 3)},
       {"lost", events.lost},
+      {"unanswered", events.unanswered},
       {"first_event_ms", latency_json(events.first_event)},
       {"gap_ms", latency_json(events.gap)},
       {"streams",

@@ -122,6 +122,10 @@ std::string events(const statistics::Summary& s) {
                  "Events that reconnects skipped, by the streams' ids.");
   text += sample("stampede_events_lost_total", "", count(events.lost));
   text +=
+      header("stampede_events_unanswered_total", "counter",
+             "Messages a client-streaming call sent, on calls that ended without their answer.");
+  text += sample("stampede_events_unanswered_total", "", count(events.unanswered));
+  text +=
       histogram("stampede_first_event_seconds",
                 "A stream's request (connect included) to its first event.", events.first_event);
   text += histogram("stampede_event_gap_seconds", "A stream's event to its next.", events.gap);

@@ -211,7 +211,8 @@ SavedJson metrics_to_json(const Metrics& m) {
        {{"first_event", histogram_to_json(m.events.first_event)},
         {"gap", histogram_to_json(m.events.gap)},
         {"events", m.events.events},
-        {"lost", m.events.lost}}},
+        {"lost", m.events.lost},
+        {"unanswered", m.events.unanswered}}},
       {"streams",
        {{"streams", m.streams.streams},
         {"open_sum", m.streams.open_sum},
@@ -267,6 +268,8 @@ Metrics metrics_from_json(const SavedJson& json) {
     m.events.gap = histogram_from_json(events.at("gap"));
     m.events.events = count_at(events, "events");
     m.events.lost = count_at(events, "lost");
+    // Not in runs saved before it was counted.
+    if (events.contains("unanswered")) m.events.unanswered = count_at(events, "unanswered");
   }
   const auto& streams = json.at("streams");
   m.streams = {count_at(streams, "streams"), count_at(streams, "open_sum"),

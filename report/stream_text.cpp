@@ -56,7 +56,10 @@ std::string stream_text(const statistics::Summary& summary) {
       plural + ":",
       std::to_string(events.events) + (sent ? " sent, " : " received, ") +
           format_fixed(ratio(static_cast<double>(events.events), seconds), 2) + " [#/sec]" +
-          (events_read ? ", " + std::to_string(events.lost) + " lost to reconnects (by id)" : ""));
+          (events_read ? ", " + std::to_string(events.lost) + " lost to reconnects (by id)" : "") +
+          (sent ? ", " + std::to_string(events.unanswered) +
+                      " of them on calls that ended without their answer"
+                : ""));
   if (events.first_event.count() > 0) {
     text += aligned_line("Time to first " + unit + ":",
                          event_spread(events.first_event) + " (the request, connect included)");

@@ -130,6 +130,20 @@ bool no_event(ThreadTally& tally, const model::Response& response, bool was_open
   return true;
 }
 
+/// A gRPC client-streaming call's messages count as sent once they went into frames; those of a
+/// call that ended without its answer (cut by the run's stop, failed, timed out, or left by a
+/// user that stopped) are counted as unanswered too: nothing says the server read them.
+/// `unanswered` is the call's messages counted so far.
+void note_sent(ThreadTally& tally, std::uint64_t& unanswered, const model::Response& response) {
+  if (response.sent_only && response.error == model::ErrorKind::none && !response.cut_short) {
+    ++unanswered;
+    return;
+  }
+  const bool answered = !response.cut_short && response.status != 0;
+  if (!answered) tally.metrics.events.unanswered += unanswered;
+  unanswered = 0;
+}
+
 /// When the user's long-lived connections are held (--hold) until: -z's end at the latest.
 std::chrono::steady_clock::time_point hold_until(std::chrono::milliseconds hold,
                                                  const ThreadTally& tally) {
@@ -317,7 +331,7 @@ model::Result to_result(const model::Response& response, std::chrono::nanosecond
                         const verify::Verifier& verifier) {
   model::Result result;
   static_cast<model::ExchangeRecord&>(result) = response;
-  if (result.error == model::ErrorKind::none && !response.sent_only && !verifier.accept(response)) {
+  if (result.error == model::ErrorKind::none && !result.sent_only && !verifier.accept(response)) {
     result.error = model::ErrorKind::verify;
     result.failed_check = verifier.failed_check(response);
   }
@@ -369,6 +383,8 @@ net::awaitable<void> run_user(UserTask task) {
   for (const auto& destination : destinations) {
     clients.push_back((*task.make_client)(destination->setup, *task.thread, task.user));
   }
+  // Per destination: its client-streaming call's messages sent with no answer yet.
+  std::vector<std::uint64_t> unanswered(destinations.size());
   model::Response response;
   response.wanted_headers = task.verifier->headers_read();
   UserSession session(task.cookies, task.user, *task.flow);
@@ -411,6 +427,7 @@ net::awaitable<void> run_user(UserTask task) {
       const auto start = task.now();
       if (ready) co_await client.exchange(prepared, response);
       const auto end = task.now();  // the clock stops before verification
+      note_sent(tally, unanswered[destination], response);
       // Asked again: an HTTP/2 client that fell back to HTTP/1.1 in the exchange holds nothing.
       connection = client.long_lived();
       if (event_stream && ready && no_event(tally, response, was_open, *connection)) {
@@ -439,6 +456,7 @@ net::awaitable<void> run_user(UserTask task) {
     }
   }
   pace.end();
+  for (const auto left : unanswered) tally.metrics.events.unanswered += left;
   share_cookies(clients, nullptr);  // a held connection outlives the session
   co_await end_user(clients, task, response, starting);
 }

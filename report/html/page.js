@@ -89,6 +89,7 @@
     const rows = [[`${noun}s ${sent ? 'sent' : 'received'}`, 'events.received'],
       [`${noun}s/s`, 'events.per_s', `${noun}s/s`]];
     if (noun === 'event') rows.push(['lost to reconnects', 'events.lost']);
+    if (sent) rows.push(['on calls without their answer', 'events.unanswered']);
     for (const p of ['p50', 'p90', 'p99', 'max']) rows.push([`first ${noun} ${p}`, `events.first_event_ms.${p}`, 'ms']);
     for (const p of ['p50', 'p90', 'p99', 'max']) rows.push([`gap ${p}`, `events.gap_ms.${p}`, 'ms']);
     rows.push(['streams opened', 'events.streams.opened'], ['ended by the server', 'events.streams.ended_by_server'],

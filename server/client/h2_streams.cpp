@@ -124,7 +124,7 @@ struct H2StreamCallbacks {
     call->body_sent += n;
     if (call->body_sent == outgoing.size()) {
       if (call->outgoing_ends) *flags |= NGHTTP2_DATA_FLAG_EOF;
-      if (n > 0 && call->streaming) call->on_arrival(*call);
+      if (n > 0 && call->tell_when_sent) call->on_arrival(*call);
     }
     return static_cast<ssize_t>(n);
   }

@@ -50,10 +50,13 @@ struct H2Call {
   /// A request that streams (a gRPC client-streaming or bidirectional call): its body goes out
   /// from `outgoing` as the client adds to it (send_more()), `request`'s body unused. The
   /// request's end (END_STREAM) goes once `outgoing_ends` is set and all of it went; until then
-  /// a call is withdrawn at its end. Each time all of `outgoing` has gone into frames,
-  /// `on_arrival` is told too (the flow-control window let it go).
+  /// a call is withdrawn at its end.
   const std::string* outgoing = nullptr;
   bool outgoing_ends = false;
+  /// Each time all of `outgoing` has gone into frames (the flow-control window let it go),
+  /// `on_arrival` is told too: a client-streaming call's exchange waits for that. A
+  /// bidirectional call's waits for the answer instead, and is not woken for nothing.
+  bool tell_when_sent = false;
   void* owner = nullptr;  ///< for on_done
 };
 

@@ -70,6 +70,7 @@ class StreamH2Client final : public StreamClientBase {
     uploads_ = request.grpc_client_streaming && !request.grpc_server_streaming;
     sent_ = 1;
     call_.outgoing_ends = uploads_ && setup_.messages_per_call == 1;
+    call_.tell_when_sent = uploads_;
     if (own_ && !own_->accepting()) drop_connection();  // GOAWAY, or closed: a new one
     on_ =
         shared_ != nullptr ? shared_->connection(request.connect_timeout) : own_connection(request);

@@ -9,12 +9,16 @@
 namespace stampede::statistics {
 
 /// What a stream's reader feels: how long its first event took, the gaps between the events
-/// after it, and the events its reconnects lost. The events themselves are the run's requests.
+/// after it, and the events its reconnects lost; of a client-streaming call's messages sent,
+/// those whose call ended without its answer. The events themselves are the run's requests.
 struct EventCounts {
   Histogram first_event;     ///< a stream's request (connect included) -> its first event
   Histogram gap;             ///< a stream's event -> its next, for events received whole
   std::uint64_t events = 0;  ///< events received (whole, accepted or not by the checks)
   std::uint64_t lost = 0;    ///< events reconnects skipped, by the streams' ids
+  /// Messages counted as sent (in events) on client-streaming calls that ended without their
+  /// answer: cut by the run's stop, failed or timed out. Nothing says the server read them.
+  std::uint64_t unanswered = 0;
 
   /// Counts `result` if it is an event of a stream.
   void add(const model::Result& result) {
@@ -36,11 +40,12 @@ struct EventCounts {
     gap.merge(other.gap);
     events += other.events;
     lost += other.lost;
+    unanswered += other.unanswered;
   }
   void reset() {
     first_event.reset();
     gap.reset();
-    events = lost = 0;
+    events = lost = unanswered = 0;
   }
 
   friend bool operator==(const EventCounts&, const EventCounts&) = default;

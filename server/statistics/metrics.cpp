@@ -15,7 +15,8 @@ std::uint64_t ns(std::chrono::nanoseconds duration) {
 
 void Metrics::add(const model::Result& result) {
   if (result.ok()) {
-    document_lengths.add(result.body_bytes);
+    // A message a client-streaming call sent has no body: the call's answer is its document.
+    if (!result.sent_only) document_lengths.add(result.body_bytes);
     ++succeeded;
   } else {
     ++failed;

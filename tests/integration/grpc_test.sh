@@ -217,8 +217,9 @@ case_collect() {
   json_check "$OUT" <<'PYEOF'
 g("requests.succeeded") == 60 and g("requests.failed") == 0 and all(c["failed"] == 0 for c in g("checks"))
 g("grpc_status_codes") == {"OK": 3} and g("status_codes") == {"200": 3}
-g("events.unit") == "sent message" and g("events.received") == 60
+g("events.unit") == "sent message" and g("events.received") == 60 and g("events.unanswered") == 0
 g("events.streams.opened") == 3 and g("events.streams.ended_by_server") == 3
+g("server.document_length") > 0 ## the answer's, not a sent message's nothing
 PYEOF
   assert_eq 3 "$(calls_logged up 3)" "collect: calls the server logged"
   assert_eq 60 "$(await_lines "$SERVER_LOG" '"received": "up",' 60)" "collect: messages the server received"
@@ -236,8 +237,23 @@ PYEOF
   run_stampede collect_stalled -c 2 -n 3 -t 1 --stream -u "$url" --proto "$PROTO" \
     -data '{"name":"sleep:5000"}' --output json
   expect_rc 0
-  json_assert "$OUT" 'g("requests.succeeded") == 4 and g("requests.failed") == 2 and g("errors.timeout") == 2'
+  json_check "$OUT" <<'PYEOF'
+g("requests.succeeded") == 4 and g("requests.failed") == 2 and g("errors.timeout") == 2
+g("events.received") == 4 and g("events.unanswered") == 4 ## sent, but no call answered
+PYEOF
   awk -v t="$ELAPSED" 'BEGIN { exit !(t < 4) }' || fail "collect_stalled: took ${ELAPSED}s (-t 1)"
+  # A run stopped (Ctrl-C) amid its calls: the messages they sent count as sent, and as
+  # unanswered, every one (the server read some of them, never more than were sent).
+  interrupt_run collect_cut 1 -c 2 -n 100000000 -t 5 --stream -u "$url" --proto "$PROTO" \
+    -data '{"name":"cut"}' --output json
+  expect_rc 0
+  json_check "$OUT" <<'PYEOF'
+g("stop_reason") == "interrupted" and g("requests.failed") == 0
+g("events.received") > 0 and g("events.unanswered") == g("events.received")
+PYEOF
+  local received
+  received=$(grep -c '"received": "cut",' "$SERVER_LOG" || true)
+  json_assert "$OUT" "0 < $received <= g('events.received')" "collect_cut: the server read $received"
   # Its messages need --stream, and -n: its call ends with the -n-th.
   run_stampede collect_whole -c 1 -n 1 -u "$url" --proto "$PROTO" -data '{"name":"x"}'
   expect_rc 2

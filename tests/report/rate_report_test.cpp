@@ -56,6 +56,20 @@ TEST(RateReport, TheTextSaysWhatLatencyCountsFromAndWhatTheCapHeldBack) {
   EXPECT_TRUE(contains(text, "  99%      4.000\n"));  // the percentiles are the corrected ones
 }
 
+// Over streams the schedule starts streams, whose events follow at the server's pace.
+TEST(RateReport, OverStreamsTheScheduleIsOfStreams) {
+  auto summary = rated();
+  summary.info.stream_unit = "event";
+  const auto text = text_report(summary);
+  EXPECT_TRUE(contains(text, "Rate:                   100.00 streams/s asked, 100.00 started\n"))
+      << text;
+  EXPECT_TRUE(contains(text,
+                       "Latency:                a stream's first event from the stream's "
+                       "due time (corrected for coordinated omission)\n"));
+  EXPECT_TRUE(contains(text, "Capped:                 30 streams came due with all 50 users"));
+  EXPECT_TRUE(contains(text, "Missed:                 5 streams never started"));
+}
+
 TEST(RateReport, AClosedRunHasNoRateLines) {
   auto summary = rated();
   summary.info.rate = 0;

@@ -63,6 +63,7 @@ Summary sample_summary() {
   summary.total.events.gap = spread_histogram(6, 40);
   summary.total.events.events = 70;
   summary.total.events.lost = 3;
+  summary.total.events.unanswered = 2;
   summary.add_second(summary.total, 1s, 3);
   summary.elapsed = 1'234'567'891ns;
   summary.thresholds.push_back({"p99<5ms", 3.25, "ms", true});

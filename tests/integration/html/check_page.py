@@ -27,7 +27,8 @@ SUMMARY_FIELDS = ('requests.total', 'requests.succeeded', 'requests.failed', 're
                   'rps', 'duration_s', 'latency_ms.mean', 'latency_ms.p50', 'latency_ms.p90',
                   'latency_ms.p99', 'latency_ms.max')
 # A stream run's (--sse, --stream) own figures, checked when its report has them; an event
-# stream's add the events lost to reconnects.
+# stream's add the events lost to reconnects, a client-streaming call's the messages sent on
+# calls that ended without their answer.
 EVENT_FIELDS = ('events.received', 'events.first_event_ms.p50', 'events.gap_ms.p50',
                 'events.gap_ms.p99', 'events.streams.opened', 'events.streams.ended_by_server')
 URL_ATTRIBUTES = {'src', 'href', 'srcset', 'action', 'formaction', 'poster', 'data', 'xlink:href',
@@ -197,7 +198,8 @@ def stream_fields(report, root, failures):
     label = f"{unit[5:] if sent else unit}s {'sent' if sent else 'received'}"
     if label not in root.text():
         failures.append(f'summary: the stream figures are not named for their unit ({label!r})')
-    return EVENT_FIELDS + (('events.lost',) if unit == 'event' else ())
+    return EVENT_FIELDS + (('events.lost',) if unit == 'event' else ()) + (
+        ('events.unanswered',) if sent else ())
 
 
 def check_summary(root, report, failures):

@@ -126,38 +126,45 @@ TEST(H2StreamsOwn, ABodyGoesOutInDataFrames) {
 }
 
 // A client-streaming call: each message goes out as it is added, the call told when all of it
-// went; the request ends (END_STREAM) only with the last, and only then does the server answer.
+// went if it asks (a bidirectional call waits for answers instead, and is not woken for
+// nothing); the request ends (END_STREAM) only with the last, and only then does the server
+// answer.
 TEST(H2StreamsOwn, AStreamingRequestEndsWithItsLastMessage) {
-  FakeServer server(Answer::ok);
-  auto client = own();
-  auto request = get();
-  request.headers[0].second = "POST";
-  std::string outgoing = "one";
-  std::vector<std::size_t> sent;  ///< body_sent at each arrival
-  Waiter waiter(request);
-  waiter.call.streaming = true;
-  waiter.call.outgoing = &outgoing;
-  waiter.call.owner = &sent;
-  waiter.call.on_arrival = [](H2Call& call) {
-    static_cast<std::vector<std::size_t>*>(call.owner)->push_back(call.body_sent);
-  };
-  ASSERT_TRUE(client.submit(waiter.call));
-  server.talk(client);
-  EXPECT_EQ(server.received_body, "one");
-  EXPECT_EQ(server.requests, 0);  // no END_STREAM yet
-  EXPECT_FALSE(waiter.call.done);
-  EXPECT_EQ(sent, (std::vector<std::size_t>{3}));
-  outgoing += "two";
-  waiter.call.outgoing_ends = true;
-  client.send_more(waiter.call);
-  server.talk(client);
-  EXPECT_EQ(server.received_body, "onetwo");
-  EXPECT_EQ(server.requests, 1);
-  EXPECT_TRUE(waiter.call.request_sent);
-  EXPECT_TRUE(waiter.call.done);
-  EXPECT_FALSE(waiter.call.error);
-  EXPECT_EQ(waiter.response.status, 200);
-  EXPECT_EQ(sent.at(1), 6u);  // then the answer's HEADERS and DATA
+  for (const bool tell : {true, false}) {
+    FakeServer server(Answer::ok);
+    auto client = own();
+    auto request = get();
+    request.headers[0].second = "POST";
+    std::string outgoing = "one";
+    std::vector<std::size_t> sent;  ///< body_sent at each arrival
+    Waiter waiter(request);
+    waiter.call.streaming = true;
+    waiter.call.outgoing = &outgoing;
+    waiter.call.tell_when_sent = tell;
+    waiter.call.owner = &sent;
+    waiter.call.on_arrival = [](H2Call& call) {
+      static_cast<std::vector<std::size_t>*>(call.owner)->push_back(call.body_sent);
+    };
+    ASSERT_TRUE(client.submit(waiter.call));
+    server.talk(client);
+    EXPECT_EQ(server.received_body, "one");
+    EXPECT_EQ(server.requests, 0);  // no END_STREAM yet
+    EXPECT_FALSE(waiter.call.done);
+    EXPECT_EQ(sent, tell ? std::vector<std::size_t>{3} : std::vector<std::size_t>{});
+    outgoing += "two";
+    waiter.call.outgoing_ends = true;
+    client.send_more(waiter.call);
+    server.talk(client);
+    EXPECT_EQ(server.received_body, "onetwo");
+    EXPECT_EQ(server.requests, 1);
+    EXPECT_TRUE(waiter.call.request_sent);
+    EXPECT_TRUE(waiter.call.done);
+    EXPECT_FALSE(waiter.call.error);
+    EXPECT_EQ(waiter.response.status, 200);
+    if (tell) {
+      EXPECT_EQ(sent.at(1), 6u);  // then the answer's HEADERS and DATA
+    }
+  }
 }
 
 /// How one GET's stream ended against a server that answers as `answer` says.
