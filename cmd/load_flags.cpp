@@ -360,6 +360,11 @@ const auto flags = std::to_array<Flag<Options>>({
       "serve the live metrics at http://ADDR/metrics (127.0.0.1:9464; port 0: any free one)",
       output},
      bound<&Options::prometheus>},
+    {{"--dashboard", "ADDR", "off",
+      "draw the run live in a browser at http://ADDR/ (127.0.0.1:8089; port 0: any free one), "
+      "with a stop button",
+      output},
+     bound<&Options::dashboard>},
     {{"-d, --debug", "", "off", "log the first 5 requests and responses in full, on stderr",
       output},
      bound<&Options::debug>},

@@ -91,6 +91,7 @@ struct Options {
   std::string warmup;            ///< --warmup D before each sweep step, not counted; empty: 2 s
   std::string percentiles_file;  ///< -e FILE: ab's percentile CSV, written after the run
   std::string prometheus;        ///< --prometheus ADDR: serve live metrics there; empty: none
+  std::string dashboard;         ///< --dashboard ADDR: serve the live page there; empty: none
   std::string html_file;         ///< --html FILE: the run (or sweep) as one self-contained page
   std::string gnuplot_file;      ///< -g FILE: ab's gnuplot TSV, a line per request
   std::string save_file;  ///< --save FILE: the whole run, for `stampede report` and `compare`

@@ -61,6 +61,7 @@ statistics::Summary run_engine(RunConfig config, const Options& options, std::FI
   const auto abort_on = hooks.abort_on;
   const auto& on_second = hooks.on_second;
   std::optional<std::chrono::nanoseconds> last_row;
+  if (hooks.on_engine) hooks.on_engine(&engine);
   auto summary = engine.run(
       [rows, connections, abort_on, &on_second, &engine,
        &last_row](const statistics::Summary& now) {
@@ -78,6 +79,7 @@ statistics::Summary run_engine(RunConfig config, const Options& options, std::FI
         }
       },
       hooks.on_requests);
+  if (hooks.on_engine) hooks.on_engine(nullptr);
   // The part of a second after the last row (all of a run shorter than a second) gets a row of
   // its own, as go-stress-testing ends its table: no run ends with a header and no rows.
   if (!last_row || summary.elapsed - *last_row >= final_row_after) {

@@ -7,6 +7,7 @@
 #include "cmd/options.hpp"
 #include "cmd/run_config.hpp"
 #include "server/collector.hpp"
+#include "server/engine.hpp"
 #include "server/statistics/summary.hpp"
 #include "server/statistics/threshold.hpp"
 
@@ -18,7 +19,9 @@ struct RunHooks {
   /// can no longer pass.
   std::span<const statistics::Threshold> abort_on{};
   server::RequestSink on_requests{};  ///< -g: each request
-  server::TickHandler on_second{};    ///< --prometheus: the Summary once a second
+  server::TickHandler on_second{};    ///< --prometheus, --dashboard: the Summary once a second
+  /// --dashboard: the engine while it runs (its stop button interrupts it), then nullptr.
+  std::function<void(server::Engine*)> on_engine{};
 };
 
 /// Gives --rate without -c its default cap (enough users for the rate at 10 s a request, as

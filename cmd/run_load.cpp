@@ -79,7 +79,7 @@ int run_load(std::span<const char* const> args) {
   FILE* rows = format.rows_on_stdout ? stdout : stderr;
   RunOutputs outputs(options, args, config.inputs);
   if (!options.sweep.empty() || !options.sweep_rate.empty()) {
-    const auto sweep = run_sweep(options, rows);
+    const auto sweep = run_sweep(options, rows, outputs.sweep_hooks());
     std::fputs(format.render_sweep(sweep).c_str(), stdout);
     outputs.finish(sweep);
     return 0;
@@ -89,9 +89,8 @@ int run_load(std::span<const char* const> args) {
   const auto shard = config.shard;
   const auto start_at = config.plan.start_at;
   if (start_at) tell_start(*start_at, rows);
-  auto summary =
-      run_engine(std::move(config), options, rows,
-                 outputs.hooks(options.abort_on_fail ? thresholds : decltype(thresholds){}));
+  auto summary = run_engine(std::move(config), options, rows,
+                            outputs.hooks(thresholds, options.abort_on_fail));
   if (options.page_views > 0) {
     summary.capacity =
         statistics::plan_capacity({options.page_views, options.peak_share, options.peak_time_share,

@@ -96,6 +96,8 @@ struct Sweep {
   Timing timing;
   std::FILE* rows;
   StopSignals* signals;
+  const RunHooks* run_hooks;
+  std::function<void()> step_done;  ///< after each step: the sweep so far to its hook
 };
 
 /// The options of one run against `target` at `level` for `length`: a plain run, the sweep's
@@ -136,7 +138,7 @@ statistics::Summary run_at(const Sweep& s, const std::string& target, double lev
   std::fprintf(s.rows, "\n-- %s: %s for %s --\n", what.c_str(), level_words(s, level).c_str(),
                length.c_str());
   const auto one = one_run(s, target, level, length);
-  return run_engine(make_run_config(one), one, s.rows);
+  return run_engine(make_run_config(one), one, s.rows, *s.run_hooks);
 }
 
 /// One level: the warm-up, then the counted step; nullopt when Ctrl-C stopped either.
@@ -163,6 +165,8 @@ bool run_listed(const Sweep& s, const sweep::Slo& slo, sweep::TargetSweep& targe
     auto step = run_level(s, target.url, level, target.steps.size() + 1);
     if (!step) break;
     target.steps.push_back(*step);
+    target.knee = sweep::find_knee(target.steps, slo);
+    s.step_done();
   }
   target.knee = sweep::find_knee(target.steps, slo);
   return target.steps.size() == s.flags.levels.size();
@@ -186,6 +190,7 @@ bool run_search(const Sweep& s, const sweep::Slo& slo, sweep::TargetSweep& targe
     }
     search.record(*step);
     target.steps.push_back(*step);
+    s.step_done();
   }
   std::sort(target.steps.begin(), target.steps.end(), by_level);
   target.knee = search.knee_in(target.steps);
@@ -223,15 +228,17 @@ void announce_sweep(const Sweep& s, std::size_t targets) {
 
 }  // namespace
 
-sweep::SweepResult run_sweep(const Options& options, std::FILE* rows) {
+sweep::SweepResult run_sweep(const Options& options, std::FILE* rows, const SweepHooks& hooks) {
   StopSignals signals;
-  const Sweep s{options, parse_sweep(options), timing_of(options), rows, &signals};
+  sweep::SweepResult result;
+  const Sweep s{options, parse_sweep(options), timing_of(options), rows, &signals, &hooks.run, [&] {
+                  if (hooks.on_step) hooks.on_step(result);
+                }};
   check_step_fills(s);
   const auto targets = targets_of(options);
   // Every target is checked before the first sends anything: a typo in the last -u should not
   // cost the minutes the others take.
   for (const auto& target : targets) (void)make_run_config(one_run(s, target, 1, s.timing.step));
-  sweep::SweepResult result;
   result.by_rate = s.flags.by_rate;
   result.automatic = s.flags.automatic;
   result.step_s = s.timing.step_s;

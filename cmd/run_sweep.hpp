@@ -3,7 +3,10 @@
 
 #include <cstdio>
 
+#include <functional>
+
 #include "cmd/options.hpp"
+#include "cmd/run_engine.hpp"
 #include "server/sweep/sweep_result.hpp"
 
 namespace stampede::cmd {
@@ -13,6 +16,14 @@ namespace stampede::cmd {
 /// --warmup (2 s by default). Every target's URL is checked before any load is sent. The live
 /// rows, with a line before each step naming it, go to `rows`. Ctrl-C ends the sweep with the
 /// steps that finished; --pv plans servers from the first target's knee.
-server::sweep::SweepResult run_sweep(const Options& options, std::FILE* rows);
+/// What a sweep reports besides its rows (--dashboard): each run's hooks (a warm-up's too), and
+/// the sweep so far after each step.
+struct SweepHooks {
+  RunHooks run{};
+  std::function<void(const server::sweep::SweepResult&)> on_step{};
+};
+
+server::sweep::SweepResult run_sweep(const Options& options, std::FILE* rows,
+                                     const SweepHooks& hooks = {});
 
 }  // namespace stampede::cmd

@@ -15,7 +15,7 @@
 namespace stampede::cmd {
 namespace {
 
-constexpr std::string_view hint = " (see stampede shards --help)";
+constexpr std::string_view shards_hint = " (see stampede shards --help)";
 constexpr std::string_view where = "Where the shards run";
 
 /// shards' words before `--`: its own, and the report's it passes on.
@@ -29,25 +29,25 @@ struct ShardsWords : ReportCommand {
 };
 
 template <auto Member>
-constexpr auto bound = &into<ShardsWords, Member>;
+constexpr auto shards_bound = &into<ShardsWords, Member>;
 
 const std::vector<Flag<ShardsWords>>& shards_flags() {
   static const auto flags = [] {
     std::vector<Flag<ShardsWords>> rows{
         {{"--hosts", "H1,H2,...", "", "the hosts, a shard each, reached by ssh", where},
-         bound<&ShardsWords::hosts>},
+         shards_bound<&ShardsWords::hosts>},
         {{"--ssh", "'COMMAND'", "ssh", "the ssh command and its options ('ssh -p 2222')", where},
-         bound<&ShardsWords::ssh>},
+         shards_bound<&ShardsWords::ssh>},
         {{"--stampede", "PATH", "stampede", "the stampede program on the hosts", where},
-         bound<&ShardsWords::remote_stampede>},
+         shards_bound<&ShardsWords::remote_stampede>},
         {{"--lead", "D", "5s", "how far ahead the shards are told to start together", where},
-         bound<&ShardsWords::lead>},
+         shards_bound<&ShardsWords::lead>},
         {{"--wait", "D", "the load's -z, --stages or -timeout, -t, and 30 s",
           "how long the shards may take after their start before they are stopped", where},
-         bound<&ShardsWords::wait>},
+         shards_bound<&ShardsWords::wait>},
         {{"--dir", "DIR", "stampede-shards-RUN", "where each shard's saved run and errors are kept",
           where},
-         bound<&ShardsWords::dir>}};
+         shards_bound<&ShardsWords::dir>}};
     for (auto& row : report_output_flags<ShardsWords>()) rows.push_back(row);
     rows.push_back(
         {{"-h, --help", "", "", "this help", "Output"}, &into<ShardsWords, &ReportCommand::help>});
@@ -97,7 +97,7 @@ std::optional<std::chrono::milliseconds> load_length(const Options& load) {
 /// The load's flags as a run reads them; those the coordinator sets are refused.
 void check_load(ShardsCommand& command) {
   if (command.load_args.empty()) {
-    throw UsageError("no load to run: give its flags after --" + std::string(hint));
+    throw UsageError("no load to run: give its flags after --" + std::string(shards_hint));
   }
   const auto load = parse_options(argv_of(command.load_args));
   if (!load.shard.empty() || load.shards != 0 || !load.start_at.empty() || !load.run_id.empty() ||
@@ -126,15 +126,15 @@ ShardsCommand parse_shards_options(std::span<const char* const> args) {
   const auto dashes = std::find_if(args.begin(), args.end(),
                                    [](const char* arg) { return std::string_view(arg) == "--"; });
   ShardsWords words;
-  const auto values =
-      parse_flags(std::span(args.begin(), dashes), std::span(shards_flags()), words, "", hint, hint)
-          .values;
+  const auto values = parse_flags(std::span(args.begin(), dashes), std::span(shards_flags()), words,
+                                  "", shards_hint, shards_hint)
+                          .values;
   ShardsCommand command;
   command.help = words.help;
   if (command.help) return command;
   command.hosts = split_list(words.hosts, ',');
   if (command.hosts.empty()) {
-    throw UsageError("--hosts names the hosts, one shard each" + std::string(hint));
+    throw UsageError("--hosts names the hosts, one shard each" + std::string(shards_hint));
   }
   command.ssh = split_list(words.ssh, ' ');
   if (command.ssh.empty()) throw UsageError("--ssh is empty (give the ssh command, as 'ssh')");

@@ -1,4 +1,5 @@
-// html_report(), html_sweep(): the page's data as JSON, put between the embedded page's parts.
+// html_report(), html_sweep() and the dashboard's live_page(): the page's data as JSON, put
+// between the embedded page's parts.
 #include "report/html_report.hpp"
 
 #include <algorithm>
@@ -102,15 +103,38 @@ std::string distribution_json(const statistics::Histogram& latency, std::size_t 
       .dump();
 }
 
-std::string html_report(const statistics::Summary& summary, const PageOrigin& origin) {
+namespace {
+
+/// The page's data for a run: its report as `report` gives it.
+Json run_data(const statistics::Summary& summary, const PageOrigin& origin,
+              const std::string& report) {
   Json data = origin_json(title_of(summary.info), origin);
-  data["report"] = Json::parse(json_report(summary));
+  data["report"] = Json::parse(report);
   data["distribution"] = Json::parse(distribution_json(summary.total.latency));
   data["sweep"] = nullptr;
+  return data;
+}
+
+}  // namespace
+
+std::string html_report(const statistics::Summary& summary, const PageOrigin& origin) {
+  return page_with(run_data(summary, origin, json_report(summary)));
+}
+
+LiveView live_view(const statistics::Summary& summary, const PageOrigin& origin, bool running,
+                   std::size_t from) {
+  Json data = run_data(summary, origin, json_report_without_seconds(summary));
+  if (running) data["report"]["stop_reason"] = "running";
+  return {data.dump(), json_seconds(summary, from)};
+}
+
+std::string live_page(const PageOrigin& origin, const std::string& token) {
+  Json data = origin_json("live run", origin);
+  data["live"] = {{"token", token}};
   return page_with(data);
 }
 
-std::string html_sweep(const server::sweep::SweepResult& sweep, const PageOrigin& origin) {
+std::string sweep_data(const server::sweep::SweepResult& sweep, const PageOrigin& origin) {
   const Json document = Json::parse(sweep_json(sweep));
   Json data = origin_json(sweep.targets.empty() ? "sweep" : "sweep of " + sweep.targets.front().url,
                           origin);
@@ -118,7 +142,19 @@ std::string html_sweep(const server::sweep::SweepResult& sweep, const PageOrigin
   data["distribution"] = nullptr;
   data["sweep"] = document.at("sweep");
   if (document.contains("capacity")) data["capacity"] = document.at("capacity");
-  return page_with(data);
+  return data.dump();
+}
+
+std::string html_sweep(const server::sweep::SweepResult& sweep, const PageOrigin& origin) {
+  return page_with(Json::parse(sweep_data(sweep, origin)));
+}
+
+std::string with_sweep(const std::string& run, const std::string& sweep) {
+  Json data = Json::parse(run);
+  const Json steps = Json::parse(sweep);
+  data["sweep"] = steps.at("sweep");
+  if (steps.contains("capacity")) data["capacity"] = steps.at("capacity");
+  return data.dump();
 }
 
 }  // namespace stampede::report

@@ -68,20 +68,23 @@ Json phase_json(const Histogram& phase) {
           {"p99", ms(phase.percentile(99))}};
 }
 
-Json second_json(const Second& second) {
-  return {{"elapsed_s", round_to(second.elapsed_s, 3)},
-          {"users_running", second.users_running},
-          {"succeeded", second.succeeded},
-          {"failed", second.failed},
-          {"rps", round_to(second.rps, 3)},
-          {"latency_ms",
-           {{"min", round_to(second.min_ms, 3)},
-            {"mean", round_to(second.mean_ms, 3)},
-            {"max", round_to(second.max_ms, 3)},
-            {"p50", round_to(second.p50_ms, 3)},
-            {"p90", round_to(second.p90_ms, 3)},
-            {"p99", round_to(second.p99_ms, 3)}}},
-          {"status_codes", codes_json(second.status_codes)}};
+/// One second of the run; a --rate run's (`rate`) also says the rate asked that second.
+Json second_json(const Second& second, bool rate) {
+  Json json = {{"elapsed_s", round_to(second.elapsed_s, 3)},
+               {"users_running", second.users_running},
+               {"succeeded", second.succeeded},
+               {"failed", second.failed},
+               {"rps", round_to(second.rps, 3)},
+               {"latency_ms",
+                {{"min", round_to(second.min_ms, 3)},
+                 {"mean", round_to(second.mean_ms, 3)},
+                 {"max", round_to(second.max_ms, 3)},
+                 {"p50", round_to(second.p50_ms, 3)},
+                 {"p90", round_to(second.p90_ms, 3)},
+                 {"p99", round_to(second.p99_ms, 3)}}},
+               {"status_codes", codes_json(second.status_codes)}};
+  if (rate) json["due_per_s"] = round_to(second.due_per_s, 3);
+  return json;
 }
 
 /// The flow of a mix step `step` belongs to, from 1; 0 without a mix.
@@ -157,9 +160,20 @@ Json events_json(const Summary& summary) {
                                          0)}}}};
 }
 
+/// A second of long-lived connections: open at its end, opened, failed, closed in it.
+Json connection_second_json(const Second& second) {
+  return {{"elapsed_s", round_to(second.elapsed_s, 3)},
+          {"open", second.connections_open},
+          {"opened", second.connections_opened},
+          {"failed", second.connections_failed},
+          {"closed_by_server", second.connections_closed_by_server},
+          {"received_bytes_per_s", round_to(second.received_bytes_per_s, 0)},
+          {"resident_bytes", second.resident_bytes}};
+}
+
 /// Connections: how many opened; for long-lived ones (WebSocket) also how they ended and, each
 /// second, how many were open and what the generator's memory was.
-Json connections_json(const Summary& summary) {
+Json connections_json(const Summary& summary, bool with_seconds) {
   const Metrics& total = summary.total;
   Json json = {{"opened", total.connections_opened}};
   Json protocols = Json::object();                             // by what they speak: {"h2": 4}
@@ -190,16 +204,9 @@ Json connections_json(const Summary& summary) {
   json["failed"] = counts.failures();
   json["failed_by_kind"] = failed;
   json["resident_bytes_at_start"] = summary.resident_at_start;
+  if (!with_seconds) return json;
   Json seconds = Json::array();
-  for (const Second& second : summary.per_second) {
-    seconds.push_back({{"elapsed_s", round_to(second.elapsed_s, 3)},
-                       {"open", second.connections_open},
-                       {"opened", second.connections_opened},
-                       {"failed", second.connections_failed},
-                       {"closed_by_server", second.connections_closed_by_server},
-                       {"received_bytes_per_s", round_to(second.received_bytes_per_s, 0)},
-                       {"resident_bytes", second.resident_bytes}});
-  }
+  for (const Second& second : summary.per_second) seconds.push_back(connection_second_json(second));
   json["per_second"] = seconds;
   return json;
 }
@@ -247,9 +254,8 @@ Json shards_json(const statistics::Sharding& sharding) {
           {"start_spread_ms", ms(static_cast<double>(sharding.start_spread().count()))}};
 }
 
-}  // namespace
-
-std::string json_report(const Summary& summary) {
+/// The report as a JSON value, with its seconds or without (the dashboard sends them apart).
+Json report_json(const Summary& summary, bool with_seconds) {
   const Metrics& total = summary.total;
   Json json;
   json["requests"] = {{"total", total.completed()},
@@ -296,7 +302,7 @@ std::string json_report(const Summary& summary) {
   json["bytes"] = {{"received", total.bytes_received},
                    {"body_received", total.body_bytes},
                    {"sent", total.bytes_sent}};
-  json["connections"] = connections_json(summary);
+  json["connections"] = connections_json(summary, with_seconds);
   if (summary.info.reads_streams()) json["events"] = events_json(summary);
   json["keep_alive_requests"] = total.keep_alive_responses;
   json["server"] = server_json(summary);
@@ -304,13 +310,39 @@ std::string json_report(const Summary& summary) {
   if (!summary.info.flows.empty()) json["flows"] = flows_json(summary);
   if (summary.capacity) json["capacity"] = capacity_json(*summary.capacity);
   if (!summary.thresholds.empty()) json["thresholds"] = thresholds_json(summary.thresholds);
+  if (!with_seconds) return json;
   json["per_second"] = Json::array();
   for (const Second& second : summary.per_second) {
-    json["per_second"].push_back(second_json(second));
+    json["per_second"].push_back(second_json(second, summary.info.rate > 0));
   }
-  // What a server sent (its Server header) need not be UTF-8, which JSON requires: bytes that are
-  // not become U+FFFD instead of an exception that would lose the finished run's report.
-  return json.dump(2, ' ', false, Json::error_handler_t::replace) + '\n';
+  return json;
+}
+
+// What a server sent (its Server header) need not be UTF-8, which JSON requires: bytes that are
+// not become U+FFFD instead of an exception that would lose the finished run's report.
+std::string dumped(const Json& json, int indent) {
+  return json.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+}  // namespace
+
+std::string json_report(const Summary& summary) {
+  return dumped(report_json(summary, true), 2) + '\n';
+}
+
+std::string json_report_without_seconds(const Summary& summary) {
+  return dumped(report_json(summary, false), -1);
+}
+
+std::vector<std::string> json_seconds(const Summary& summary, std::size_t from) {
+  std::vector<std::string> seconds;
+  for (std::size_t i = from; i < summary.per_second.size(); ++i) {
+    const auto& second = summary.per_second[i];
+    Json json = second_json(second, summary.info.rate > 0);
+    if (summary.long_lived()) json["connections"] = connection_second_json(second);
+    seconds.push_back(dumped(json, -1));
+  }
+  return seconds;
 }
 
 }  // namespace stampede::report

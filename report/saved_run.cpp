@@ -126,6 +126,7 @@ SavedJson second_to_json(const Second& s) {
           {"succeeded", s.succeeded},
           {"failed", s.failed},
           {"rps", s.rps},
+          {"due_per_s", s.due_per_s},
           {"min_ms", s.min_ms},
           {"mean_ms", s.mean_ms},
           {"max_ms", s.max_ms},
@@ -149,6 +150,8 @@ Second second_from_json(const SavedJson& json) {
   s.succeeded = count_at(json, "succeeded");
   s.failed = count_at(json, "failed");
   s.rps = number_at(json, "rps");
+  // Not in runs saved before it was kept.
+  s.due_per_s = json.contains("due_per_s") ? number_at(json, "due_per_s") : 0.0;
   s.min_ms = number_at(json, "min_ms");
   s.mean_ms = number_at(json, "mean_ms");
   s.max_ms = number_at(json, "max_ms");

@@ -34,8 +34,9 @@ struct Supervision {
   std::vector<ThreadTally>* tallies;
   net::steady_timer* users_done;
   const std::atomic<std::uint64_t>* users_left;
-  net::signal_set* signals;    ///< SIGINT and SIGTERM, caught from before the first user starts
-  net::steady_timer* aborted;  ///< cancelled by Engine::abort()
+  net::signal_set* signals;        ///< SIGINT and SIGTERM, caught from before the first user starts
+  net::steady_timer* aborted;      ///< cancelled by Engine::abort()
+  net::steady_timer* interrupted;  ///< cancelled by Engine::interrupt()
   Clock::time_point start;
   std::chrono::milliseconds time_limit;
 };
@@ -82,6 +83,11 @@ net::awaitable<StopReason> wait_for_abort(Supervision s) {
   co_return StopReason::aborted;
 }
 
+net::awaitable<StopReason> wait_for_interrupt(Supervision s) {
+  co_await s.interrupted->async_wait(as_tuple);
+  co_return StopReason::interrupted;
+}
+
 net::awaitable<StopReason> wait_for_time_limit(Supervision s) {
   net::steady_timer timer(co_await net::this_coro::executor);
   timer.expires_at(s.time_limit.count() > 0 ? s.start + s.time_limit : Clock::time_point::max());
@@ -91,8 +97,9 @@ net::awaitable<StopReason> wait_for_time_limit(Supervision s) {
 
 net::awaitable<StopReason> supervise(Supervision s) {
   using namespace net::experimental::awaitable_operators;
-  const auto first = co_await (tick_every_second(s) || wait_for_users(s) || wait_for_signal(s) ||
-                               wait_for_time_limit(s) || wait_for_abort(s));
+  const auto first =
+      co_await (tick_every_second(s) || wait_for_users(s) || wait_for_signal(s) ||
+                wait_for_time_limit(s) || wait_for_abort(s) || wait_for_interrupt(s));
   co_return std::visit([](StopReason reason) { return reason; }, first);
 }
 
@@ -261,18 +268,29 @@ statistics::Summary Engine::run(const TickHandler& on_tick, const RequestSink& o
 
   net::steady_timer aborted(main, Clock::time_point::max());
   abort_ = [&aborted] { aborted.cancel(); };
+  net::steady_timer interrupted(main, Clock::time_point::max());
+  {
+    const std::lock_guard lock(interrupt_mutex_);
+    interrupt_ = [&interrupted] {
+      net::post(interrupted.get_executor(), [&interrupted] { interrupted.cancel(); });
+    };
+  }
   pool.start();
   net::co_spawn(main, collector.run(), net::detached);
   std::optional<StopReason> reason;
   net::co_spawn(main,
                 supervise({&collector, &pool, &tallies, &users_done, &users_left, &signals,
-                           &aborted, start, plan_.run_timeout}),
+                           &aborted, &interrupted, start, plan_.run_timeout}),
                 [&](const std::exception_ptr& error, StopReason first) {
                   if (error) std::rethrow_exception(error);
                   reason = first;
                 });
   while (!reason) main.run_one();
   abort_ = nullptr;
+  {
+    const std::lock_guard lock(interrupt_mutex_);
+    interrupt_ = nullptr;
+  }
   signals.clear();  // a second Ctrl-C kills at once
   // HTTP/2 too: its waiting streams are reset, and a GOAWAY ends each shared connection (-m).
   if (*reason != StopReason::completed && (flow_.long_lived() || flow_.over_http2())) {
@@ -301,6 +319,11 @@ statistics::Summary Engine::run(const TickHandler& on_tick, const RequestSink& o
 
 void Engine::abort() {
   if (abort_) abort_();
+}
+
+void Engine::interrupt() {
+  const std::lock_guard lock(interrupt_mutex_);
+  if (interrupt_) interrupt_();
 }
 
 }  // namespace stampede::server

@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "model/plan.hpp"
@@ -33,13 +34,18 @@ class Engine {
   /// Stops the run as Ctrl-C would (requests in flight abandoned), its stop reason `aborted`:
   /// for --abort-on-fail. Call it from the tick handler (the thread running run()).
   void abort();
+  /// Stops the run as Ctrl-C does (its stop reason `interrupted`), from any thread: the
+  /// dashboard's stop button. Outside run(), nothing.
+  void interrupt();
 
  private:
   model::Plan plan_;
   std::shared_ptr<const verify::Verifier> verifier_;
   ClientFactory make_client_;
   Flow flow_;
-  std::function<void()> abort_;  ///< set while run() runs: cancels its abort timer
+  std::function<void()> abort_;      ///< set while run() runs: cancels its abort timer
+  std::mutex interrupt_mutex_;       ///< guards interrupt_, which other threads call
+  std::function<void()> interrupt_;  ///< set while run() runs: cancels its interrupt timer
 };
 
 }  // namespace stampede::server

@@ -1,4 +1,5 @@
-// Draws stampede's --html report from the run's data (the stampede-run JSON) with uPlot.
+// Draws stampede's --html report from the run's data (the stampede-run JSON) with uPlot; on the
+// dashboard's page (--dashboard), the run as it goes, from its feed.
 'use strict';
 (() => {
   const errors = [];
@@ -204,11 +205,15 @@
     const timeX = { time: false, range: () => [0, x[x.length - 1]] };
     const left = (label, more) => ({ label, size: 70, values: ticks, ...more });
     const aligned = { cursor, padding: [null, 80, null, null] };
+    // --rate: the rate asked each second beside the rates done.
+    const asked = seconds.some((s) => s.due_per_s != null);
     chart('rps', () => (!x.length ? none : {
-      data: [x, perSecond((s) => s.succeeded), perSecond((s) => s.failed), seconds.map((s) => s.users_running)],
+      data: [x, perSecond((s) => s.succeeded), perSecond((s) => s.failed), seconds.map((s) => s.users_running),
+        ...(asked ? [seconds.map((s) => s.due_per_s)] : [])],
       opts: { cursor, scales: { x: timeX, y: { range: fromZero }, users: { range: fromZero } },
         series: [{ label: 'elapsed (s)' }, line('succeeded/s', '#2e7d32'), line('failed/s', '#c62828'),
-          line('users running', '#1565c0', { scale: 'users', dash: [6, 4], width: 1.5 })],
+          line('users running', '#1565c0', { scale: 'users', dash: [6, 4], width: 1.5 }),
+          ...(asked ? [line('asked/s', '#6d4c41', { dash: [2, 3], width: 1.5 })] : [])],
         axes: [timeAxis, left('requests/s'),
           { label: 'users', scale: 'users', side: 1, size: 50, values: ticks, grid: { show: false } }] },
     }));
@@ -230,6 +235,21 @@
         series: [{ label: 'elapsed (s)' }, ...codes.map((code, i) => line(code, statusColor(code, i))),
           line('failed', '#212121', { dash: [4, 4], width: 1.5 })],
         axes: [timeAxis, left('responses/s')] },
+    }));
+  }
+
+  // Long-lived connections (WebSocket, held, event streams): open at each second's end, and
+  // opened and failed in it. Other runs have no such seconds: no chart.
+  function connectionsOverTime(seconds) {
+    if (!seconds.length) return remove('section[data-chart="connections"]');
+    const x = seconds.map((s) => s.elapsed_s);
+    chart('connections', () => ({
+      data: [x, seconds.map((s) => s.open), seconds.map((s) => s.opened), seconds.map((s) => s.failed)],
+      opts: { cursor: { sync: { key: 'stampede-time' } }, padding: [null, 80, null, null],
+        scales: { x: { time: false, range: () => [0, x[x.length - 1]] }, y: { range: fromZero } },
+        series: [{ label: 'elapsed (s)' }, line('open', '#1565c0'), line('opened', '#2e7d32'),
+          line('failed', '#c62828')],
+        axes: [{ label: 'elapsed (s)', values: ticks }, { label: 'connections', size: 70, values: ticks }] },
     }));
   }
 
@@ -372,16 +392,26 @@
     }
   }
 
-  function main() {
-    const data = JSON.parse(document.getElementById('stampede-run').textContent);
+  // Draws the run (or the sweep) into <main>; again each second on the dashboard's page, into a
+  // fresh copy of <main> as the page first had it.
+  let pristine = null;
+  function draw(data) {
+    if (pristine) {
+      for (const name of Object.keys(plots)) { plots[name].destroy(); delete plots[name]; }
+      $('main').replaceWith(pristine.cloneNode(true));
+    } else {
+      pristine = $('main').cloneNode(true);
+    }
     guarded(heading, data);
     const r = data.report;
     if (r) {
       guarded(summary, r);
       guarded(overTime, r.per_second || []);
+      guarded(connectionsOverTime, get(r, 'connections.per_second') || []);
       guarded(distribution, data.distribution);
       guarded(steps, r.steps);
       guarded(configuration, r);
+      $('#log-y').checked = logY;
       $('#log-y').addEventListener('change', (event) => {
         logY = event.target.checked;
         guarded(overTime, r.per_second || []);
@@ -392,6 +422,75 @@
     }
     if (data.sweep) guarded(sweep, data.sweep, data.capacity);
     else remove('#sweep');
+  }
+
+  // The dashboard (--dashboard): the run comes from its feed, a second at a time, each message
+  // with the seconds this page has not had; at the end the page --html would write, to save.
+  // <body data-live> says where it stands (connecting, running, ended, lost) and data-second how
+  // many seconds are drawn, for the dashboard's test.
+  function live(boot) {
+    const token = boot.live.token;
+    const state = (text, stage) => {
+      $('#live-state').textContent = text;
+      document.body.dataset.live = stage;
+    };
+    $('#live').hidden = false;
+    state('Connecting to the run...', 'connecting');
+    guarded(heading, boot);
+    pristine = $('main').cloneNode(true);
+    $('main').hidden = true;  // until the first second comes
+    let seconds = [];
+    const take = (message) => {
+      seconds = seconds.slice(0, message.from).concat(message.seconds);
+      const data = message.data;
+      if (data.report) {
+        data.report.per_second = seconds;
+        // A run of long-lived connections' seconds carry theirs, the report's connections.per_second.
+        if (seconds.some((s) => s.connections)) data.report.connections.per_second = seconds.map((s) => s.connections);
+      }
+      draw(data);
+      document.body.dataset.second = String(seconds.length);
+      return data;
+    };
+    const feed = new EventSource('/feed?token=' + encodeURIComponent(token));
+    feed.addEventListener('tick', (event) => guarded(() => {
+      const data = take(JSON.parse(event.data));
+      const verdicts = get(data, 'report.thresholds') || [];
+      const passing = verdicts.filter((v) => v.passed).length;
+      state(`Running: ${num(get(data, 'report.duration_s') || 0)} s` +
+        (data.sweep ? ` into a sweep's step; ${data.sweep.steps.length} steps done` : '') +
+        (verdicts.length ? `; thresholds so far: ${passing} of ${verdicts.length} pass` : '') +
+        '. Updated each second.', 'running');
+    }));
+    feed.addEventListener('end', (event) => guarded(() => {
+      feed.close();
+      const message = JSON.parse(event.data);
+      const data = take(message);
+      state(`The run ended (${get(data, 'report.stop_reason')}): these are its final figures.`, 'ended');
+      $('#stop').hidden = true;
+      const save = $('#save');
+      save.href = URL.createObjectURL(new Blob([message.page], { type: 'text/html' }));
+      save.hidden = false;
+    }));
+    feed.addEventListener('error', () => {
+      if (document.body.dataset.live === 'ended') return;
+      feed.close();
+      state('The run is out of reach: it ended, or stampede stopped, before this page had its end.', 'lost');
+      $('#stop').hidden = true;
+    });
+    $('#stop').addEventListener('click', () => {
+      $('#stop').disabled = true;
+      fetch('/stop', { method: 'POST', headers: { 'X-Stampede-Token': token } }).then(async (answer) => {
+        $('#live-state').textContent = answer.ok ? 'Stopping the run...' : 'Not stopped: ' + (await answer.text());
+        if (!answer.ok) $('#stop').disabled = false;
+      }).catch(fail);
+    });
+  }
+
+  function main() {
+    const data = JSON.parse(document.getElementById('stampede-run').textContent);
+    if (data.live) live(data);
+    else draw(data);
     window.addEventListener('resize', fit);
     window.matchMedia('print').addEventListener('change', fit);
   }

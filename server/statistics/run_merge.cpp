@@ -45,6 +45,7 @@ void add_second(Second& into, const Second& from) {
   into.succeeded += from.succeeded;
   into.failed += from.failed;
   into.rps += from.rps;
+  into.due_per_s += from.due_per_s;
   for (const auto& [code, count] : from.status_codes) into.status_codes[code] += count;
   into.connections_open += from.connections_open;
   into.connections_opened += from.connections_opened;

@@ -41,6 +41,7 @@ void Summary::add_second(const Metrics& interval, std::chrono::nanoseconds inter
   second.succeeded = interval.succeeded;
   second.failed = interval.failed;
   second.rps = length_s > 0 ? static_cast<double>(interval.completed()) / length_s : 0.0;
+  second.due_per_s = length_s > 0 ? static_cast<double>(interval.rate.due) / length_s : 0.0;
   second.describe_latency(interval.latency);
   if (info.latency_per_second) second.latency = interval.latency;
   second.status_codes = interval.status_codes;

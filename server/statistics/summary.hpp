@@ -60,9 +60,12 @@ struct RunInfo {
 struct Second {
   double elapsed_s = 0;  ///< since the start, at the end of this second
   std::uint64_t users_running = 0;
-  std::uint64_t succeeded = 0;                 ///< in this second only
-  std::uint64_t failed = 0;                    ///< in this second only
-  double rps = 0;                              ///< completed in this second / its length
+  std::uint64_t succeeded = 0;  ///< in this second only
+  std::uint64_t failed = 0;     ///< in this second only
+  double rps = 0;               ///< completed in this second / its length
+  /// --rate: requests that came due in this second / its length (the rate asked, as it moves
+  /// with --stages); 0 for other runs.
+  double due_per_s = 0;
   double min_ms = 0, mean_ms = 0, max_ms = 0;  ///< this second's latencies
   double p50_ms = 0, p90_ms = 0, p99_ms = 0;
   std::map<int, std::uint64_t> status_codes;  ///< this second's responses

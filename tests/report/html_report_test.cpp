@@ -54,5 +54,42 @@ TEST(HtmlReport, DataCannotEndItsScript) {
   EXPECT_NE(text.find(R"(<\/script>)"), std::string::npos);
 }
 
+// The dashboard's view: the report's seconds apart, each whole, the rest as the page's data,
+// and a run under way says so.
+TEST(HtmlReport, ALiveViewHoldsTheSecondsApart) {
+  statistics::Summary summary;
+  summary.info.steps = {"GET http://127.0.0.1/"};
+  for (int second = 1; second <= 3; ++second) {
+    statistics::Metrics interval;
+    for (int i = 0; i < second; ++i) interval.add(result(1ms, model::ErrorKind::none, 200));
+    summary.total.merge(interval);
+    summary.add_second(interval, 1s, 2);
+  }
+  summary.elapsed = 3s;
+  const auto view = live_view(summary, {{"-c", "2"}, "2026-12-05T00:00:00Z"}, true, 0);
+  ASSERT_EQ(view.seconds.size(), 3U);
+  for (std::size_t i = 0; i < view.seconds.size(); ++i) {
+    EXPECT_EQ(nlohmann::json::parse(view.seconds[i]).at("succeeded"), i + 1);
+  }
+  const auto data = nlohmann::json::parse(view.data);
+  EXPECT_EQ(data.at("report").at("requests").at("total"), 6);
+  EXPECT_FALSE(data.at("report").contains("per_second"));
+  EXPECT_EQ(data.at("report").at("stop_reason"), "running");
+  EXPECT_EQ(data.at("command"), nlohmann::json::array({"-c", "2"}));
+  const auto ended = nlohmann::json::parse(live_view(summary, {}, false, 0).data);
+  EXPECT_EQ(ended.at("report").at("stop_reason"), "completed");
+  // Later, only the seconds not yet had.
+  const auto later = live_view(summary, {}, true, 2);
+  ASSERT_EQ(later.seconds.size(), 1U);
+  EXPECT_EQ(later.seconds[0], view.seconds[2]);
+}
+
+// The dashboard's page carries its token and no run: the feed brings it.
+TEST(HtmlReport, TheLivePageCarriesItsToken) {
+  const std::string page = live_page({{"-c", "2"}, "2026-12-05T00:00:00Z"}, "0123abcd");
+  EXPECT_NE(page.find(R"("live":{"token":"0123abcd"})"), std::string::npos);
+  EXPECT_EQ(page.find(R"("report")"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace stampede::report

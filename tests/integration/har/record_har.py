@@ -16,79 +16,25 @@ import datetime
 import json
 import os
 import re
-import shutil
-import signal
 import sys
 import tempfile
 import urllib.parse
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))  # for cdp.py
+import cdp  # noqa: E402
+from cdp import Failure  # noqa: E402
+
 FLOW_TIMEOUT_S = 20     # from the navigation to the page's marker
-START_TIMEOUT_S = 20    # Chromium's "DevTools listening on" line
 SETTLE_S = 2.0          # after the marker, for requests still loading (a late favicon)
 TOTAL_TIMEOUT_S = 90    # the whole recording, whatever happens
-CDP_CALL_TIMEOUT_S = 10
 
-# Headless, no sandbox (root in a container), no GPU, nothing of its own over the network: every
-# request but loopback ones (bypassed by default) goes to a closed port instead of out.
-CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
-                  '--no-default-browser-check', '--disable-extensions', '--disable-sync',
-                  '--disable-background-networking', '--disable-component-update',
-                  '--disable-default-apps', '--mute-audio', '--hide-scrollbars',
-                  '--proxy-server=127.0.0.1:9', '--force-device-scale-factor=1',
-                  '--window-size=1280,800', '--remote-debugging-port=0',
-                  '--remote-debugging-address=127.0.0.1']
+# cdp.py's, headless in a desktop-sized window.
+CHROMIUM_FLAGS = ['--headless', *cdp.CHROMIUM_FLAGS, '--window-size=1280,800']
 
 # CDP's Network.ResourceType -> DevTools' resource type name (HAR's _resourceType).
 RESOURCE_TYPES = {'XHR': 'xhr', 'TextTrack': 'texttrack', 'EventSource': 'eventsource',
                   'WebSocket': 'websocket', 'SignedExchange': 'signed-exchange',
                   'CSPViolationReport': 'csp-violation-report'}
-
-
-class Failure(Exception):
-    """Ends the recording with exit status `status` and a one-line message."""
-
-    def __init__(self, message, status=1):
-        super().__init__(message)
-        self.status = status
-
-
-class Cdp:
-    """One browser-level WebSocket; commands to a page go through its flat session id."""
-
-    def __init__(self, ws):
-        self.ws, self.next_id, self.pending, self.listeners = ws, 0, {}, []
-
-    async def read_loop(self):
-        async for text in self.ws:
-            message = json.loads(text)
-            if 'id' in message:
-                future = self.pending.pop(message['id'], None)
-                if future and not future.done():
-                    future.set_result(message)
-            else:
-                for listener in self.listeners:
-                    listener(message.get('method'), message.get('params', {}))
-        for future in self.pending.values():
-            if not future.done():
-                future.set_exception(Failure('the DevTools connection closed'))
-
-    async def call(self, method, params=None, session=None, check=True):
-        self.next_id += 1
-        message = {'id': self.next_id, 'method': method, 'params': params or {}}
-        if session:
-            message['sessionId'] = session
-        future = asyncio.get_running_loop().create_future()
-        self.pending[self.next_id] = future
-        await self.ws.send(json.dumps(message))
-        try:
-            answer = await asyncio.wait_for(future, CDP_CALL_TIMEOUT_S)
-        except asyncio.TimeoutError:
-            raise Failure(f'{method}: no answer from Chromium within {CDP_CALL_TIMEOUT_S} s')
-        if 'error' in answer:
-            if check:
-                raise Failure(f"{method}: {answer['error'].get('message', answer['error'])}")
-            return None
-        return answer.get('result', {})
 
 
 class Request:
@@ -349,13 +295,13 @@ def build_entry(r, page_id):
 
 
 class Recorder:
-    def __init__(self, cdp, session):
-        self.cdp, self.session = cdp, session
+    def __init__(self, connection, session):
+        self.cdp, self.session = connection, session
         self.requests = {}      # requestId -> the current hop
         self.done = []          # every hop, in the order they began
         self.early_extra = {}   # ExtraInfo that came before its requestWillBeSent
         self.dom_content = self.load = -1
-        cdp.listeners.append(self.on_event)
+        connection.listeners.append(self.on_event)
 
     def on_event(self, method, p):
         if not method or not method.startswith(('Network.', 'Page.')):
@@ -436,98 +382,43 @@ class Recorder:
                         'pages': pages, 'entries': entries}}
 
 
-async def read_devtools_url(process, stderr_tail):
-    while True:
-        line = await process.stderr.readline()
-        if not line:
-            raise Failure('Chromium exited before DevTools listened: ' +
-                          ' | '.join(stderr_tail[-3:]), 2)
-        text = line.decode(errors='replace').strip()
-        stderr_tail.append(text)
-        match = re.search(r'DevTools listening on (ws://\S+)', text)
-        if match:
-            return match.group(1)
-
-
-async def drain(stream, tail):
-    while True:
-        line = await stream.readline()
-        if not line:
-            return
-        tail.append(line.decode(errors='replace').strip())
-        del tail[:-20]
-
-
 async def record(args, profile):
-    import websockets.client  # Debian's python3-websockets (10.x), asyncio API
-
-    env = dict(os.environ, HOME=profile)
-    try:
-        process = await asyncio.create_subprocess_exec(
-            args.chromium, *CHROMIUM_FLAGS, f'--user-data-dir={profile}', 'about:blank',
-            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE, env=env, start_new_session=True)
-    except OSError as error:
-        raise Failure(f'cannot run {args.chromium}: {error}', 2)
-    tail = []
-    try:
-        try:
-            ws_url = await asyncio.wait_for(read_devtools_url(process, tail), START_TIMEOUT_S)
-        except asyncio.TimeoutError:
-            raise Failure(f'Chromium did not open DevTools within {START_TIMEOUT_S} s', 2)
-        drainer = asyncio.create_task(drain(process.stderr, tail))
-        async with websockets.client.connect(ws_url, max_size=None, ping_interval=None,
-                                             open_timeout=10) as ws:
-            cdp = Cdp(ws)
-            reader = asyncio.create_task(cdp.read_loop())
-            target = await cdp.call('Target.createTarget', {'url': 'about:blank'})
-            attached = await cdp.call('Target.attachToTarget',
-                                      {'targetId': target['targetId'], 'flatten': True})
-            session = attached['sessionId']
-            recorder = Recorder(cdp, session)
-            cdp.listeners.append(recorder.on_page_event)
-            await cdp.call('Network.enable', {'maxPostDataSize': 65536}, session)
-            await cdp.call('Page.enable', {}, session)
-            for cookie in args.cookie:
-                name, _, value = cookie.partition('=')
-                ok = await cdp.call('Network.setCookie', {'name': name, 'value': value, 'url': args.url},
-                                    session)
-                if ok.get('success') is False:
-                    raise Failure(f'Chromium refused the cookie {cookie!r}')
-            navigated = await cdp.call('Page.navigate', {'url': args.url}, session)
-            if navigated.get('errorText'):
-                raise Failure(f"cannot load {args.url}: {navigated['errorText']}")
-            loop = asyncio.get_running_loop()
-            deadline = loop.time() + FLOW_TIMEOUT_S
-            title = ''
-            while loop.time() < deadline:
-                got = await cdp.call('Runtime.evaluate', {'expression': 'document.title',
-                                                          'returnByValue': True}, session)
-                title = got.get('result', {}).get('value', '')
-                if title == args.marker or title.startswith('error:'):
-                    break
-                await asyncio.sleep(0.1)
-            if title.startswith('error:'):
-                raise Failure(f'the page failed: {title}')
-            if title != args.marker:
-                raise Failure(f'no title {args.marker!r} within {FLOW_TIMEOUT_S} s (title {title!r})')
-            settle_end = loop.time() + SETTLE_S
-            while loop.time() < settle_end:  # requests still loading, then a quiet moment
-                if all(r.finished for r in recorder.done) and loop.time() > settle_end - SETTLE_S / 2:
-                    break
-                await asyncio.sleep(0.1)
-            await recorder.fetch_bodies()
-            har = recorder.har(args.url)
-            reader.cancel()
-        drainer.cancel()
-        return har
-    finally:
-        if process.returncode is None:
-            try:
-                os.killpg(process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            await process.wait()
+    async with cdp.browser(args.chromium, CHROMIUM_FLAGS, profile) as connection:
+        session = await connection.open_page()
+        recorder = Recorder(connection, session)
+        connection.listeners.append(recorder.on_page_event)
+        await connection.call('Network.enable', {'maxPostDataSize': 65536}, session)
+        await connection.call('Page.enable', {}, session)
+        for cookie in args.cookie:
+            name, _, value = cookie.partition('=')
+            ok = await connection.call('Network.setCookie',
+                                       {'name': name, 'value': value, 'url': args.url}, session)
+            if ok.get('success') is False:
+                raise Failure(f'Chromium refused the cookie {cookie!r}')
+        navigated = await connection.call('Page.navigate', {'url': args.url}, session)
+        if navigated.get('errorText'):
+            raise Failure(f"cannot load {args.url}: {navigated['errorText']}")
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + FLOW_TIMEOUT_S
+        title = ''
+        while loop.time() < deadline:
+            got = await connection.call('Runtime.evaluate', {'expression': 'document.title',
+                                                             'returnByValue': True}, session)
+            title = got.get('result', {}).get('value', '')
+            if title == args.marker or title.startswith('error:'):
+                break
+            await asyncio.sleep(0.1)
+        if title.startswith('error:'):
+            raise Failure(f'the page failed: {title}')
+        if title != args.marker:
+            raise Failure(f'no title {args.marker!r} within {FLOW_TIMEOUT_S} s (title {title!r})')
+        settle_end = loop.time() + SETTLE_S
+        while loop.time() < settle_end:  # requests still loading, then a quiet moment
+            if all(r.finished for r in recorder.done) and loop.time() > settle_end - SETTLE_S / 2:
+                break
+            await asyncio.sleep(0.1)
+        await recorder.fetch_bodies()
+        return recorder.har(args.url)
 
 
 def main():
@@ -540,8 +431,7 @@ def main():
     args = parser.parse_args()
     name = 'record_har.py'
     if args.chromium is None:
-        args.chromium = next((shutil.which(n) for n in ('chromium', 'chromium-browser',
-                                                          'google-chrome', 'chrome') if shutil.which(n)), None)
+        args.chromium = cdp.find_chromium()
         if args.chromium is None:
             print(f'{name}: no Chromium (on Debian: apt-get install -y chromium)', file=sys.stderr)
             return 2
@@ -552,24 +442,13 @@ def main():
         if '=' not in cookie or cookie.startswith('='):
             print(f'{name}: --cookie wants NAME=VALUE, got {cookie!r}', file=sys.stderr)
             return 1
-    try:
-        import websockets.client  # noqa: F401  (record() imports it again, inside the event loop)
-    except ImportError:
-        print(f'{name}: {sys.executable} cannot import websockets (apt-get install -y python3-websockets;'
-              ' run it with /usr/bin/python3)', file=sys.stderr)
+    if cdp.websockets_missing(name):
         return 1
     with tempfile.TemporaryDirectory(prefix='stampede-har-') as profile:
-        try:
-            har = asyncio.run(asyncio.wait_for(record(args, profile), TOTAL_TIMEOUT_S))
-        except Failure as failure:
-            print(f'{name}: {failure}', file=sys.stderr)
-            return failure.status
-        except asyncio.TimeoutError:
-            print(f'{name}: the recording took over {TOTAL_TIMEOUT_S} s', file=sys.stderr)
-            return 1
-        except (OSError, ValueError, KeyError) as error:
-            print(f'{name}: {type(error).__name__}: {error}', file=sys.stderr)
-            return 1
+        har, status = cdp.run(record(args, profile), TOTAL_TIMEOUT_S, name,
+                              f'the recording took over {TOTAL_TIMEOUT_S} s', (OSError, ValueError, KeyError))
+    if status:
+        return status
     if not har['log']['entries']:
         print(f'{name}: Chromium made no request', file=sys.stderr)
         return 1

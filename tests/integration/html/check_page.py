@@ -21,7 +21,7 @@ import tempfile
 from html.parser import HTMLParser
 
 TIMEOUT_S = 90
-RUN_CHARTS = ('rps', 'latency', 'status', 'distribution', 'percentiles')
+RUN_CHARTS = ('rps', 'latency', 'status', 'connections', 'distribution', 'percentiles')
 SWEEP_CHARTS = ('sweep-qps', 'sweep-p99')
 SUMMARY_FIELDS = ('requests.total', 'requests.succeeded', 'requests.failed', 'requests.abandoned',
                   'rps', 'duration_s', 'latency_ms.mean', 'latency_ms.p50', 'latency_ms.p90',
@@ -150,9 +150,12 @@ def expected_charts(data):
         codes = {code for s in seconds for code in (s.get('status_codes') or {})}
         answered = any(lat.get('max', 0) > 0 for lat in latencies)
         percentiles = sum(any(k in lat for lat in latencies) for k in ('p50', 'p90'))
-        expect['rps'] = (len(seconds), 3) if seconds else 'empty'
+        asked = any('due_per_s' in s for s in seconds)  # --rate: the rate asked, a line more
+        expect['rps'] = (len(seconds), 3 + asked) if seconds else 'empty'
         expect['latency'] = (len(seconds), 2 + percentiles) if answered else 'empty'
         expect['status'] = (len(seconds), len(codes) + 1) if seconds else 'empty'
+        held = (report.get('connections') or {}).get('per_second') or []
+        expect['connections'] = (len(held), 3) if held else None
         distribution = data.get('distribution') or {}
         for name, key in (('distribution', 'buckets'), ('percentiles', 'percentiles')):
             expect[name] = (len(distribution[key]), 1) if distribution.get(key) else 'empty'
