@@ -310,7 +310,12 @@ PYEOF
 g("requests.succeeded") == 20 and g("events.received") == 20 and g("events.streams.opened") == 2
 g("duration_s") >= 0.09 ## the server's pace: the tenth answer is due 90 ms after the first
 PYEOF
-  kept_schedule "$OUT" '9.5 <= g("events.gap_ms.p50") <= 11.0' "serve_repeat: an answer every 10 ms"
+  # Paced, not bunched nor stuck: the run lasts the 90 ms its tenth answer is due at (above, in both
+  # passes), and its gaps average near 10 ms. Not their median: the server keeps an absolute
+  # schedule, so on a loaded machine a late timer is followed by gaps of 0 that catch up (a CI run
+  # saw the median of 18 gaps outside [9.5, 11] ms). How exactly serve keeps the pace is
+  # TargetH2Server.GrpcRepeatPacesItsAnswers's to check.
+  kept_schedule "$OUT" 'g("events.gap_ms.mean") <= 20.0' "serve_repeat: an answer every 10 ms"
 }
 
 case_big() {  # an answer over the client's own limit (4 MiB, or --max-message) is too_big, no status
