@@ -223,6 +223,9 @@ run_cases() {
 # $TEST_TMP/NAME.out and .err, NAME being $SERVE_NAME (default serve): one name a server running.
 start_serve() {
   local out=$TEST_TMP/${SERVE_NAME:-serve}
+  # A script's second serve would otherwise find the first one's line still there, before its
+  # own start truncates the file (a CI run read the port of an empty file so).
+  rm -f "$out.out" "$out.err"
   timeout -k 5 120 "$STAMPEDE" serve --port 0 "$@" >"$out.out" 2>"$out.err" &
   SERVE_PID=$!
   _PIDS+=("$SERVE_PID")
