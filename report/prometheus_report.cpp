@@ -36,7 +36,7 @@ std::string sample(const std::string& name, const std::string& labels, const std
 std::string count(std::uint64_t value) { return std::to_string(value); }
 
 /// A label value: backslash, double quote and newline escaped, as the format requires.
-std::string quoted(std::string_view value) {
+std::string label_value(std::string_view value) {
   std::string text = "\"";
   for (const char c : value) {
     if (c == '\\' || c == '"') text += '\\';
@@ -54,12 +54,12 @@ std::string counters(const statistics::Summary& s) {
   text += sample("stampede_requests_total", "outcome=\"abandoned\"", count(s.abandoned));
   text += header("stampede_responses_total", "counter", "Whole responses, by HTTP status.");
   for (const auto& [code, responses] : total.status_codes) {
-    text += sample("stampede_responses_total", "status=" + quoted(std::to_string(code)),
+    text += sample("stampede_responses_total", "status=" + label_value(std::to_string(code)),
                    count(responses));
   }
   text += header("stampede_errors_total", "counter", "Failed requests, by kind.");
   for (const model::ErrorKind kind : model::failure_kinds) {
-    text += sample("stampede_errors_total", "kind=" + quoted(model::to_string(kind)),
+    text += sample("stampede_errors_total", "kind=" + label_value(model::to_string(kind)),
                    count(total.errors_of(kind)));
   }
   if (!s.info.checks.empty()) {
@@ -67,7 +67,7 @@ std::string counters(const statistics::Summary& s) {
                    "Responses rejected, by the first --expect check they failed.");
     for (std::size_t i = 0; i < s.info.checks.size(); ++i) {
       const auto found = total.failed_checks.find(static_cast<int>(i + 1));
-      text += sample("stampede_failed_checks_total", "check=" + quoted(s.info.checks[i]),
+      text += sample("stampede_failed_checks_total", "check=" + label_value(s.info.checks[i]),
                      count(found == total.failed_checks.end() ? 0 : found->second));
     }
   }
@@ -101,8 +101,8 @@ std::string histogram(const std::string& name, const char* help,
   std::string text = header(name, "histogram", help);
   for (const double bound : bounds_s) {
     const auto ns = static_cast<std::uint64_t>(std::llround(bound * 1e9));
-    text +=
-        sample(name + "_bucket", "le=" + quoted(number(bound)), count(latency.count_at_most(ns)));
+    text += sample(name + "_bucket", "le=" + label_value(number(bound)),
+                   count(latency.count_at_most(ns)));
   }
   text += sample(name + "_bucket", "le=\"+Inf\"", count(latency.count()));
   text += sample(name + "_sum", "",

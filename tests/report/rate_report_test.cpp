@@ -35,10 +35,6 @@ Summary rated() {
   return s;
 }
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 TEST(RateReport, TheTextSaysWhatLatencyCountsFromAndWhatTheCapHeldBack) {
   const auto text = text_report(rated());
   EXPECT_TRUE(contains(text, "Concurrency Level:      50 at most (-c), 7 started\n")) << text;

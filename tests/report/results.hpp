@@ -1,7 +1,9 @@
-// Test helper shared by the reporter tests: a Result with just the fields they vary.
+// Test helpers shared by the reporter tests: a Result with just the fields they vary, and a
+// report's text searched.
 #pragma once
 
 #include <chrono>
+#include <string>
 
 #include "model/result.hpp"
 
@@ -14,6 +16,11 @@ inline model::Result result(std::chrono::nanoseconds latency, model::ErrorKind e
   r.status = status;
   r.latency = latency;
   return r;
+}
+
+/// Whether `text` holds `part`.
+inline bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
 }
 
 }  // namespace stampede::report

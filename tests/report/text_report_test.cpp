@@ -42,10 +42,6 @@ Summary thousand_in_two_seconds() {
   return s;
 }
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 // The number after `label` on its line.
 double value_after(const std::string& text, const std::string& label) {
   const std::size_t at = text.find(label);
