@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# compare.sh: stampede vs wrk (and ab) over HTTP/1.1 and vs h2load over HTTP/2, on one local nginx:
+# compare.sh: stampede vs wrk (and ab, and the bare epoll probe for new connections) over HTTP/1.1
+# and vs h2load over HTTP/2, on one local nginx:
 # requests per generator CPU-second, latency, memory.
 #
 #   bash bench/compare.sh [--quick]        # Markdown on stdout, progress on stderr
@@ -25,7 +26,7 @@ REPEATS=${REPEATS:-3}
 MEM_BIG_N=100000 # requests per user in the "RSS must stay flat" run
 if [[ ${1:-} == --quick ]]; then DURATION=1 REPEATS=1 MEM_BIG_N=10000; fi
 [[ $DURATION =~ ^[1-9][0-9]*$ && $REPEATS =~ ^[1-9][0-9]*$ ]] || { echo "DURATION and REPEATS: positive integers" >&2; exit 2; }
-require_tools "$STAMPEDE" nginx wrk ab h2load openssl python3 /usr/bin/time timeout
+require_tools "$STAMPEDE" nginx wrk ab h2load openssl python3 /usr/bin/time timeout g++
 LIMIT=$((DURATION * 4 + 30)) # hard cap per run: a hung generator must not hang the benchmark
 NGINX_CPU=''
 if [[ ${PIN:-0} == 1 ]] && (($(nproc) >= 2)); then PINNED=(taskset -c 1) NGINX_CPU='worker_cpu_affinity 01;'; fi
@@ -67,6 +68,9 @@ def parse(tool, prefix):  # -> requests, rps, p50, p99, errors from the tool's o
         errs += int(grab(r"Non-2xx or 3xx responses: (\d+)", out))
         return (int(grab(r"(\d+) requests in", out)), float(grab(r"Requests/sec:\s+([\d.]+)", out)),
                 wrk_ms(grab(r"^\s+50%\s+(\S+)", out)), wrk_ms(grab(r"^\s+99%\s+(\S+)", out)), errs)
+    if tool == "probe":  # bench/newconn_probe.cpp: "N requests in S s; ..."; it counts whole responses only
+        n = int(float(grab(r"^([\d.]+) requests in", out)))
+        return n, n / float(grab(r"requests in ([\d.]+) s", out, "1")), 0.0, 0.0, 0
     errs = int(grab(r"Failed requests:\s+(\d+)", out)) + int(grab(r"Non-2xx responses:\s+(\d+)", out))
     return (int(grab(r"Complete requests:\s+(\d+)", out)), float(grab(r"Requests per second:\s+([\d.]+)", out)),
             float(grab(r"^\s+50%\s+(\d+)", out)), float(grab(r"^\s+99%\s+(\d+)", out)), errs)
@@ -147,6 +151,14 @@ run_h2load() {
     timed "$p" h2load -t1 -c "$3" -m1 -D "$DURATION" --log-file "$p.log" "$4"
     python3 "$PY" record "$1" h2load "$p" >>"$RESULTS"
 }
+# The kernel's floor for a new connection per request (docs/benchmarks.md, round two): the bare
+# epoll probe, built here from bench/newconn_probe.cpp, run beside the tools in the same session.
+run_probe() {
+    local p=$WORK/run$((++RUN)) port=${4##*:}
+    [[ -x $WORK/newconn_probe ]] || g++ -O2 -std=c++20 "$ROOT/bench/newconn_probe.cpp" -o "$WORK/newconn_probe"
+    timed "$p" "$WORK/newconn_probe" "${port%/}" "$3" "$DURATION"
+    python3 "$PY" record "$1" probe "$p" >>"$RESULTS"
+}
 AB_N='' AB_RATE=''
 run_ab() { # ab counts requests, not seconds: size -n from wrk's rate (measured first) to last ~DURATION
     local p=$WORK/run$((++RUN))
@@ -206,8 +218,8 @@ for ((rep = 0; rep < REPEATS; rep++)); do
     scenario "keep-alive -c 10" ka 10 "$PLAIN" "$rep" wrk stampede ab
     scenario "keep-alive -c 100" ka 100 "$PLAIN" "$rep" wrk stampede
     scenario "keep-alive -c 10000" ka 10000 "$PLAIN" "$rep" wrk stampede
-    scenario "new connection per request -c 10" close 10 "$PLAIN" "$rep" wrk stampede
-    scenario "new connection per request -c 100" close 100 "$PLAIN" "$rep" wrk stampede
+    scenario "new connection per request -c 10" close 10 "$PLAIN" "$rep" wrk stampede probe
+    scenario "new connection per request -c 100" close 100 "$PLAIN" "$rep" wrk stampede probe
     scenario "HTTPS keep-alive -c 10" tls 10 "$TLS" "$rep" wrk stampede
     scenario "HTTPS keep-alive -c 100" tls 100 "$TLS" "$rep" wrk stampede
     scenario "HTTPS new connection per request -c 10" tlsclose 10 "$TLS" "$rep" wrk stampede

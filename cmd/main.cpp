@@ -9,12 +9,15 @@
 #include "cmd/commands.hpp"
 #include "cmd/help.hpp"
 #include "cmd/options.hpp"
+#include "server/client/tls_buffers.hpp"
 
 int main(int argc, char** argv) {
   // Each thread's malloc arena grows by an mprotect() per page it lacks: opening 19,000
   // connections made 17,000 of them, each a system call and a change to the address space.
   // Growing by a megabyte at a time costs only address space: pages stay unused until touched.
   mallopt(M_TOP_PAD, 64 << 20);
+  // Before anything asks OpenSSL for memory; without it (false) the run is only slower.
+  (void)stampede::client::cache_tls_record_buffers();
   const std::span<const char* const> args(argv + 1, static_cast<std::size_t>(argc - 1));
   try {
     if (!args.empty() && std::string_view(args[0]) == "serve") {

@@ -41,17 +41,23 @@ struct Response : ExchangeRecord {
   /// The wanted headers this response had: lower-case name and value, in the order they came.
   std::vector<std::pair<std::string, std::string>> headers;
 
-  /// Keeps the header `name: value` if it is wanted (names compared without case).
-  void keep_header(std::string_view name, std::string_view value) {
+  /// The wanted name that `name` is (compared without case), or null: a parser asks before it
+  /// reads the value, so an unwanted field costs a length compare per wanted name.
+  [[nodiscard]] const std::string* wanted_header(std::string_view name) const {
     for (const auto& wanted : wanted_headers) {
       if (wanted.size() == name.size() &&
           std::equal(wanted.begin(), wanted.end(), name.begin(), [](char a, char b) {
             return a == ((b >= 'A' && b <= 'Z') ? static_cast<char>(b - 'A' + 'a') : b);
           })) {
-        headers.emplace_back(wanted, value);
-        return;
+        return &wanted;
       }
     }
+    return nullptr;
+  }
+
+  /// Keeps the header `name: value` if it is wanted.
+  void keep_header(std::string_view name, std::string_view value) {
+    if (const auto* wanted = wanted_header(name)) headers.emplace_back(*wanted, value);
   }
 
   /// Forget the previous exchange but keep the buffers' capacity.

@@ -45,7 +45,15 @@ net::awaitable<void> Http1Client<Stream>::exchange(const PreparedRequest& reques
                                        // rest
       std::tie(error, written) = co_await stream_->write_all(bytes);
     } else {
-      std::tie(error, written) = co_await net::async_write(*stream_, bytes, as_tuple);
+      // The socket is non-blocking (connect.hpp): a request the socket takes whole goes now,
+      // with no operation through the scheduler; only what it leaves waits.
+      written = stream_->write_some(bytes, error);
+      if (error == net::error::would_block) error = {};
+      if (!error && written < bytes.size()) {
+        std::size_t rest = 0;
+        std::tie(error, rest) = co_await net::async_write(*stream_, bytes + written, as_tuple);
+        written += rest;
+      }
     }
     response.bytes_sent += written;
     step =

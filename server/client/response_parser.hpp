@@ -61,7 +61,9 @@ class ResponseParser {
   std::size_t parse_head(std::string_view data, boost::system::error_code& error);
   std::size_t incomplete_head(std::string_view data, boost::system::error_code& error);
   void parse_status_line(std::string_view line, boost::system::error_code& error);
-  void parse_field(std::string_view line, boost::system::error_code& error);
+  void parse_field(const char* line, const char* cr, boost::system::error_code& error);
+  void read_content_length(std::string_view value, boost::system::error_code& error);
+  void read_connection(std::string_view value);
   void frame_body();
   std::size_t take_body(std::string_view data, std::size_t n);
   std::size_t parse_chunk_size(std::string_view data, boost::system::error_code& error);

@@ -86,6 +86,13 @@ BIO* socket_bio(TlsWire& wire) {
   return bio;
 }
 
+/// Whether this thread's OpenSSL error queue may hold an error: after a call that failed (not
+/// one that would block, about once a request, which queues nothing), and after the calls that
+/// set up a connection. Looking at the queue instead
+/// (ERR_peek_error(), a thread-local lookup behind OPENSSL_init_crypto()) cost about 500
+/// instructions of a keep-alive request's 22,000 (docs/benchmarks.md, round three).
+thread_local bool errors_maybe_queued = true;
+
 /// At most what one SSL_read or SSL_write takes (an int).
 int clamp(std::size_t n) { return static_cast<int>(std::min<std::size_t>(n, INT_MAX)); }
 
@@ -156,6 +163,7 @@ boost::system::error_code TlsSocket::prepare(const ClientSetup& setup) {
   // taken, and its rest may be written again from wherever it then is (our output may move).
   SSL_set_mode(ssl_, SSL_MODE_RELEASE_BUFFERS | SSL_MODE_ENABLE_PARTIAL_WRITE |
                          SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+  errors_maybe_queued = true;  // whatever the calls below queued goes before the first SSL_connect
   // One read() takes every record that arrived, not a record's header and then its body.
   SSL_set_read_ahead(ssl_, 1);
   // HTTP/2 forbids renegotiation (RFC 9113, 9.2.1), the usual reason a write would have to read;
@@ -249,6 +257,7 @@ void TlsSocket::notify_close() {
   if (ssl_ == nullptr || !begin(error)) return;
   (void)call([this] { return SSL_shutdown(ssl_); });  // what it would wait for is not waited for
   ERR_clear_error();
+  errors_maybe_queued = false;
 }
 
 net::mutable_buffer TlsSocket::scratch() {
@@ -277,11 +286,14 @@ void TlsSocket::remember(const boost::system::error_code& error) {
 }
 
 /// Calls OpenSSL with a clear error queue, as Asio's engine does, so that failure() reads this
-/// call's errors only, and notes errno for it. The queue is mostly empty already: looking costs
-/// less than clearing its sixteen slots, once or twice a request.
+/// call's errors only (and SSL_get_error() does not take an old error for this call's), and
+/// notes errno for it. The queue is cleared only when something may have queued an error since.
 template <class Call>
 int TlsSocket::call(Call call) {
-  if (ERR_peek_error() != 0) ERR_clear_error();
+  if (errors_maybe_queued) {
+    ERR_clear_error();
+    errors_maybe_queued = false;
+  }
   errno = 0;
   const int result = call();
   errno_ = errno;
@@ -306,6 +318,7 @@ boost::system::error_code TlsSocket::failure(int result, Socket::wait_type& wait
       return net::error::eof;
     case SSL_ERROR_SSL:
     case SSL_ERROR_SYSCALL: {
+      errors_maybe_queued = true;
       const auto code = ERR_peek_error();
       if (ERR_GET_LIB(code) == ERR_LIB_SSL &&
           ERR_GET_REASON(code) == SSL_R_UNEXPECTED_EOF_WHILE_READING) {
@@ -319,6 +332,7 @@ boost::system::error_code TlsSocket::failure(int result, Socket::wait_type& wait
       return net::ssl::error::stream_truncated;  // a syscall's EOF (OpenSSL 1.1's way)
     }
     default:
+      errors_maybe_queued = true;
       return net::ssl::error::unspecified_system_error;
   }
 }

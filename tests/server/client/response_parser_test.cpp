@@ -5,6 +5,8 @@
 
 #include <boost/beast/http/error.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace stampede::client {
 namespace {
@@ -173,6 +175,48 @@ TEST(ResponseParser, TooManyFieldLinesExceedTheHeadLimit) {
   std::string wire = "HTTP/1.1 200 OK\r\n";
   while (wire.size() <= ResponseParser::head_limit) wire += "X-Filler: 0123456789\r\n";
   EXPECT_EQ(parse_response(wire + "\r\n").error, Error::header_limit);
+}
+
+TEST(ResponseParser, KeepsTheWantedHeadersOnly) {
+  Parsed parsed;
+  ResponseParser parser;
+  parsed.response.wanted_headers = {"set-cookie", "x-id"};
+  parser.start(parsed.response, false, false);
+  const std::string wire =
+      "HTTP/1.1 200 OK\r\nSET-COOKIE:  a=1 \r\nX-Idle: no\r\nx-id:\t7\r\nSet-Cookie: b=2\r\n"
+      "Content-Length: 0\r\n\r\n";
+  EXPECT_EQ(parser.put(wire, parsed.error), wire.size());
+  ASSERT_FALSE(parsed.error) << parsed.error.message();
+  const std::vector<std::pair<std::string, std::string>> kept = {
+      {"set-cookie", "a=1"}, {"x-id", "7"}, {"set-cookie", "b=2"}};
+  EXPECT_EQ(parsed.response.headers, kept);
+}
+
+TEST(ResponseParser, NamesAreReadWithoutCaseAtEveryLength) {
+  // iequals() compares words of 8 and 4 bytes, the last one overlapping: a name that differs
+  // only in its last byte, or only in its first, is still another name.
+  EXPECT_FALSE(parse_response("HTTP/1.1 200 OK\r\nConnectioN: close\r\n\r\n").keep_alive);
+  EXPECT_TRUE(parse_response("HTTP/1.1 200 OK\r\nConnectiom: close\r\nContent-Length: 0\r\n\r\n")
+                  .keep_alive);
+  EXPECT_EQ(
+      parse_response("HTTP/1.1 200 OK\r\nSERVER: s\r\nContent-Length: 0\r\n\r\n").response.server,
+      "s");
+  EXPECT_EQ(
+      parse_response("HTTP/1.1 200 OK\r\nServeR: s\r\nContent-Length: 0\r\n\r\n").response.server,
+      "s");
+  EXPECT_EQ(
+      parse_response("HTTP/1.1 200 OK\r\nTerver: s\r\nContent-Length: 0\r\n\r\n").response.server,
+      "");
+  EXPECT_EQ(parse_response("HTTP/1.1 200 OK\r\ncontent-lengtH: 2\r\n\r\nokNEXT").left, "NEXT");
+  EXPECT_EQ(parse_response("HTTP/1.1 200 OK\r\nContent-Lengti: 2\r\n\r\nok", 1 << 20, false, true)
+                .response.body,
+            "ok");  // not a length: the body runs to the end of the connection
+  EXPECT_FALSE(
+      parse_response("HTTP/1.1 200 OK\r\nConnection: Upgrade,  Close \r\nContent-Length: 0\r\n\r\n")
+          .keep_alive);
+  EXPECT_TRUE(
+      parse_response("HTTP/1.0 200 OK\r\nConnection: KEEP-ALIVE\r\nContent-Length: 0\r\n\r\n")
+          .keep_alive);
 }
 
 TEST(ResponseParser, EndOfConnectionCutsAFramedBodyShort) {
