@@ -117,7 +117,8 @@ TlsSocket::TlsSocket(TlsSocket&& other) noexcept
       errno_(other.errno_),
       fatal_(other.fatal_),
       read_wait_(other.read_wait_),
-      write_wait_(other.write_wait_) {
+      write_wait_(other.write_wait_),
+      read_emptied_(other.read_emptied_) {
   if (ssl_ != nullptr) BIO_set_data(SSL_get_rbio(ssl_), &wire_);  // one BIO reads and writes
 }
 
@@ -195,6 +196,7 @@ std::size_t TlsSocket::read_some(net::mutable_buffer buffer, boost::system::erro
       // Nothing more without a wait: the socket came back short and OpenSSL holds nothing read.
       // One more SSL_read would only say so, at the cost of a failed call's error handling.
       [&] { return wire_.drained && SSL_has_pending(ssl_) == 0; });
+  read_emptied_ = wire_.drained && SSL_has_pending(ssl_) == 0;
   if (n > 0 && error == net::error::would_block) error = {};
   return n;
 }
@@ -242,8 +244,14 @@ net::awaitable<std::tuple<boost::system::error_code, std::size_t>> TlsSocket::wr
 
 net::awaitable<std::tuple<boost::system::error_code, std::size_t>> TlsSocket::read_arrived(
     net::mutable_buffer buffer) {
-  boost::system::error_code error;
-  auto n = read_some(buffer, error);
+  // After a read that emptied the socket, with a request written since, the answer is not
+  // there yet, mostly: an SSL_read now would only say so (about 800 instructions, with its
+  // error's lookup), so the socket is waited for first. A wait for bytes already there ends at
+  // the loop's next turn.
+  boost::system::error_code error = net::error::would_block;
+  std::size_t n = 0;
+  if (!read_emptied_ || fatal_) n = read_some(buffer, error);
+  read_emptied_ = false;
   while (error == net::error::would_block) {
     std::tie(error) = co_await socket_.async_wait(read_wait_, as_tuple);
     if (!error) n = read_some(buffer, error);

@@ -204,6 +204,8 @@ class TlsSocket {
   boost::system::error_code fatal_;  ///< the error a read or write failed with for good
   Socket::wait_type read_wait_ = Socket::wait_read;
   Socket::wait_type write_wait_ = Socket::wait_write;
+  /// The last read emptied the socket (its recv() came back short) and left OpenSSL nothing.
+  bool read_emptied_ = false;
 };
 
 /// `Stream` is a TlsSocket: its reads and writes go through OpenSSL on the socket itself
