@@ -25,6 +25,13 @@ constexpr std::array<bool, 256> token_chars = [] {
   return table;
 }();
 
+/// The end of the field name that starts at `line`: its first byte that is not a tchar. The CR
+/// that ends the line, which no name holds, ends the scan at the latest.
+const char* name_end(const char* line) {
+  while (token_chars[static_cast<unsigned char>(*line)]) ++line;
+  return line;
+}
+
 /// Field lines longer than this in a chunked body (size line, trailer) are refused.
 constexpr std::size_t line_limit = 8 * 1024;
 
@@ -113,6 +120,62 @@ bool ResponseParser::put_eof() {
   return state_ == State::done;
 }
 
+/// The field line from `line` to `cr`, the CR that ends it. Most fields are only checked for
+/// form, so this is inline in parse_head()'s loop and calls out only for a field it reads.
+[[gnu::always_inline]] inline void ResponseParser::parse_field(const char* line, const char* cr,
+                                                               boost::system::error_code& error) {
+  // RFC 9112 5.2: a client replaces obs-fold with a space; no field read here is ever folded
+  // by a real server, so a continuation line is passed over.
+  if (is_space(*line)) return;
+  const char* const colon = name_end(line);
+  if (colon == line || *colon != ':') {
+    error = Error::bad_field;
+    return;
+  }
+  const std::string_view name(line, static_cast<std::size_t>(colon - line));
+  const std::string_view value(colon + 1, static_cast<std::size_t>(cr - colon - 1));
+  if (const auto* wanted = response_->wanted_header(name)) {
+    response_->headers.emplace_back(*wanted, trim(value));
+  }
+  // Only names of these lengths are read here: the others cost a shift and a test.
+  constexpr std::uint32_t lengths_read =
+      1U << 6 | 1U << 8 | 1U << 10 | 1U << 14 | 1U << 16 | 1U << 17;
+  if (name.size() < 32 && ((lengths_read >> name.size()) & 1U) != 0) {
+    read_field(name, trim(value), error);
+  }
+}
+
+void ResponseParser::read_field(std::string_view name, std::string_view value,
+                                boost::system::error_code& error) {
+  switch (name.size()) {
+    case 6:
+      if (iequals(name, "server")) response_->server.assign(value);  // reuses its capacity
+      break;
+    case 8:
+      if (iequals(name, "location")) response_->location.assign(value);
+      break;
+    case 10:
+      if (iequals(name, "connection")) read_connection(value);
+      break;
+    case 14:
+      if (iequals(name, "content-length")) read_content_length(value, error);
+      break;
+    case 16:
+      if (iequals(name, "content-encoding")) response_->content_encoding.assign(value);
+      break;
+    case 17:
+      if (iequals(name, "transfer-encoding")) {
+        for_each_token(value, [this](std::string_view coding) {
+          head_.chunked = iequals(coding, "chunked");  // only a final chunked frames the body
+          head_.encoded = !head_.chunked;
+        });
+      }
+      break;
+    default:
+      break;
+  }
+}
+
 std::size_t ResponseParser::parse_head(std::string_view data, boost::system::error_code& error) {
   // A head that came in parts is parsed again from its start once the empty line is there;
   // until then only the new bytes are searched, so a slow server costs no quadratic work.
@@ -176,53 +239,6 @@ void ResponseParser::parse_status_line(std::string_view line, boost::system::err
   }
   if (line.size() > 12 && line[12] != ' ') error = Error::bad_status;
   response_->status = status;
-}
-
-/// The field line from `line` to `cr`, the CR that ends it.
-void ResponseParser::parse_field(const char* line, const char* cr,
-                                 boost::system::error_code& error) {
-  // RFC 9112 5.2: a client replaces obs-fold with a space; no field read here is ever folded
-  // by a real server, so a continuation line is passed over.
-  if (is_space(*line)) return;
-  const char* colon = line;
-  while (token_chars[static_cast<unsigned char>(*colon)]) ++colon;  // stops at the CR at the latest
-  if (colon == line || *colon != ':') {
-    error = Error::bad_field;
-    return;
-  }
-  const std::string_view name(line, static_cast<std::size_t>(colon - line));
-  const auto value = [&] { return trim({colon + 1, static_cast<std::size_t>(cr - colon - 1)}); };
-  if (const auto* wanted = response_->wanted_header(name)) {
-    response_->headers.emplace_back(*wanted, value());
-  }
-  // A field read here is known by its name's length first: the others cost one switch.
-  switch (name.size()) {
-    case 6:
-      if (iequals(name, "server")) response_->server.assign(value());  // reuses its capacity
-      break;
-    case 8:
-      if (iequals(name, "location")) response_->location.assign(value());
-      break;
-    case 10:
-      if (iequals(name, "connection")) read_connection(value());
-      break;
-    case 14:
-      if (iequals(name, "content-length")) read_content_length(value(), error);
-      break;
-    case 16:
-      if (iequals(name, "content-encoding")) response_->content_encoding.assign(value());
-      break;
-    case 17:
-      if (iequals(name, "transfer-encoding")) {
-        for_each_token(value(), [this](std::string_view coding) {
-          head_.chunked = iequals(coding, "chunked");  // only a final chunked frames the body
-          head_.encoded = !head_.chunked;
-        });
-      }
-      break;
-    default:
-      break;
-  }
 }
 
 void ResponseParser::read_content_length(std::string_view value, boost::system::error_code& error) {

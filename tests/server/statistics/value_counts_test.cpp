@@ -46,6 +46,26 @@ TEST(ValueCounts, KeepsTheSmallestValuesWithTheirWholeCounts) {
   EXPECT_EQ(counts.most_frequent(), 3U);
 }
 
+TEST(ValueCounts, ARepeatedValueCountsWhereverItMoved) {
+  // The value last added is looked at first: each add below follows one that moved it (a
+  // smaller value inserted before it, the largest evicted), and every count still lands.
+  ValueCounts<std::uint64_t> counts;
+  counts.add(std::uint64_t{50});
+  counts.add(std::uint64_t{40});  // 50 moves from index 0 to 1
+  counts.add(std::uint64_t{50});
+  for (std::uint64_t v = 1; v <= ValueCounts<std::uint64_t>::limit; ++v) counts.add(v);  // evicts
+  counts.add(std::uint64_t{2}, 3);
+  counts.add(std::uint64_t{2});
+  ValueCounts<std::uint64_t> expected;
+  for (std::uint64_t v = 1; v <= ValueCounts<std::uint64_t>::limit; ++v)
+    expected.add(v, v == 2 ? 5 : 1);
+  EXPECT_EQ(counts, expected);
+  counts.clear();
+  counts.add(std::uint64_t{7});
+  EXPECT_EQ(counts.entries().size(), 1U);
+  EXPECT_EQ(counts.most_frequent(), 7U);
+}
+
 TEST(ValueCounts, MergeIsAssociativeAndCommutativeBeyondTheLimit) {
   const auto a = counts_of(5, 12);
   const auto b = counts_of(1, 6);
