@@ -194,6 +194,25 @@ def ended_early(shot):
     return f"the page went {shot['live']!r}" if shot['live'] in ('ended', 'lost') else None
 
 
+async def target_url(args):
+    """The page to open: the URL given, or for '@FILE', the one a test writes to FILE once it is
+    told (--ready FILE) that the browser is up. So a short run is started only then: Chromium's
+    own start took 8 s once, as CI's first test beside a build, and the 8 s run it was to watch
+    had ended."""
+    if args.ready:
+        open(args.ready, 'w', encoding='utf-8').close()
+    if not args.url.startswith('@'):
+        return args.url
+    path, deadline = args.url[1:], time.monotonic() + args.timeout
+    while time.monotonic() < deadline:
+        if os.path.exists(path):
+            with open(path, encoding='utf-8') as given:
+                if url := given.read().strip():
+                    return url
+        await asyncio.sleep(POLL_S)
+    raise Failure(f'no URL in {path} within {args.timeout:g} s')
+
+
 async def drive(args, profile, chromium):
     async with cdp.browser(chromium, CHROMIUM_FLAGS, profile, pdeathsig=True,
                            close_timeout=1) as connection:
@@ -201,7 +220,7 @@ async def drive(args, profile, chromium):
         page.session = await connection.open_page()
         for domain in ('Page', 'Runtime', 'Log'):
             await page.call(f'{domain}.enable')
-        navigated = await page.call('Page.navigate', {'url': args.url})
+        navigated = await page.call('Page.navigate', {'url': await target_url(args)})
         if navigated.get('errorText'):
             raise Failure(f"cannot load {args.url}: {navigated['errorText']}")
         return await (watch if args.command == 'watch' else stop)(args, page)
@@ -286,6 +305,9 @@ def main():
     stopping.add_argument('--pid', type=int, help="the run's process, to tell a lost page from a bug")
     for sub in (watching, stopping):
         sub.add_argument('--timeout', type=float, default=30, help='seconds, for each wait')
+        sub.add_argument('--ready', metavar='FILE',
+                         help="made once the browser is up; with '@FILE' as the URL, the URL is "
+                              'read from FILE when it appears')
     args = parser.parse_args()
     name = 'drive.py'
     chromium = args.chromium or cdp.find_chromium()
