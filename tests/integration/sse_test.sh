@@ -31,8 +31,14 @@ g("events.streams.opened") == 4 and g("events.streams.ended_by_server") == 0 and
 g("connections.opened") == 4 ## one connection a stream
 g("events.first_event_ms.max") < 1000 and g("events.first_event_ms.p50") < 50 ## event 1 goes at once
 g("bytes.body_received") == 4 * (9 * 9 + 11 * 10) ## 9-byte data for ids 1-9, 10-byte for 10-20
+g("duration_s") >= 0.19 ## the server's pace: the twentieth event is due 190 ms after the first
 EOF
-  kept_schedule "$OUT" '9.5 <= g("events.gap_ms.p50") <= 11.0' "serve_counts$TAG: the server sends one every 10 ms"
+  # Paced, not bunched nor stuck: the run lasts the 190 ms its twentieth event is due at (above,
+  # in both passes), and its gaps average at most twice that. Not their median: serve keeps an absolute
+  # schedule, so on a loaded machine a late timer is followed by gaps of 0 that catch up (a CI
+  # run, its first tests beside the sanitized build, saw the median outside [9.5, 11] ms). How
+  # exactly serve keeps the pace is TargetPacedServer.EventsComeOnAFixedSchedule's to check.
+  kept_schedule "$OUT" 'g("events.gap_ms.mean") <= 20.0' "serve_counts$TAG: the server sends one every 10 ms"
 }
 
 # Each line end of the grammar (LF, CRLF, CR alone), and data padded to a size.
@@ -157,8 +163,9 @@ case_h2c_shared() {
   json_check "$OUT" <<'EOF'
 g("requests.succeeded") == 80 and g("events.received") == 80 and g("events.streams.opened") == 4
 g("connections.opened") == 1 ## the four streams on one connection
+g("duration_s") >= 0.19 ## the server's pace, as in serve_counts
 EOF
-  kept_schedule "$OUT" '9.5 <= g("events.gap_ms.p50") <= 11.0' "h2c_shared: the server sends one every 10 ms"
+  kept_schedule "$OUT" 'g("events.gap_ms.mean") <= 20.0' "h2c_shared: the server sends one every 10 ms"
 }
 
 # HTTPS with h2 chosen by ALPN.
@@ -184,8 +191,10 @@ case_stream_chunks() {
 g("events.unit") == "chunk" and g("bytes.body_received") == 2 * 10 * 100
 16 <= g("requests.succeeded") == g("events.received") <= 20 and g("requests.failed") == 0
 g("events.streams.opened") == 2 and g("events.streams.ended_by_server") == 2
+g("duration_s") >= 0.09 ## the server's pace: the tenth chunk is due 90 ms after the first
 EOF
-    kept_schedule "$OUT" '9.5 <= g("events.gap_ms.p50") <= 11.0' "stream_chunks$proto: a chunk every 10 ms"
+    # Gaps averaged, as in serve_counts; a stall's two chunks in one read make one gap of 20 ms.
+    kept_schedule "$OUT" 'g("events.gap_ms.mean") <= 20.0' "stream_chunks$proto: a chunk every 10 ms"
   done
 }
 
