@@ -34,10 +34,11 @@ g("bytes.body_received") == 4 * (9 * 9 + 11 * 10) ## 9-byte data for ids 1-9, 10
 g("duration_s") >= 0.19 ## the server's pace: the twentieth event is due 190 ms after the first
 EOF
   # Paced, not bunched nor stuck: the run lasts the 190 ms its twentieth event is due at (above,
-  # in both passes), and its gaps average at most twice that. Not their median: serve keeps an absolute
-  # schedule, so on a loaded machine a late timer is followed by gaps of 0 that catch up (a CI
-  # run, its first tests beside the sanitized build, saw the median outside [9.5, 11] ms). How
-  # exactly serve keeps the pace is TargetPacedServer.EventsComeOnAFixedSchedule's to check.
+  # in both passes), and its gaps average at most twice the interval. Not their median: serve
+  # keeps an absolute schedule, so on a loaded machine a late timer is followed by gaps of 0 that
+  # catch up (a CI run, its first tests beside the sanitized build, saw the median outside
+  # [9.5, 11] ms). How exactly serve keeps the pace is
+  # TargetPacedServer.EventsComeOnAFixedSchedule's to check.
   kept_schedule "$OUT" 'g("events.gap_ms.mean") <= 20.0' "serve_counts$TAG: the server sends one every 10 ms"
 }
 
