@@ -20,9 +20,8 @@ constexpr std::size_t block_size = 20 * 1024;
 /// A thread's connections with a record under way at the same moment: one or two, mostly.
 constexpr std::size_t blocks_kept = 8;
 
-/// The blocks a thread has given back. Trivially destructible but for the blocks, which go back
-/// to malloc when the thread ends; a block given back after that (OpenSSL's own clean-up at
-/// exit) goes straight to free().
+/// The blocks a thread has given back, which go back to malloc when the thread ends; a block
+/// given back after that (OpenSSL's own clean-up at exit) goes straight to free().
 struct Blocks {
   std::array<void*, blocks_kept> kept{};
   std::size_t count = 0;

@@ -190,13 +190,14 @@ boost::system::error_code TlsSocket::prepare(const ClientSetup& setup) {
 std::size_t TlsSocket::read_some(net::mutable_buffer buffer, boost::system::error_code& error) {
   if (!begin(error)) return 0;
   auto* data = static_cast<char*>(buffer.data());
+  read_emptied_ = false;
   const auto n = transfer(
       buffer.size(), read_wait_, error,
       [&](std::size_t done) { return SSL_read(ssl_, data + done, clamp(buffer.size() - done)); },
       // Nothing more without a wait: the socket came back short and OpenSSL holds nothing read.
       // One more SSL_read would only say so, at the cost of a failed call's error handling.
-      [&] { return wire_.drained && SSL_has_pending(ssl_) == 0; });
-  read_emptied_ = wire_.drained && SSL_has_pending(ssl_) == 0;
+      // (Kept for read_arrived(): asked after each read that went through, the last says.)
+      [&] { return read_emptied_ = wire_.drained && SSL_has_pending(ssl_) == 0; });
   if (n > 0 && error == net::error::would_block) error = {};
   return n;
 }
