@@ -23,6 +23,7 @@
 #include "server/client/classify.hpp"
 #include "server/client/client.hpp"
 #include "server/client/failure_log.hpp"
+#include "server/client/open_socket.hpp"
 #include "server/client/tls_session.hpp"
 
 namespace stampede::client {
@@ -160,18 +161,15 @@ inline boost::system::error_code connect_unix(TcpStream& socket, const std::stri
   return error;
 }
 
-/// Starts connecting the open `socket` to `endpoint` and says how far it got: connected
-/// (success), would_block (under way), or why it failed. An empty send() asks whether the
-/// connection is already up, as it is on loopback, where connect() runs the whole handshake
-/// before it returns EINPROGRESS.
+/// Starts connecting the open, non-blocking `socket` to `endpoint` and says how far it got:
+/// connected (success), would_block (under way), or why it failed. An empty send() asks
+/// whether the connection is already up, as it is on loopback, where connect() runs the whole
+/// handshake before it returns EINPROGRESS.
 inline boost::system::error_code start_connect(TcpStream& socket,
                                                const net::ip::tcp::endpoint& endpoint) {
   const auto system_error = [] {
     return boost::system::error_code(errno, boost::system::system_category());
   };
-  boost::system::error_code error;
-  socket.non_blocking(true, error);  // TlsSocket reads and writes it directly
-  if (error) return error;
   const int fd = socket.native_handle();
   if (::connect(fd, endpoint.data(), static_cast<socklen_t>(endpoint.size())) == 0) return {};
   if (errno != EINPROGRESS) return system_error();
@@ -212,7 +210,7 @@ inline net::awaitable<boost::system::error_code> connect_socket(TcpStream& socke
     }
     boost::system::error_code ignored;
     socket.close(ignored);
-    socket.open(endpoint.protocol(), error);
+    open_non_blocking(socket, endpoint.protocol(), error);
     const bool opened = !error;
     if (opened) error = bind_local(socket, local, endpoint.protocol(), setup);
     if (error) {
