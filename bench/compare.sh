@@ -9,6 +9,8 @@
 #        ONLY=REGEX runs only the scenarios whose names match (and no memory runs unless it
 #        matches "memory"): for measuring one lever at a time.
 #   --quick = 1 s, 1 repeat, a 10x smaller "flat RSS" run: a smoke test of the script, not a result.
+# With REPEATS > 1 a second table gives each round's ratios (stampede / wrk, and / the probe where it
+# ran): on a shared machine whole rounds move together, and a ratio within a round moves less.
 #
 # Why this shape: on a small machine the server is the bottleneck, so req/s mostly measures nginx.
 # What tells generators apart is how much CPU each spends per request, so every run is wrapped in
@@ -99,7 +101,21 @@ def report(path):
                 notes.append(f"{t} in '{sc}': under a fifth of {ref}'s req/s; check its raw output (KEEP=1)")
     if "ab" in {t for tools in rows.values() for t in tools}:
         print("\nab prints its percentiles in whole milliseconds.")
+    each_round(rows)
     for n in notes: print(f"\n**Warning**: {n}")
+def each_round(rows):  # whole rounds move together on a shared machine: a ratio within one round says more
+    lines = []
+    for sc, tools in rows.items():
+        ref = next((r for r in ("wrk", "h2load") if r in tools), None)
+        for base in (ref, "probe"):
+            for t, runs in tools.items():
+                if base in tools and t != base and t != "probe" and len(runs) > 1:
+                    ratios = ", ".join(f"{a[2] / b[2]:.2f}" for a, b in zip(runs, tools[base]))
+                    lines.append(f"| {sc} | {t} / {base} | {ratios} |")
+    if lines:
+        print("\nRequests per CPU-second, each round's ratio (the tools of a round ran one after the other):\n")
+        print("| scenario | ratio | each round |\n| --- | --- | --- |")
+        print("\n".join(lines))
 if __name__ == "__main__":  # record SCENARIO TOOL PREFIX | report FILE | rss PREFIX | reqs|rps TOOL PREFIX
     a = sys.argv[2:]
     {"record": lambda: record(*a), "report": lambda: report(*a), "rss": lambda: print(time_file(a[0] + ".time")[1]),
