@@ -22,6 +22,11 @@ void TlsSession::offer(SSL* ssl) {
     SSL_SESSION* copy = SSL_SESSION_dup(session_);
     if (copy != nullptr) SSL_set_session(ssl, copy);
     SSL_SESSION_free(copy);  // the connection holds its own reference
+    // A server that chose TLS 1.2 over the TLS 1.3 we offered does not speak 1.3: offering it
+    // again would make a key for a key share it never takes, 20% of the client's CPU for a new
+    // connection (docs/benchmarks.md). The server's work is the same either way.
+    const int version = SSL_SESSION_get_protocol_version(session_);
+    if (version < TLS1_3_VERSION) SSL_set_max_proto_version(ssl, version);
   }
   SSL_set_ex_data(ssl, session_index(), this);
 }

@@ -17,8 +17,10 @@
 #include <boost/asio/write.hpp>
 #include <chrono>
 #include <csignal>
+#include <optional>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "server/client/tls_context.hpp"
 #include "target_server/certificate.hpp"
@@ -237,6 +239,44 @@ TEST(TlsSocket, TheNextConnectionResumesTheSession) {
   ASSERT_FALSE(loopback.failure) << loopback.failure->error.message();
   EXPECT_EQ(loopback.received, "pong");
   EXPECT_TRUE(loopback.client->resumed());
+}
+
+/// The server's ClientHello callback: whether each ClientHello carried a TLS 1.3 key share.
+int note_key_share(SSL* ssl, int* /*alert*/, void* shares) {
+  const unsigned char* data = nullptr;
+  std::size_t size = 0;
+  static_cast<std::vector<bool>*>(shares)->push_back(
+      SSL_client_hello_get0_ext(ssl, TLSEXT_TYPE_key_share, &data, &size) == 1);
+  return SSL_CLIENT_HELLO_SUCCESS;
+}
+
+/// Two connections from one TlsSession to a server of TLS 1.2 at most (or 1.3), the server
+/// noting each ClientHello's key share in `shares`; the second resumes the first's session.
+void connect_twice(std::optional<int> server_max, std::vector<bool>& shares) {
+  Loopback loopback(true);
+  auto* server = loopback.server_tls.native_handle();
+  if (server_max) SSL_CTX_set_max_proto_version(server, *server_max);
+  SSL_CTX_set_client_hello_cb(server, note_key_share, &shares);
+  loopback.run();
+  loopback.context.restart();
+  loopback.received.clear();
+  loopback.run();
+  EXPECT_EQ(loopback.received, "pong");
+  EXPECT_TRUE(loopback.client->resumed());
+}
+
+TEST(TlsSocket, AResumedTls12SessionOffersNoTls13KeyShare) {
+  std::vector<bool> shares;
+  connect_twice(TLS1_2_VERSION, shares);
+  // The first ClientHello offers TLS 1.3 and its key; the server's answer was TLS 1.2, so the
+  // second, resuming that session, offers TLS 1.2 only: no key made for nothing.
+  EXPECT_EQ(shares, (std::vector<bool>{true, false}));
+}
+
+TEST(TlsSocket, AResumedTls13SessionOffersItsKeyShareAgain) {
+  std::vector<bool> shares;
+  connect_twice(std::nullopt, shares);  // a TLS 1.3 server: a ticket, and a key again
+  EXPECT_EQ(shares, (std::vector<bool>{true, true}));
 }
 
 TEST(TlsSocket, AContextWithoutResumptionShakesHandsInFull) {
