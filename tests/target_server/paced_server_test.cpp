@@ -104,23 +104,63 @@ bool none_in_flight(Server& server) {
   return server.requests_in_flight() == 0;
 }
 
-/// Checks that the `arrivals` of pieces due every `interval` after a request sent at `sent`
-/// keep to that schedule: none comes early, and most within schedule_slack of their slot,
-/// counted from the least late. Not all: a CI machine's stall delays the pieces under it,
-/// and an absolute schedule sends the later ones on time again.
-void expect_on_schedule(const std::vector<Clock::time_point>& arrivals,
-                        std::chrono::milliseconds interval, Clock::time_point sent) {
+/// When a paced exchange's request went, and when each of its pieces arrived.
+struct Arrivals {
+  Clock::time_point sent;
+  std::vector<Clock::time_point> pieces;
+};
+
+/// Checks that no piece of `arrivals`, due every `interval`, came early, and counts those that
+/// came within schedule_slack of their slot, counted from the least late.
+std::size_t count_on_time(const Arrivals& arrivals, std::chrono::milliseconds interval) {
+  const auto& pieces = arrivals.pieces;
   const auto slot = [&](std::size_t i) { return interval * static_cast<int>(i); };
-  auto start = arrivals.at(0);
-  for (std::size_t i = 0; i < arrivals.size(); ++i) {
-    EXPECT_GE(arrivals[i] - sent, slot(i) - 1ms) << "piece " << i << " came early";
-    start = std::min(start, arrivals[i] - slot(i));
+  auto start = pieces.at(0);
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    EXPECT_GE(pieces[i] - arrivals.sent, slot(i) - 1ms) << "piece " << i << " came early";
+    start = std::min(start, pieces[i] - slot(i));
   }
   std::size_t on_time = 0;
-  for (std::size_t i = 0; i < arrivals.size(); ++i) {
-    on_time += arrivals[i] - slot(i) - start <= schedule_slack ? 1 : 0;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    on_time += pieces[i] - slot(i) - start <= schedule_slack ? 1 : 0;
   }
-  EXPECT_GT(2 * on_time, arrivals.size()) << on_time << " of " << arrivals.size() << " on time";
+  return on_time;
+}
+
+/// Checks that the exchanges `measure` makes keep to their schedule: none early, and most
+/// pieces of one on time, in up to three tries. A machine's stall delays every piece under it
+/// (an absolute schedule sends the later ones on time again): a CI run's sanitized pass, beside
+/// the integration scripts, once had 2 of 5 on time. A server off its schedule is late in every
+/// try.
+template <class Measure>
+void expect_on_schedule(std::chrono::milliseconds interval, Measure measure) {
+  std::size_t on_time = 0;
+  std::size_t count = 0;
+  for (int attempt = 0; attempt < 3 && 2 * on_time <= count; ++attempt) {
+    const Arrivals arrivals = measure();
+    if (arrivals.pieces.empty()) return;  // the exchange failed, and said so
+    on_time = count_on_time(arrivals, interval);
+    count = arrivals.pieces.size();
+  }
+  EXPECT_GT(2 * on_time, count) << on_time << " of " << count << " on time, in the last of 3 tries";
+}
+
+/// One h2c exchange of `target` on a new connection to `server`, whose body must be `pieces`
+/// joined and whose content type `type`: when each piece arrived (none if the exchange failed).
+Arrivals h2c_arrivals(ServerThread& server, const std::string& target,
+                      const std::vector<std::string>& pieces, const std::string& type) {
+  H2cLink link(server);
+  Arrivals arrivals{Clock::now(), {}};
+  const auto id = link.client.submit("GET", target);
+  const bool exchanged = link.exchange();
+  EXPECT_TRUE(exchanged) << target;
+  if (!exchanged) return arrivals;
+  const auto& got = link.client.result(id);
+  EXPECT_EQ(got.headers.at("content-type"), type);
+  EXPECT_EQ(got.body, joined(pieces));
+  arrivals.pieces = piece_arrivals(got, pieces);
+  EXPECT_EQ(arrivals.pieces.size(), pieces.size());
+  return arrivals;
 }
 
 TEST(TargetPacedServer, Http1SendsAnEventAChunkWithTheLineEndsAsked) {
@@ -178,31 +218,27 @@ TEST(TargetPacedServer, LastEventIdResumesWithTheNextEvent) {
 TEST(TargetPacedServer, EventsComeOnAFixedSchedule) {
   constexpr auto interval = 20ms;
   ServerThread server(loopback_options());
-  HttpClient client(server.server().port());
-  auto sent = Clock::now();
-  client.send(paced_request("/sse?events=5&interval=20"));
-  expect_paced_head(client, "text/event-stream");
   const auto pieces = sse_pieces(1, 5);
-  std::vector<Clock::time_point> arrivals;
-  EXPECT_EQ(client.read_bytes(as_chunks({pieces[0], pieces[1]}).size()),
-            as_chunks({pieces[0], pieces[1]}));
-  arrivals.push_back(Clock::now());
-  for (std::size_t i = 2; i < pieces.size(); ++i) {
-    EXPECT_EQ(client.read_bytes(as_chunks({pieces[i]}).size()), as_chunks({pieces[i]}));
-    arrivals.push_back(Clock::now());
-  }
-  expect_on_schedule(arrivals, interval, sent);
-
-  H2cLink link(server);
-  sent = Clock::now();
-  const auto id = link.client.submit("GET", "/sse?events=5&interval=20");
-  ASSERT_TRUE(link.exchange());
-  const auto& got = link.client.result(id);
-  EXPECT_EQ(got.body, joined(pieces));
-  auto arrivals_h2 = piece_arrivals(got, pieces);
-  ASSERT_EQ(arrivals_h2.size(), 6U);
-  arrivals_h2.erase(arrivals_h2.begin());  // the opening, which goes with event 1
-  expect_on_schedule(arrivals_h2, interval, sent);
+  expect_on_schedule(interval, [&] {
+    HttpClient client(server.server().port());
+    Arrivals arrivals{Clock::now(), {}};
+    client.send(paced_request("/sse?events=5&interval=20"));
+    expect_paced_head(client, "text/event-stream");
+    EXPECT_EQ(client.read_bytes(as_chunks({pieces[0], pieces[1]}).size()),
+              as_chunks({pieces[0], pieces[1]}));
+    arrivals.pieces.push_back(Clock::now());
+    for (std::size_t i = 2; i < pieces.size(); ++i) {
+      EXPECT_EQ(client.read_bytes(as_chunks({pieces[i]}).size()), as_chunks({pieces[i]}));
+      arrivals.pieces.push_back(Clock::now());
+    }
+    return arrivals;
+  });
+  expect_on_schedule(interval, [&] {
+    auto arrivals = h2c_arrivals(server, "/sse?events=5&interval=20", pieces, "text/event-stream");
+    if (arrivals.pieces.size() != pieces.size()) return Arrivals{};
+    arrivals.pieces.erase(arrivals.pieces.begin());  // the opening, which goes with event 1
+    return arrivals;
+  });
 }
 
 TEST(TargetPacedServer, TrickleSendsItsChunksOnTime) {
@@ -214,16 +250,11 @@ TEST(TargetPacedServer, TrickleSendsItsChunksOnTime) {
   EXPECT_EQ(client.read_bytes(wire.size()), wire);
   EXPECT_EQ(client.get("/").body(), "hello stampede\n");
 
-  H2cLink link(server);
-  const auto sent = Clock::now();
-  const auto id = link.client.submit("GET", "/trickle?chunks=4&interval=10");
-  ASSERT_TRUE(link.exchange());
-  const auto& got = link.client.result(id);
-  EXPECT_EQ(got.headers.at("content-type"), "application/octet-stream");
-  EXPECT_EQ(got.body, std::string(4 * 16, 'x'));
-  const auto arrivals = piece_arrivals(got, std::vector<std::string>(4, std::string(16, 'x')));
-  ASSERT_EQ(arrivals.size(), 4U);
-  expect_on_schedule(arrivals, 10ms, sent);
+  expect_on_schedule(10ms, [&] {
+    return h2c_arrivals(server, "/trickle?chunks=4&interval=10",
+                        std::vector<std::string>(4, std::string(16, 'x')),
+                        "application/octet-stream");
+  });
 }
 
 TEST(TargetPacedServer, CutEndsTheConnectionOrStreamWithoutTheEnd) {
