@@ -127,7 +127,8 @@ const auto flags = std::to_array<Flag<Options>>({
     {{"--insecure", "", "verify", "do not verify TLS certificates (self-signed test servers)",
       send},
      bound<&Options::insecure>},
-    {{"--no-tls-resume", "", "each user resumes its last TLS session",
+    {{"--no-tls-resume", "",
+      "each user resumes its last TLS session, offering TLS 1.2 only if that one was",
       "a full TLS handshake on every new connection", send},
      bound<&Options::no_tls_resume>},
     // WebSocket
