@@ -105,11 +105,8 @@ net::awaitable<bool> H2Connection<Stream>::connect(std::chrono::nanoseconds conn
 
 template <class Stream>
 void H2Connection<Stream>::opened() {
-  // Reads and writes go straight to the socket first. connect_socket() left it non-blocking
-  // (Asio's non_blocking(true) would make a system call again).
-  auto& socket = tcp_socket(*stream_);
-  boost::system::error_code ignored;
-  if (!socket.non_blocking()) socket.non_blocking(true, ignored);
+  // Reads and writes go straight to the socket first: connect_socket() opened it non-blocking
+  // (an upgraded connection's too, opened by the HTTP/1.1 client).
   connected_ = true;
 }
 

@@ -2,7 +2,6 @@
 // Asio's open() and non_blocking(true) make.
 #pragma once
 
-#include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/system/error_code.hpp>
 
