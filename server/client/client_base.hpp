@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string_view>
+#include <type_traits>
 
 #include "server/client/classify.hpp"
 #include "server/client/client.hpp"
@@ -126,7 +127,14 @@ class ClientBase : public Client, public Watchdog::Guarded {
     const auto start = Clock::now();
     const auto whole = deadline_;
     if (connect_timeout.count() > 0) deadline_ = std::min(whole, start + connect_timeout);
-    auto failure = co_await open_stream(stream, executor_, setup_, tls_session_);
+    std::optional<OpenFailure> failure;
+    if constexpr (std::is_same_v<Stream, TcpStream>) {  // open_stream()'s work, one frame fewer
+      stream.emplace(executor_);
+      const auto error = co_await connect_socket(*stream, setup_);
+      if (error) failure = OpenFailure{Phase::connect, error};
+    } else {
+      failure = co_await open_stream(stream, executor_, setup_, tls_session_);
+    }
     deadline_ = whole;
     if (!failure) {
       response.connect = Clock::now() - start;

@@ -135,7 +135,7 @@ inline boost::system::error_code bind_local(TcpStream& socket, const LocalEnd& l
 
 /// --unix-socket: puts a Unix stream socket connected to `path` in `socket`'s place. Asio's TCP
 /// socket reads and writes its descriptor as any stream socket, so every client (HTTP/1.1, TLS,
-/// HTTP/2, WebSocket) works over it unchanged; only TCP_NODELAY fails, and that is ignored. A
+/// HTTP/2, WebSocket) works over it unchanged (TCP_NODELAY, which it has no use for, is not set). A
 /// local connect() completes at once or fails (a full backlog is EAGAIN), so it is not awaited.
 inline boost::system::error_code connect_unix(TcpStream& socket, const std::string& path) {
   boost::system::error_code error;
@@ -188,10 +188,10 @@ inline boost::system::error_code connect_outcome(TcpStream& socket) {
 }
 
 /// Connects `socket` to the first of `setup.endpoints` that answers, from the next source
-/// address if any; the error of the last attempt otherwise. Asio's range async_connect is not
-/// used: when it cannot open a socket (EMFILE, ENFILE, ENOBUFS) it reports operation_aborted, as
-/// if the socket had been closed under it, and the real reason is lost. A socket closed under us
-/// (the watchdog) ends the loop, as there.
+/// address if any, and sets TCP_NODELAY on it; the error of the last attempt otherwise. Asio's
+/// range async_connect is not used: when it cannot open a socket (EMFILE, ENFILE, ENOBUFS) it
+/// reports operation_aborted, as if the socket had been closed under it, and the real reason is
+/// lost. A socket closed under us (the watchdog) ends the loop, as there.
 inline net::awaitable<boost::system::error_code> connect_socket(TcpStream& socket,
                                                                 const ClientSetup& setup) {
   if (!setup.unix_socket.empty()) {
@@ -234,6 +234,10 @@ inline net::awaitable<boost::system::error_code> connect_socket(TcpStream& socke
     }
     if (!error || !socket.is_open()) break;
   }
+  if (!error) {  // a request goes in one write and its answer is awaited: no Nagle delay
+    boost::system::error_code ignored;
+    socket.set_option(net::ip::tcp::no_delay(true), ignored);
+  }
   co_return error;
 }
 
@@ -246,8 +250,6 @@ inline net::awaitable<std::optional<OpenFailure>> open_stream(std::optional<TcpS
   stream.emplace(executor);
   const auto error = co_await connect_socket(*stream, setup);
   if (error) co_return OpenFailure{Phase::connect, error};
-  boost::system::error_code ignored;
-  stream->set_option(net::ip::tcp::no_delay(true), ignored);
   co_return std::nullopt;
 }
 

@@ -35,8 +35,11 @@ net::awaitable<void> Http1Client<Stream>::exchange(const PreparedRequest& reques
     const bool reused = stream_.has_value();
     if (!reused) {
       // GCC 12 miscompiles `co_await` inside an if condition: results are named first.
-      const bool opened = co_await connect_to(response, request.connect_timeout);
-      if (!opened) break;
+      const auto failure = co_await connect(stream_, response, request.connect_timeout);
+      if (failure) {
+        fail(response, failure->phase, failure->error);
+        break;
+      }
     }
     const auto bytes = net::buffer(std::get<Http1Wire>(current->wire).bytes);
     boost::system::error_code error;
@@ -91,15 +94,6 @@ std::optional<Switched<Stream>> Http1Client<Stream>::take_switched() {
 template <class Stream>
 void Http1Client<Stream>::close_socket() {
   close_under(stream_);
-}
-
-/// Connects (and shakes hands over TLS); false with response.error set on failure.
-template <class Stream>
-net::awaitable<bool> Http1Client<Stream>::connect_to(model::Response& response,
-                                                     std::chrono::nanoseconds connect_timeout) {
-  const auto failure = co_await connect(stream_, response, connect_timeout);
-  if (failure) co_return fail(response, failure->phase, failure->error);
-  co_return true;
 }
 
 /// A write failed: a stale reused connection is retried (idempotent requests only).

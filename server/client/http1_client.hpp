@@ -38,8 +38,6 @@ class Http1Client final : public ClientBase {
 
  private:
   void close_socket() override;
-  net::awaitable<bool> connect_to(model::Response& response,
-                                  std::chrono::nanoseconds connect_timeout);
   Step write_failed(const PreparedRequest& request, model::Response& response, bool reused,
                     const boost::system::error_code& error);
   Step start_reading(const PreparedRequest& request, model::Response& response);

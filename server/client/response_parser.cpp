@@ -260,8 +260,13 @@ void ResponseParser::read_content_length(std::string_view value, boost::system::
 }
 
 void ResponseParser::read_connection(std::string_view value) {
-  if (iequals(value, "keep-alive")) {  // nearly every server's whole value: no list to split
+  // Nearly every server's whole value is one of these: no list to split.
+  if (iequals(value, "keep-alive")) {
     head_.keep_alive_token = true;
+    return;
+  }
+  if (iequals(value, "close")) {
+    head_.close = true;
     return;
   }
   for_each_token(value, [this](std::string_view option) {

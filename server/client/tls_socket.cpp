@@ -126,8 +126,6 @@ net::awaitable<std::optional<OpenFailure>> TlsSocket::open(const ClientSetup& se
                                                            TlsSession& session) {
   const auto error = co_await connect_socket(socket_, setup);
   if (error) co_return OpenFailure{Phase::connect, error};
-  boost::system::error_code ignored;
-  socket_.set_option(net::ip::tcp::no_delay(true), ignored);  // connect_socket left it non-blocking
   const auto shake_error = co_await shake_hands(setup, session);
   if (shake_error) co_return OpenFailure{Phase::handshake, shake_error};
   co_return std::nullopt;

@@ -1,7 +1,9 @@
-// connect_socket(): --source-ips addresses bound in turn, and a source that cannot be bound.
+// connect_socket(): --source-ips addresses bound in turn, a source that cannot be bound, and
+// TCP_NODELAY on what it connects.
 #include "server/client/connect.hpp"
 
 #include <gtest/gtest.h>
+#include <netinet/tcp.h>
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 
@@ -73,6 +75,17 @@ TEST(ConnectSocket, WithoutSourcesTheKernelPicks) {
   Loopback loopback;
   EXPECT_FALSE(loopback.connect(1).front());
   EXPECT_EQ(loopback.accepted_from(1), (std::vector<std::string>{"127.0.0.1"}));
+}
+
+TEST(ConnectSocket, AConnectedSocketSendsWithoutNagleDelay) {
+  Loopback loopback;  // every client (HTTP/1.1, TLS, HTTP/2, WebSocket) relies on it being set
+  ASSERT_FALSE(loopback.connect(1).front());
+  int no_delay = 0;
+  socklen_t size = sizeof no_delay;
+  ASSERT_EQ(getsockopt(loopback.sockets.front().native_handle(), IPPROTO_TCP, TCP_NODELAY,
+                       &no_delay, &size),
+            0);
+  EXPECT_EQ(no_delay, 1);
 }
 
 TEST(ConnectSocket, AnAddressOfAnotherMachineFailsToBindAndIsNamedOnce) {
