@@ -29,7 +29,7 @@ g("requests.succeeded") == 80 and g("requests.failed") == 0 and g("requests.aban
 g("status_codes") == {"200": 80} and g("events.received") == 80 and g("events.lost") == 0
 g("events.streams.opened") == 4 and g("events.streams.ended_by_server") == 0 and g("events.streams.failed") == 0
 g("connections.opened") == 4 ## one connection a stream
-g("events.first_event_ms.max") < 1000 and g("events.first_event_ms.p50") < 50 ## event 1 goes at once
+g("events.first_event_ms.max") < 1000 ## no stream waits long for its first (that it goes at once: serve_duration)
 g("bytes.body_received") == 4 * (9 * 9 + 11 * 10) ## 9-byte data for ids 1-9, 10-byte for 10-20
 g("duration_s") >= 0.19 ## the server's pace: the twentieth event is due 190 ms after the first
 EOF
@@ -118,6 +118,8 @@ EOF
 }
 
 # -z ends the users' waits for events at its end: no wait counted as a request, no run past it.
+# The first event goes at once: a long interval tells that apart from a stall of a loaded machine
+# (a CI run's first tests, beside the sanitized build, saw serve_counts' first events 100 ms late).
 case_serve_duration() {
   sse_run "serve_duration$TAG" "$SERVE/sse?events=1000&interval=300" -c 3 -z 1s -k "${PROTO[@]}"
   expect_rc 0
@@ -126,6 +128,7 @@ case_serve_duration() {
 g("requests.abandoned") == 0 and g("requests.failed") == 0
 9 <= g("requests.succeeded") <= 12 ## each user: events at 0, 300, 600 and 900 ms (a stall may push the last past the end)
 g("events.streams.opened") == 3 and g("events.streams.open_at_end") == 0
+g("events.first_event_ms.max") < 250 ## event 1 goes at once, not an interval (300 ms) later
 EOF
 }
 
