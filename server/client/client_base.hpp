@@ -129,7 +129,7 @@ class ClientBase : public Client, public Watchdog::Guarded {
     if (connect_timeout.count() > 0) deadline_ = std::min(whole, start + connect_timeout);
     std::optional<OpenFailure> failure;
     if constexpr (std::is_same_v<Stream, TcpStream>) {  // open_stream()'s work, one frame fewer
-      stream.emplace(executor_);
+      if (!stream) stream.emplace(executor_);  // a closed one is opened anew: no new object
       const auto error = co_await connect_socket(*stream, setup_);
       if (error) failure = OpenFailure{Phase::connect, error};
     } else {

@@ -32,7 +32,7 @@ net::awaitable<void> Http1Client<Stream>::exchange(const PreparedRequest& reques
   Step step = Step::failed;
   for (const auto* current = begin_exchange(request, response); current != nullptr;
        current = next_request(request, step, response)) {
-    const bool reused = stream_.has_value();
+    const bool reused = connected();
     if (!reused) {
       // GCC 12 miscompiles `co_await` inside an if condition: results are named first.
       const auto failure = co_await connect(stream_, response, request.connect_timeout);
@@ -79,7 +79,7 @@ net::awaitable<void> Http1Client<Stream>::exchange(const PreparedRequest& reques
 
 template <class Stream>
 std::optional<Switched<Stream>> Http1Client<Stream>::take_switched() {
-  if (!std::exchange(switched_, false) || !stream_) return std::nullopt;
+  if (!std::exchange(switched_, false) || !connected()) return std::nullopt;
   if constexpr (std::is_same_v<Stream, TcpStream>) {  // h2c: plain TCP only
     const auto rest = buffer_.data();
     Switched<Stream> switched{std::move(*stream_),
@@ -210,10 +210,23 @@ void Http1Client<Stream>::log_exchange(const PreparedRequest& request) const {
                 debug_);
 }
 
+/// Over TCP the socket object stays, closed, for the next connection: making and unmaking it
+/// (Asio's service lookups, its executor) cost about 350 instructions a new connection. A TLS
+/// stream goes: the next connection needs a new SSL object.
 template <class Stream>
 void Http1Client<Stream>::close() {
-  stream_.reset();
+  if constexpr (std::is_same_v<Stream, TcpStream>) {
+    close_under(stream_);
+  } else {
+    stream_.reset();
+  }
   buffer_.clear();
+}
+
+template <class Stream>
+bool Http1Client<Stream>::connected() const {
+  if constexpr (std::is_same_v<Stream, TcpStream>) return stream_ && stream_->is_open();
+  return stream_.has_value();
 }
 
 template class Http1Client<TcpStream>;

@@ -52,6 +52,8 @@ class Http1Client final : public ClientBase {
   void keep_debug_copy(std::size_t n);
   void log_exchange(const PreparedRequest& request) const;
   void close() override;
+  /// A connection is open (the next request reuses it).
+  [[nodiscard]] bool connected() const;
 
   std::optional<Stream> stream_;
   ResponseParser parser_;         ///< one response at a time, restarted for each

@@ -61,7 +61,8 @@ class ResponseParser {
   std::size_t parse_head(std::string_view data, boost::system::error_code& error);
   std::size_t incomplete_head(std::string_view data, boost::system::error_code& error);
   void parse_status_line(std::string_view line, boost::system::error_code& error);
-  void parse_field(const char* line, const char* cr, boost::system::error_code& error);
+  void parse_field(const char* line, const char* cr, const char* end,
+                   boost::system::error_code& error);
   void read_field(std::string_view name, std::string_view value, boost::system::error_code& error);
   void read_content_length(std::string_view value, boost::system::error_code& error);
   void read_connection(std::string_view value);
