@@ -127,14 +127,7 @@ class ClientBase : public Client, public Watchdog::Guarded {
     const auto start = Clock::now();
     const auto whole = deadline_;
     if (connect_timeout.count() > 0) deadline_ = std::min(whole, start + connect_timeout);
-    std::optional<OpenFailure> failure;
-    if constexpr (std::is_same_v<Stream, TcpStream>) {  // open_stream()'s work, one frame fewer
-      if (!stream) stream.emplace(executor_);  // a closed one is opened anew: no new object
-      const auto error = co_await connect_socket(*stream, setup_);
-      if (error) failure = OpenFailure{Phase::connect, error};
-    } else {
-      failure = co_await open_stream(stream, executor_, setup_, tls_session_);
-    }
+    auto failure = co_await open_stream(stream, executor_, setup_, tls_session_);
     deadline_ = whole;
     if (!failure) {
       response.connect = Clock::now() - start;

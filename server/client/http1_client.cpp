@@ -210,9 +210,8 @@ void Http1Client<Stream>::log_exchange(const PreparedRequest& request) const {
                 debug_);
 }
 
-/// Over TCP the socket object stays, closed, for the next connection: making and unmaking it
-/// (Asio's service lookups, its executor) cost about 350 instructions a new connection. A TLS
-/// stream goes: the next connection needs a new SSL object.
+/// Over TCP the socket object stays, closed, for the next connection (open_stream() opens it
+/// anew). A TLS stream goes: the next connection needs a new SSL object.
 template <class Stream>
 void Http1Client<Stream>::close() {
   if constexpr (std::is_same_v<Stream, TcpStream>) {

@@ -124,8 +124,8 @@ TlsSocket::TlsSocket(TlsSocket&& other) noexcept
 
 net::awaitable<std::optional<OpenFailure>> TlsSocket::open(const ClientSetup& setup,
                                                            TlsSession& session) {
-  const auto error = co_await connect_socket(socket_, setup);
-  if (error) co_return OpenFailure{Phase::connect, error};
+  const auto failure = co_await connect_socket(socket_, setup);
+  if (failure) co_return failure;
   const auto shake_error = co_await shake_hands(setup, session);
   if (shake_error) co_return OpenFailure{Phase::handshake, shake_error};
   co_return std::nullopt;

@@ -25,7 +25,8 @@ net::awaitable<void> connect_all(const ClientSetup* setup, int count, std::list<
   const auto executor = co_await net::this_coro::executor;
   for (int i = 0; i < count; ++i) {
     auto& socket = sockets->emplace_back(executor);
-    errors->push_back(co_await connect_socket(socket, *setup));
+    const auto failure = co_await connect_socket(socket, *setup);
+    errors->push_back(failure ? failure->error : boost::system::error_code());
   }
 }
 
